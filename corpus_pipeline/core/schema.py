@@ -1,0 +1,100 @@
+"""Parquet contracts between the pipeline stages.
+
+Stages meet only through these schemas: each stage writes exactly these columns
+and the next one reads them. Extend a schema by adding columns; never rename.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+UTC_TIMESTAMP = pa.timestamp("us", tz="UTC")
+
+# Why a URL is absent or present in raw_pages: every crawl decision is one of these.
+FETCH_OUTCOMES = (
+    "fetched",  # 2xx with a body we kept
+    "not_modified",  # 304 on a conditional GET: body reused from the previous crawl
+    "unchanged_lastmod",  # not requested: sitemap lastmod equals the previous crawl's
+    "http_error",  # a final 4xx/5xx status after retries
+    "error",  # network error, timeout, redirect loop...
+    "robots_disallowed",  # robots.txt forbids it: not requested
+    "no_follow",  # matches a no_follow substring: not requested
+    "too_large",  # body over the size cap: download stopped
+    "unsupported_type",  # neither HTML, PDF nor XML: body not downloaded
+    "limit_reached",  # max pages or max URL length or trap rule: not requested
+    "private_address",  # off-site link resolving to a private address: not requested
+)
+
+# Kinds of document a fetch turned out to be.
+FETCH_KINDS = ("html", "pdf", "sitemap", "robots", "other")
+
+RAW_PAGES_SCHEMA = pa.schema(
+    [
+        pa.field("website", pa.string(), nullable=False),
+        pa.field("url", pa.string(), nullable=False),  # normalized requested URL (queue key)
+        pa.field("final_url", pa.string()),  # after redirects
+        pa.field("outcome", pa.string(), nullable=False),  # one of FETCH_OUTCOMES
+        pa.field("kind", pa.string()),  # one of FETCH_KINDS, null when never requested
+        pa.field("status", pa.int32()),  # HTTP status of the final response
+        pa.field("content_type", pa.string()),
+        pa.field("etag", pa.string()),
+        pa.field("last_modified", UTC_TIMESTAMP),  # HTTP Last-Modified
+        pa.field("sitemap_lastmod", UTC_TIMESTAMP),
+        pa.field("bytes", pa.int64()),  # body size as received
+        pa.field("elapsed_s", pa.float64()),
+        pa.field("attempts", pa.int32()),
+        pa.field("error", pa.string()),  # null when fine
+        pa.field("depth", pa.int32()),  # 0 = start page or sitemap entry
+        pa.field("referrer", pa.string()),  # page or sitemap that led here
+        pa.field("source", pa.string()),  # start | sitemap | link | alternate | robots | sitemap_index
+        pa.field("category", pa.string()),  # registry category, or "external"
+        pa.field("hreflang", pa.string()),  # language of the alternate that led here
+        pa.field("indexable", pa.bool_()),  # contains_str verdict: goes to parsed_pages
+        pa.field("fetched_at", UTC_TIMESTAMP, nullable=False),
+        pa.field("body", pa.large_binary()),
+    ]
+)
+
+HEADINGS = pa.list_(pa.string())
+ALTERNATE = pa.struct([pa.field("lang", pa.string()), pa.field("url", pa.string())])
+
+# Shared by parsed_pages, pdf_documents, canonical_url_groups and corpus.
+RECORD_FIELDS = [
+    pa.field("website", pa.string(), nullable=False),
+    pa.field("url", pa.string(), nullable=False),
+    pa.field("canonical_url", pa.string(), nullable=False),
+    pa.field("title", pa.string()),
+    pa.field("date", UTC_TIMESTAMP),
+    pa.field("excerpt", pa.string()),
+    pa.field("content", pa.string()),
+    pa.field("h1", HEADINGS),
+    pa.field("h2", HEADINGS),
+    pa.field("lang", pa.string()),
+    pa.field("category", pa.string()),
+    pa.field("kind", pa.string()),  # html | pdf | pdf_ocr
+    pa.field("fetched_at", UTC_TIMESTAMP),
+    pa.field("alternates", pa.list_(ALTERNATE)),  # hreflang translations of this page
+    pa.field("rel_canonical", pa.string()),  # same-host <link rel=canonical>, null when absent
+    pa.field("error", pa.string()),  # why a record has no usable content; null when fine
+]
+RECORD_SCHEMA = pa.schema(RECORD_FIELDS)
+
+ABSORBED = pa.struct(
+    [
+        pa.field("url", pa.string()),
+        pa.field("reason", pa.string()),  # same_url | same_content | near_duplicate
+        pa.field("score", pa.float64()),  # similarity for near duplicates, 1.0 otherwise
+    ]
+)
+
+CANONICAL_URL_GROUPS_SCHEMA = pa.schema(
+    RECORD_FIELDS
+    + [
+        pa.field("candidate_urls", pa.list_(pa.string())),  # every record URL of the group
+        pa.field("candidates", pa.int32()),
+    ]
+)
+
+CORPUS_SCHEMA = pa.schema(RECORD_FIELDS + [pa.field("absorbed", pa.list_(ABSORBED))])
+
+RECORD_COLUMNS = [f.name for f in RECORD_FIELDS]

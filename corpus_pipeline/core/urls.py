@@ -1,0 +1,143 @@
+"""URL normalization: one spelling per resource.
+
+Two keys are derived from a URL:
+
+* :func:`normalize_url` is the crawl key. Two links that name the same
+  resource (fragment, default port, case of the host, dot segments, tracking
+  parameters, percent-encoding) map to one key, so each page is requested once.
+* :func:`canonical_url` is the grouping key of deduplication. On top of the
+  crawl key it keeps only the query keys that select different content
+  (``lang`` and ``v`` by default) and the ``#page=N`` fragment of PDF sections.
+
+Ports other than the scheme's default are always kept.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+# Query keys that only say where a visitor came from. Never part of a key.
+TRACKING_KEYS = frozenset(
+    {
+        "ref", "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid",
+        "igshid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "spm", "share", "replytocom",
+    }
+)
+TRACKING_PREFIXES = ("utm_",)
+
+DEFAULT_KEPT_QUERY_KEYS = ("lang", "v")
+
+PAGE_FRAGMENT = re.compile(r"^page=(\d+)$")
+
+# RFC 3986 unreserved characters never need percent-encoding.
+_SAFE_PATH = "/:@!$&'()*+,;=-._~"
+_SAFE_QUERY_PART = ":@!$'()*+,;/?-._~"
+
+
+class InvalidUrlError(ValueError):
+    """A string that is not an absolute http(s) URL."""
+
+
+def is_tracking_key(key: str) -> bool:
+    """Whether a query key only carries campaign or referral tracking."""
+    lowered = key.lower()
+    return lowered in TRACKING_KEYS or lowered.startswith(TRACKING_PREFIXES)
+
+
+def absolutize(href: str, base: str) -> str | None:
+    """Resolve a link found on ``base``; None for non-web links (mailto:, javascript:, ...)."""
+    href = href.strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        return None
+    try:
+        joined = urljoin(base, href)
+    except ValueError:
+        return None
+    return joined if urlsplit(joined).scheme in ("http", "https") else None
+
+
+def normalize_url(url: str, *, keep_fragment: bool = False) -> str:
+    """The crawl key of ``url``: same resource, same string.
+
+    Raises :class:`InvalidUrlError` for anything that is not an absolute http(s) URL.
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise InvalidUrlError(f"not a valid URL: {url!r} ({exc})") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        raise InvalidUrlError(f"not an absolute http(s) URL: {url!r}")
+    host = parts.hostname.lower().rstrip(".")
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    netloc = host if port in (None, DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    path = _normalize_path(parts.path)
+    query = _normalize_query(parts.query, keep=None)
+    fragment = parts.fragment if keep_fragment else ""
+    return urlunsplit((scheme, netloc, path, query, fragment))
+
+
+def canonical_url(url: str, keep_query_keys: Iterable[str] = DEFAULT_KEPT_QUERY_KEYS) -> str:
+    """The dedup grouping key: crawl key, only ``keep_query_keys`` in the query, only ``#page=N`` as fragment."""
+    parts = urlsplit(normalize_url(url, keep_fragment=True))
+    kept = frozenset(k.lower() for k in keep_query_keys)
+    query = _normalize_query(parts.query, keep=kept)
+    page = PAGE_FRAGMENT.match(parts.fragment)
+    fragment = f"page={int(page.group(1))}" if page else ""
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, fragment))
+
+
+def same_host(url: str, host: str, aliases: Iterable[str] = ()) -> bool:
+    """Whether ``url`` is on ``host`` (exact host match, or one of the aliases)."""
+    url_host = (urlsplit(url).hostname or "").lower()
+    return url_host == host.lower() or url_host in {a.lower() for a in aliases}
+
+
+def _normalize_path(path: str) -> str:
+    if not path:
+        return "/"
+    trailing = path.endswith("/") or path.endswith("/.") or path.endswith("/..")
+    path = _requote(path, _SAFE_PATH)
+    resolved = posixpath.normpath(path)
+    # normpath keeps a leading '//' and maps '' to '.'
+    resolved = "/" + resolved.lstrip("/") if resolved != "." else "/"
+    if trailing and not resolved.endswith("/"):
+        resolved += "/"
+    return resolved
+
+
+def _normalize_query(query: str, keep: frozenset[str] | None) -> str:
+    if not query:
+        return ""
+    # Split by hand rather than parse_qsl: decoding would be lossy for
+    # non-UTF-8 escapes and would turn '+' into a space.
+    pairs = []
+    for item in query.split("&"):
+        if not item:
+            continue
+        key, _, value = item.partition("=")
+        if is_tracking_key(unquote(key)) or (keep is not None and unquote(key).lower() not in keep):
+            continue
+        pairs.append(f"{_requote(key, _SAFE_QUERY_PART)}={_requote(value, _SAFE_QUERY_PART)}")
+    return "&".join(sorted(pairs))
+
+
+_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _requote(text: str, safe: str) -> str:
+    """One spelling per character: ``%7e``/``%7E``/``~`` all give ``~``; other escapes upper-cased, kept as bytes."""
+
+    def canonical_escape(match: re.Match[str]) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in _UNRESERVED else "%" + match.group(1).upper()
+
+    return quote(_PERCENT_ESCAPE.sub(canonical_escape, text), safe=safe + "%")
