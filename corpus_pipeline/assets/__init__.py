@@ -1,0 +1,9 @@
+"""The per-website assets, one module per pipeline stage."""
+
+from corpus_pipeline.assets.canonical_url_groups import canonical_url_groups
+from corpus_pipeline.assets.corpus import corpus
+from corpus_pipeline.assets.parsed_pages import parsed_pages
+from corpus_pipeline.assets.pdf_documents import pdf_documents
+from corpus_pipeline.assets.raw_pages import raw_pages
+
+ALL_ASSETS = [raw_pages, parsed_pages, pdf_documents, canonical_url_groups, corpus]

@@ -1,0 +1,54 @@
+"""Reading the raw_pages contract back, one document at a time.
+
+Downstream stages must not hold a whole website's bodies in memory: rows are
+read in Arrow batches, filtered, and handed out one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+# Outcomes whose body is a usable document.
+USABLE_OUTCOMES = ("fetched", "not_modified", "unchanged_lastmod")
+_USABLE = pa.array(USABLE_OUTCOMES)
+
+DOCUMENT_COLUMNS = (
+    "url",
+    "final_url",
+    "kind",
+    "outcome",
+    "content_type",
+    "last_modified",
+    "sitemap_lastmod",
+    "category",
+    "hreflang",
+    "indexable",
+    "fetched_at",
+    "body",
+)
+
+
+def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dict[str, Any]]:
+    """Usable, indexable documents of one ``kind`` (``html`` or ``pdf``), URL-sorted within each batch.
+
+    Sorting inside a batch keeps pages of one section next to each other (what
+    boilerplate learning wants) without ever sorting the whole website in memory.
+    """
+    parquet = pq.ParquetFile(path)
+    for batch in parquet.iter_batches(batch_size=batch_rows, columns=list(DOCUMENT_COLUMNS)):
+        keep = pc.and_(
+            pc.and_(pc.equal(batch.column("kind"), kind), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
+            pc.and_(pc.fill_null(batch.column("indexable"), False), pc.is_valid(batch.column("body"))),
+        )
+        selected = batch.filter(keep)
+        if selected.num_rows == 0:
+            continue
+        order = pc.sort_indices(selected, sort_keys=[("final_url", "ascending"), ("url", "ascending")])
+        yield from selected.take(order).to_pylist()
+

@@ -1,0 +1,70 @@
+"""Print where a website's Parquet outputs are and what they hold.
+
+Usage: ``python -m corpus_pipeline.summary <website> [--warehouse DIR]``
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import polars as pl
+
+from corpus_pipeline.core.warehouse import Warehouse
+
+ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
+
+
+def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
+    """Headline figures of a website's partitions (missing partitions count as 0)."""
+
+    def count(asset: str, condition: pl.Expr | None = None) -> int:
+        if not warehouse.exists(asset, website):
+            return 0
+        frame = warehouse.scan(asset, website)
+        if condition is not None:
+            frame = frame.filter(condition)
+        return frame.select(pl.len()).collect().item()
+
+    corpus_path = warehouse.path("corpus", website)
+    absorbed = (
+        pl.scan_parquet(corpus_path).select(pl.col("absorbed").explode().struct.field("reason")).collect().to_series()
+        if corpus_path.exists()
+        else pl.Series([], dtype=pl.String)
+    )
+    return {
+        "pages fetched": count("raw_pages", pl.col("outcome").is_in(["fetched", "not_modified", "unchanged_lastmod"])),
+        "fetch errors": count("raw_pages", pl.col("error").is_not_null()),
+        "HTML records parsed": count("parsed_pages", pl.col("error").is_null()),
+        "PDF records": count("pdf_documents", pl.col("error").is_null()),
+        "OCR'd PDF records": count("pdf_documents", pl.col("kind") == "pdf_ocr"),
+        "canonical URL groups": count("canonical_url_groups"),
+        "exact duplicates removed": int((absorbed == "same_content").sum()),
+        "near duplicates removed": int((absorbed == "near_duplicate").sum()),
+        "corpus records": count("corpus"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("website")
+    parser.add_argument("--warehouse", default=None, help="warehouse folder (default: data/warehouse)")
+    args = parser.parse_args()
+    from corpus_pipeline.resources import ParquetWarehouse
+
+    warehouse = Warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
+    print(f"\nParquet outputs for website '{args.website}':")
+    for asset in ASSETS:
+        path = warehouse.path(asset, args.website)
+        print(f"  {asset:<21} {path}{'' if path.exists() else '  (missing)'}")
+    print("\nSummary:")
+    for label, value in summarize_website(warehouse, args.website).items():
+        print(f"  {label:<26} {value}")
+    print(
+        "\nRead it in a notebook:\n"
+        f'  pl.scan_parquet("{warehouse.root}/corpus/**/*.parquet", hive_partitioning=True)'
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs everything corpus_pipeline needs on a Debian machine with Python 3.11:
+# system tools (Tesseract with English and French, poppler) and a virtual
+# environment in .venv with the package and its test extras. Safe to re-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SYSTEM_PACKAGES=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra poppler-utils)
+PYTHON=${PYTHON:-python3.11}
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+
+missing=()
+for package in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "==> Installing system packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Fail loudly (never skip) when a tool the pipeline needs is still absent.
+for tool in tesseract pdftoppm pdfinfo; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "ERROR: $tool is not installed" >&2; exit 1; }
+done
+for lang in eng fra; do
+  tesseract --list-langs 2>/dev/null | grep -qx "$lang" || { echo "ERROR: Tesseract language '$lang' missing" >&2; exit 1; }
+done
+
+if [ ! -x .venv/bin/python ]; then
+  echo "==> Creating .venv with $PYTHON"
+  "$PYTHON" -m venv .venv
+fi
+# Re-install only when pyproject.toml changed since the last install.
+stamp=.venv/.corpus_pipeline-installed
+checksum=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$checksum" ]; then
+  echo "==> Installing corpus_pipeline and its test extras into .venv"
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[test]'
+  echo "$checksum" > "$stamp"
+fi
+echo "==> Setup complete"
