@@ -12,25 +12,14 @@ Every field can be overridden per run from the launchpad or run config, e.g.::
 from __future__ import annotations
 
 import os
-from pathlib import Path
-
 import dagster as dg
 from pydantic import Field
 
 from corpus_pipeline.core.registry import Registry, Website, load_registry
-from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.core.warehouse import Warehouse, default_data_dir
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.pdf.settings import PdfSettings
-
-DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
-
-
-def default_data_dir() -> Path:
-    """``$CORPUS_PIPELINE_DATA``, else ``data/`` at the project root."""
-    configured = os.environ.get(DATA_DIR_ENV_VAR)
-    return Path(configured) if configured else Path(__file__).resolve().parents[1] / "data"
-
 
 class CrawlerConfig(dg.ConfigurableResource):
     """Global knobs of the crawl, the PDF reader and the deduplication, shared by all websites."""

@@ -19,8 +19,15 @@ import pyarrow.parquet as pq
 
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 
+DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
 PARTITION_FILE = "data.parquet"
 DEFAULT_ROW_GROUP_SIZE = 256
+
+
+def default_data_dir() -> Path:
+    """``$CORPUS_PIPELINE_DATA``, else ``data/`` at the project root."""
+    configured = os.environ.get(DATA_DIR_ENV_VAR)
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "data"
 
 
 class PartitionPathError(ValueError):

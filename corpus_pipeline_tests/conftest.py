@@ -1,0 +1,72 @@
+"""Session set-up shared by all tests.
+
+The Dagster code location reads its registry when it is imported, so the test
+registry (the demo website on a free loopback port, plus a website whose host
+is down) is written and announced through the environment before any test
+imports ``corpus_pipeline.definitions``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
+from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    session_dir = Path(tempfile.mkdtemp(prefix="corpus_pipeline_tests_"))
+    demo_port, closed_port = free_port(), free_port()
+    registry = session_dir / "websites.yaml"
+    registry.write_text(
+        f"""
+websites:
+  - name: demo
+    url: http://127.0.0.1:{demo_port}/
+    mode: sitemap
+    langs: [fr]
+    default_lang: en
+    category: demo
+  - name: unreachable
+    url: http://127.0.0.1:{closed_port}/
+    mode: crawl
+"""
+    )
+    os.environ[REGISTRY_ENV_VAR] = str(registry)
+    os.environ[DATA_DIR_ENV_VAR] = str(session_dir / "data")
+    config.stash[_SESSION] = (session_dir, demo_port)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session_dir, _ = config.stash.get(_SESSION, (None, None))
+    if session_dir is not None:
+        shutil.rmtree(session_dir, ignore_errors=True)
+
+
+_SESSION = pytest.StashKey[tuple[Path, int]]()
+
+
+@pytest.fixture(scope="session")
+def demo_site(pytestconfig):
+    """The bundled demo website, built once and served on the registry's loopback port."""
+    from corpus_pipeline.demo.server import serve_site
+    from corpus_pipeline.demo.site import build_demo_site
+
+    session_dir, port = pytestconfig.stash[_SESSION]
+    root = session_dir / "demo_site"
+    facts = build_demo_site(root)
+    with serve_site(root, port=port) as base_url:
+        yield base_url, facts
