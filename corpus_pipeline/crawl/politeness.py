@@ -1,0 +1,97 @@
+"""Politeness towards each host: robots.txt, concurrency and delay between requests."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from protego import Protego
+
+
+@dataclass
+class _HostSlot:
+    semaphore: threading.Semaphore
+    delay_s: float
+    next_start: float = 0.0
+
+
+@dataclass
+class HostThrottle:
+    """At most ``concurrency`` requests in flight per host, started at least ``delay_s`` apart."""
+
+    concurrency: int
+    default_delay_s: float
+    _hosts: dict[str, _HostSlot] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def set_delay(self, host: str, delay_s: float) -> None:
+        """Raise the delay of one host (robots.txt Crawl-delay)."""
+        with self._lock:
+            slot = self._slot(host)
+            slot.delay_s = max(slot.delay_s, delay_s)
+
+    @contextmanager
+    def request_slot(self, host: str) -> Iterator[None]:
+        """Block until a request to ``host`` may start, then hold a concurrency slot."""
+        with self._lock:
+            slot = self._slot(host)
+        slot.semaphore.acquire()
+        try:
+            with self._lock:
+                now = time.monotonic()
+                start = max(now, slot.next_start)
+                slot.next_start = start + slot.delay_s
+            if start > now:
+                time.sleep(start - now)
+            yield
+        finally:
+            slot.semaphore.release()
+
+    def _slot(self, host: str) -> _HostSlot:
+        if host not in self._hosts:
+            self._hosts[host] = _HostSlot(threading.Semaphore(self.concurrency), self.default_delay_s)
+        return self._hosts[host]
+
+
+class RobotsRules:
+    """robots.txt of one host; an unreachable or broken file allows everything (as crawlers agree)."""
+
+    def __init__(self, text: str | None, user_agent: str) -> None:
+        self._parser = Protego.parse(text) if text else None
+        self._agent = user_agent.split("/", 1)[0]
+
+    def allows(self, url: str) -> bool:
+        return self._parser is None or self._parser.can_fetch(url, self._agent)
+
+    @property
+    def crawl_delay(self) -> float | None:
+        if self._parser is None:
+            return None
+        delay = self._parser.crawl_delay(self._agent)
+        if delay is None:
+            rate = self._parser.request_rate(self._agent)
+            if rate is not None and rate.requests:
+                delay = rate.seconds / rate.requests
+        return float(delay) if delay is not None else None
+
+    @property
+    def sitemaps(self) -> list[str]:
+        return list(self._parser.sitemaps) if self._parser is not None else []
+
+
+def is_private_host(host: str) -> bool:
+    """Whether ``host`` resolves to a loopback, private, link-local or reserved address."""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except (socket.gaierror, UnicodeError):
+        return False  # unresolvable: the request will fail on its own, with its own error
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
+        if address.is_private or address.is_loopback or address.is_link_local or address.is_reserved:
+            return True
+    return False

@@ -1,0 +1,98 @@
+"""The previous crawl of a website, as a cache for conditional requests.
+
+Validators (ETag, Last-Modified, sitemap lastmod) of every URL are held in
+memory; bodies stay on disk and are read one row group at a time, when a page
+turns out to be unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from corpus_pipeline.core.raw_pages import USABLE_OUTCOMES
+
+_VALIDATOR_COLUMNS = ["url", "final_url", "outcome", "kind", "content_type", "etag", "last_modified", "sitemap_lastmod"]
+_CACHED_ROW_GROUPS = 4
+
+
+@dataclass(frozen=True)
+class CachedFetch:
+    """What the previous crawl knows about one URL."""
+
+    final_url: str | None
+    kind: str | None
+    content_type: str | None
+    etag: str | None
+    last_modified: datetime | None
+    sitemap_lastmod: datetime | None
+    row_group: int
+    row_index: int
+
+    def conditional_headers(self) -> dict[str, str]:
+        """``If-None-Match`` / ``If-Modified-Since`` for a conditional GET."""
+        headers = {}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        if self.last_modified:
+            headers["If-Modified-Since"] = self.last_modified.strftime("%a, %d %b %Y %H:%M:%S GMT")
+        return headers
+
+
+class PreviousCrawl:
+    """Read access to the previous raw_pages partition of a website."""
+
+    def __init__(self, parquet: pq.ParquetFile, entries: dict[str, CachedFetch]) -> None:
+        self._parquet = parquet
+        self._entries = entries
+        self._row_groups: OrderedDict[int, list] = OrderedDict()
+        self._lock = threading.Lock()  # the crawler reads bodies from worker threads
+
+    @classmethod
+    def open(cls, path: Path) -> PreviousCrawl:
+        """Index a raw_pages partition: validators in memory, bodies left on disk."""
+        parquet = pq.ParquetFile(path)
+        entries: dict[str, CachedFetch] = {}
+        for group in range(parquet.num_row_groups):
+            rows = parquet.read_row_group(group, columns=_VALIDATOR_COLUMNS).to_pylist()
+            for index, row in enumerate(rows):
+                if row["outcome"] in USABLE_OUTCOMES:
+                    entries[row["url"]] = CachedFetch(
+                        row["final_url"], row["kind"], row["content_type"], row["etag"],
+                        row["last_modified"], row["sitemap_lastmod"], group, index,
+                    )
+        return cls(parquet, entries)
+
+    def __contains__(self, url: str) -> bool:
+        return url in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def lookup(self, url: str) -> CachedFetch | None:
+        """Validators of a URL that had a usable body last time, else None."""
+        return self._entries.get(url)
+
+    def body(self, url: str) -> bytes | None:
+        """The stored body of a URL (reads its row group from disk, with a small LRU cache)."""
+        entry = self._entries.get(url)
+        if entry is None:
+            return None
+        with self._lock:
+            bodies = self._row_groups.get(entry.row_group)
+            if bodies is None:
+                bodies = self._parquet.read_row_group(entry.row_group, columns=["body"]).column("body").to_pylist()
+                self._row_groups[entry.row_group] = bodies
+                if len(self._row_groups) > _CACHED_ROW_GROUPS:
+                    self._row_groups.popitem(last=False)
+            else:
+                self._row_groups.move_to_end(entry.row_group)
+        return bodies[entry.row_index]
+
+    def close(self) -> None:
+        self._parquet.close()

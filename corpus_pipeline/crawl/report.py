@@ -1,0 +1,36 @@
+"""Figures of a finished crawl, for the asset's metadata."""
+
+from __future__ import annotations
+
+import polars as pl
+
+DOCUMENT_KINDS = ["html", "pdf"]
+USABLE = ["fetched", "not_modified", "unchanged_lastmod"]
+
+
+def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[str, int | float]:
+    """Requests by outcome, bytes, pages/s, and new / changed / unchanged / gone pages against the previous crawl."""
+    current = rows.select("url", "outcome", "kind", "etag", "bytes", "attempts", "elapsed_s", "fetched_at").collect()
+    summary: dict[str, int | float] = {
+        f"outcome_{outcome}": count for outcome, count in current.group_by("outcome").len().iter_rows()
+    }
+    documents = current.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
+    summary["documents"] = documents.height
+    summary["requests"] = int(current["attempts"].fill_null(0).sum())
+    summary["bytes_received"] = int(current["bytes"].fill_null(0).sum())
+    if current.height:
+        span = (current["fetched_at"].max() - current["fetched_at"].min()).total_seconds()
+        summary["crawl_seconds"] = round(span, 2)
+        summary["pages_per_second"] = round(documents.height / span, 2) if span > 0 else float(documents.height)
+    if previous is None:
+        summary["pages_new"] = documents.height
+        return summary
+    before = previous.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE)).select("url", "etag").collect()
+    known = set(before["url"])
+    now = set(documents["url"])
+    unchanged = documents.filter(pl.col("outcome").is_in(["not_modified", "unchanged_lastmod"]))
+    summary["pages_new"] = len(now - known)
+    summary["pages_unchanged"] = unchanged.height
+    summary["pages_changed"] = documents.filter(pl.col("url").is_in(list(known)) & (pl.col("outcome") == "fetched")).height
+    summary["pages_gone"] = len(known - now)
+    return summary

@@ -1,0 +1,71 @@
+"""Global crawl settings: politeness, limits and the ``no_follow`` list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# URL substrings that are never requested: share buttons, social networks,
+# account pages and static assets. The reference list, with its two
+# missing-comma concatenations split back into separate entries.
+DEFAULT_NO_FOLLOW: tuple[str, ...] = (
+    "whatsapp.com/send",
+    "api.whatsapp.com",
+    "pinterest.com/pin/create",
+    "facebook.com/sharer",
+    "facebook.com/share",
+    "twitter.com/intent",
+    "twitter.com/share",
+    "x.com/intent",
+    "reddit.com/submit",
+    "t.me/share",
+    "linkedin.com/share",
+    "linkedin.com/sharing",
+    "vk.com/share.php",
+    "bufferapp.com/add",
+    "getpocket.com/edit",
+    "tumblr.com/share",
+    "translate.google.com/translate",
+    "flickr.com",
+    "instagram.com",
+    "mailto:",
+    "/profile/",
+    "/login/",
+    "/signup/",
+    "/login?",
+    "/signup?",
+    "/user/",
+    "/member/",
+    "/register?",
+    "/wp-login.php",
+    ".css",
+    ".json",
+)
+
+
+@dataclass(frozen=True)
+class CrawlSettings:
+    """Knobs shared by every website's crawl (the Dagster resource maps onto this)."""
+
+    no_follow: tuple[str, ...] = DEFAULT_NO_FOLLOW
+    user_agent: str = "corpus_pipeline/0.1 (+https://github.com/corpus-pipeline/corpus_pipeline)"
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 20.0
+    total_timeout_s: float = 60.0
+    max_body_bytes: int = 10 * 1024 * 1024
+    max_pdf_bytes: int = 50 * 1024 * 1024
+    max_sitemap_bytes: int = 50 * 1024 * 1024  # also the cap of a decompressed gzip sitemap
+    max_pages: int = 10_000
+    max_url_length: int = 2048
+    max_query_variants: int = 50  # distinct query strings per path before it is treated as a trap
+    max_repeated_segments: int = 3  # /a/b/a/b/a/b... is a trap
+    per_host_concurrency: int = 4
+    min_delay_s: float = 0.25
+    max_crawl_delay_s: float = 30.0  # robots.txt Crawl-delay above this is capped
+    max_retries: int = 3
+    backoff_base_s: float = 0.5
+    max_retry_after_s: float = 60.0
+    allow_private_external: bool = False
+
+    def matches_no_follow(self, url: str) -> bool:
+        """Whether ``url`` contains one of the ``no_follow`` substrings."""
+        return any(fragment in url for fragment in self.no_follow)
