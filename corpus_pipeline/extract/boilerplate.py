@@ -1,0 +1,92 @@
+"""Domain-level boilerplate: DOM subtrees that consecutive pages of a website share.
+
+After the deboiler idea: walk a website's pages in URL order; an element whose
+tag, class and text appear identically on the previous page is template
+(navigation, sidebars, footers, cookie banners). Pairs of near-identical pages
+(intersection over union of their elements above a threshold) teach nothing,
+so duplicates and reprints are never emptied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import islice
+
+from lxml import etree, html
+
+from corpus_pipeline.extract.decode import decode_html
+
+NEAR_IDENTICAL_IOU = 0.8
+MIN_TEXT_CHARS = 1
+_WINDOW_PER_WORKER = 64
+
+
+@dataclass(frozen=True)
+class BoilerplateModel:
+    """Signatures of the template elements of one website."""
+
+    signatures: frozenset[int] = field(default_factory=frozenset)
+
+    def strip(self, document: html.HtmlElement) -> int:
+        """Remove template elements from a parsed page, in place; return how many subtrees were removed."""
+        if not self.signatures:
+            return 0
+        doomed = [node for node, signature in _signed_elements(document) if signature in self.signatures]
+        removed = 0
+        for node in doomed:
+            if node.getparent() is not None and node.tag not in ("html", "body"):
+                node.drop_tree()
+                removed += 1
+        return removed
+
+
+def learn_boilerplate(pages: Iterable[tuple[str, bytes]], workers: int = 2) -> BoilerplateModel:
+    """Learn a website's template from its pages (given in URL order), streaming, on ``workers`` processes."""
+    learned: set[int] = set()
+    previous: frozenset[int] | None = None
+    for signatures in _page_signatures(pages, workers):
+        if previous is not None and signatures and previous:
+            shared = signatures & previous
+            union = len(signatures | previous)
+            if union and len(shared) / union < NEAR_IDENTICAL_IOU:
+                learned |= shared
+        previous = signatures
+    return BoilerplateModel(frozenset(learned))
+
+
+def page_signatures(body: bytes) -> frozenset[int]:
+    """Signatures of every element with text in a page (tag, class and normalized text)."""
+    try:
+        document = html.document_fromstring(
+            decode_html(body), parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True)
+        )
+    except (etree.ParserError, ValueError):
+        return frozenset()
+    return frozenset(signature for _, signature in _signed_elements(document))
+
+
+def _page_signatures(pages: Iterable[tuple[str, bytes]], workers: int) -> Iterator[frozenset[int]]:
+    bodies = (body for _, body in pages)
+    if workers <= 1:
+        yield from map(page_signatures, bodies)
+        return
+    # Windows keep memory bounded: a pool's map would otherwise read the whole website ahead.
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        while window := list(islice(bodies, workers * _WINDOW_PER_WORKER)):
+            yield from pool.map(page_signatures, window, chunksize=8)
+
+
+def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Element, int]]:
+    body = document.find("body")
+    root = body if body is not None else document
+    for node in root.iter():
+        if not isinstance(node.tag, str) or node is root:
+            continue
+        text = " ".join(node.text_content().split())
+        if len(text) < MIN_TEXT_CHARS:
+            continue
+        key = f"{node.tag}\x1f{node.get('class', '')}\x1f{text}".encode("utf-8", "replace")
+        yield node, int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")

@@ -1,0 +1,47 @@
+"""Bytes to text for HTML: header charset, then <meta charset>, then detection."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from charset_normalizer import from_bytes
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_:.-]+)", re.IGNORECASE)
+
+
+def decode_html(body: bytes, content_type: str | None = None) -> str:
+    """Decode an HTML body; never raises (undecodable bytes become U+FFFD)."""
+    if body.startswith(codecs.BOM_UTF8):
+        return body[len(codecs.BOM_UTF8):].decode("utf-8", "replace")
+    for candidate in (_charset_from_header(content_type), _charset_from_meta(body)):
+        if candidate:
+            try:
+                return body.decode(candidate)
+            except (LookupError, UnicodeDecodeError):
+                continue
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    best = from_bytes(body[:200_000]).best()
+    encoding = best.encoding if best is not None else "cp1252"
+    return body.decode(encoding, "replace")
+
+
+def _charset_from_header(content_type: str | None) -> str | None:
+    match = _HEADER_CHARSET.search(content_type or "")
+    return _known(match.group(1)) if match else None
+
+
+def _charset_from_meta(body: bytes) -> str | None:
+    match = _META_CHARSET.search(body[:4096])
+    return _known(match.group(1).decode("ascii", "ignore")) if match else None
+
+
+def _known(name: str) -> str | None:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None

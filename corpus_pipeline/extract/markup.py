@@ -1,0 +1,72 @@
+"""Text of an HTML tree: block-aware text, and the user's ``markup`` selection."""
+
+from __future__ import annotations
+
+from lxml import etree, html
+from lxml.cssselect import CSSSelector, SelectorError
+
+from corpus_pipeline.core.registry import MarkupRule
+from corpus_pipeline.extract.text import join_blocks, normalize_whitespace
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body br dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 "
+    "h5 h6 header hr li main nav ol p pre section summary table tbody td tfoot th thead tr ul".split()
+)
+
+
+def element_text(element: html.HtmlElement) -> str:
+    """Visible text of an element, with line breaks around block elements (iterative: deep trees are fine)."""
+    pieces: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(element, False)]
+    while stack:
+        node, closing = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if closing:
+            if tag in BLOCK_TAGS:
+                pieces.append("\n")
+            if node is not element and node.tail:
+                pieces.append(node.tail)
+            continue
+        if tag in BLOCK_TAGS:
+            pieces.append("\n")
+        if tag and node.text:
+            pieces.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return normalize_whitespace("".join(pieces).replace("\n", "\n\n"))
+
+
+def select_markup(document: html.HtmlElement, rules: tuple[MarkupRule, ...]) -> str:
+    """Text of the elements matching any rule, in document order, each once, blank-line separated.
+
+    An element inside another matched element is not repeated: its text is already in its ancestor's.
+    """
+    matched: set[etree._Element] = set()
+    for rule in rules:
+        matched.update(_matches(document, rule))
+    blocks = []
+    for node in document.iter():
+        if node in matched and not any(ancestor in matched for ancestor in node.iterancestors()):
+            blocks.append(element_text(node))
+    return join_blocks(blocks)
+
+
+def _matches(document: html.HtmlElement, rule: MarkupRule) -> list[etree._Element]:
+    if rule.css:
+        try:
+            return CSSSelector(rule.css)(document)
+        except SelectorError:
+            return []
+    conditions = []
+    for name, value in rule.attrs:
+        if name == "class":
+            conditions.extend(
+                f"contains(concat(' ', normalize-space(@class), ' '), ' {token} ')" for token in value.split() if "'" not in token
+            )
+        elif "'" not in value:
+            conditions.append(f"@{name}='{value}'")
+    predicate = "".join(f"[{c}]" for c in conditions)
+    try:
+        return document.xpath(f"//{rule.tag}{predicate}")
+    except etree.XPathError:
+        return []

@@ -1,0 +1,156 @@
+"""Page metadata: title, date, excerpt and language."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from functools import lru_cache
+
+from lxml import html
+
+from corpus_pipeline.core.dates import parse_date, to_utc
+
+TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|_|::|·|»|/)\s+")
+MIN_TITLE_WORDS = 2
+CONFIDENT_DETECTION = 0.95
+MIN_TEXT_FOR_DETECTION = 200
+
+# Meta tags carrying a date, most specific (last modification) first.
+_DATE_META = (
+    "article:modified_time", "og:updated_time", "dateModified", "last-modified",
+    "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "publishDate", "pubdate",
+)
+
+
+def clean_title(title: str | None, site_name: str | None = None, heading: str | None = None) -> str:
+    """Drop site-name parts (``Post | Site``, ``Site - Post``) unless what remains is too short.
+
+    The part that matches the page's first h1 wins; else the longest part.
+    """
+    title = re.sub(r"\s+", " ", title or "").strip()
+    parts = [p.strip() for p in TITLE_SEPARATORS.split(title) if p.strip()]
+    if len(parts) < 2:
+        return title
+    if site_name:
+        kept = [p for p in parts if p.lower() != site_name.strip().lower()]
+        if kept and len(kept) < len(parts):
+            parts = kept
+            if len(parts) == 1:
+                return parts[0]
+    if heading:
+        wanted = " ".join(heading.split()).lower()
+        for part in parts:
+            if part.lower() == wanted or (len(part) > 8 and (part.lower() in wanted or wanted in part.lower())):
+                return part
+    best = max(parts, key=len)
+    return best if len(best.split()) >= MIN_TITLE_WORDS else title
+
+
+def page_date(document: html.HtmlElement) -> datetime | None:
+    """Last modification (else publication) date declared by the page: ld+json, meta tags, <time>."""
+    ld_dates = _ld_json_dates(document)
+    for key in ("dateModified", "datePublished", "dateCreated"):
+        if ld_dates.get(key):
+            return ld_dates[key]
+    metas: dict[str, str] = {}
+    for meta in document.iter("meta"):
+        name = meta.get("property") or meta.get("name") or meta.get("itemprop")
+        if name and meta.get("content"):
+            metas.setdefault(name.strip().lower(), meta.get("content"))
+    for key in _DATE_META:
+        value = parse_date(metas.get(key.lower(), ""))
+        if value:
+            return value
+    for node in document.iter("time"):
+        value = parse_date(node.get("datetime") or "")
+        if value:
+            return value
+    return None
+
+
+def _ld_json_dates(document: html.HtmlElement) -> dict[str, datetime]:
+    found: dict[str, datetime] = {}
+    for script in document.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+                for key in ("dateModified", "datePublished", "dateCreated"):
+                    if isinstance(item.get(key), str) and key not in found:
+                        value = parse_date(item[key])
+                        if value:
+                            found[key] = value
+    return found
+
+
+def fallback_date(text_date: datetime | None, *candidates: datetime | None) -> datetime | None:
+    """The first known date, converted to UTC."""
+    for value in (text_date, *candidates):
+        if value is not None:
+            return to_utc(value)
+    return None
+
+
+def excerpt_of(document: html.HtmlElement) -> str | None:
+    """OpenGraph description, else meta description, else Twitter description."""
+    found: dict[str, str] = {}
+    for meta in document.iter("meta"):
+        name = (meta.get("property") or meta.get("name") or "").strip().lower()
+        content = (meta.get("content") or "").strip()
+        if name in ("og:description", "description", "twitter:description") and content:
+            found.setdefault(name, content)
+    for key in ("og:description", "description", "twitter:description"):
+        if key in found:
+            return re.sub(r"\s+", " ", found[key])
+    return None
+
+
+def normalize_lang(code: str | None) -> str | None:
+    """``en-US``, ``pt_br``, ``FR`` → two-letter lower-case codes; None when unusable."""
+    if not code:
+        return None
+    primary = re.split(r"[-_]", code.strip().lower(), maxsplit=1)[0]
+    return primary if re.fullmatch(r"[a-z]{2}", primary) else None
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def detect_lang(text: str) -> tuple[str | None, float]:
+    """Detected language of a text and its probability (None, 0.0 for too little text)."""
+    sample = text[:5000]
+    if len(sample.strip()) < 20:
+        return None, 0.0
+    lang, probability = _identifier().classify(sample)
+    return lang, float(probability)
+
+
+def choose_lang(declared: str | None, hint: str | None, text: str, default: str) -> str:
+    """Declared (html lang), then hreflang hint, then detection, then the website default.
+
+    Detection overrides a declaration only when it is confident on enough text: untranslated English copies
+    published under /fr/ declare fr but are English.
+    """
+    declared = normalize_lang(declared) or normalize_lang(hint)
+    detected, probability = detect_lang(text)
+    if declared:
+        if detected and detected != declared and probability >= CONFIDENT_DETECTION and len(text) >= MIN_TEXT_FOR_DETECTION:
+            return detected
+        return declared
+    if detected and probability >= 0.5:
+        return detected
+    return normalize_lang(default) or "en"

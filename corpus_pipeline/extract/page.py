@@ -1,0 +1,200 @@
+"""One HTML page to one record: metadata first, then the main text."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import partial
+from itertools import islice
+from urllib.parse import urlsplit
+
+import trafilatura
+from lxml import etree, html
+
+from corpus_pipeline.core.registry import Website
+from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
+from corpus_pipeline.extract.boilerplate import BoilerplateModel
+from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.markup import element_text, select_markup
+from corpus_pipeline.extract.metadata import (
+    choose_lang,
+    clean_title,
+    excerpt_of,
+    fallback_date,
+    normalize_lang,
+    page_date,
+)
+from corpus_pipeline.extract.text import normalize_whitespace
+
+# Elements that never hold the language content of a page (the reference's list).
+NON_CONTENT_TAGS = (
+    "script", "style", "noscript", "template", "math", "svg", "img", "picture", "audio", "video", "iframe", "embed",
+    "object", "canvas", "aside", "nav", "input", "header", "button", "form", "fieldset", "footer", "summary",
+    "dialog", "textarea", "select", "option",
+)
+CODE_TAGS = ("pre", "code")
+MAX_CHARS = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
+_WINDOW_PER_WORKER = 32
+
+
+@dataclass(frozen=True)
+class HtmlPage:
+    """One raw_pages row of kind html, as the parser needs it."""
+
+    url: str
+    body: bytes
+    content_type: str | None
+    fetched_at: datetime
+    sitemap_lastmod: datetime | None = None
+    http_last_modified: datetime | None = None
+    category: str | None = None
+    hreflang: str | None = None
+
+
+def parse_html_page(page: HtmlPage, website: Website, boilerplate: BoilerplateModel | None = None) -> dict:
+    """One record (RECORD_SCHEMA keys) for a page; a page that cannot be read gets ``error`` set, never an exception."""
+    record = _empty_record(page, website)
+    try:
+        _fill(record, page, website, boilerplate)
+    except Exception as exc:  # noqa: BLE001 - one hostile page must not stop a website
+        record["content"] = ""
+        record["error"] = f"unparseable HTML: {type(exc).__name__}: {exc}"[:500]
+    if not record["content"] and record["error"] is None:
+        record["error"] = "no text content found"
+    return record
+
+
+def parse_html_pages(
+    pages: Iterable[HtmlPage], website: Website, boilerplate: BoilerplateModel | None, workers: int = 2
+) -> Iterator[dict]:
+    """:func:`parse_html_page` over many pages, on ``workers`` processes, in order, in bounded memory."""
+    parse = partial(parse_html_page, website=website, boilerplate=boilerplate)
+    if workers <= 1:
+        yield from map(parse, pages)
+        return
+    iterator = iter(pages)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        while window := list(islice(iterator, workers * _WINDOW_PER_WORKER)):
+            yield from pool.map(parse, window, chunksize=4)
+
+
+def _empty_record(page: HtmlPage, website: Website) -> dict:
+    try:
+        key = canonical_url(page.url)
+    except InvalidUrlError:
+        key = page.url
+    return {
+        "website": website.name,
+        "url": page.url,
+        "canonical_url": key,
+        "title": None,
+        "date": fallback_date(None, page.sitemap_lastmod, page.http_last_modified),
+        "excerpt": None,
+        "content": "",
+        "h1": [],
+        "h2": [],
+        "lang": normalize_lang(page.hreflang) or normalize_lang(website.default_lang) or "en",
+        "category": page.category,
+        "kind": "html",
+        "fetched_at": page.fetched_at or datetime.now(timezone.utc),
+        "alternates": [],
+        "rel_canonical": None,
+        "error": None,
+    }
+
+
+def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: BoilerplateModel | None) -> None:
+    if not page.body or not page.body.strip():
+        record["error"] = "empty body"
+        return
+    text = decode_html(page.body[: MAX_CHARS * 2], page.content_type)
+    if _looks_binary(text):
+        record["error"] = "binary content served as HTML"
+        return
+    document = html.document_fromstring(
+        text[:MAX_CHARS], parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True)
+    )
+
+    # Metadata and headings are read before anything is removed (nav titles, header dates).
+    record["h1"] = _headings(document, "h1")
+    record["h2"] = _headings(document, "h2")
+    site_name = _meta(document, "og:site_name")
+    raw_title = document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
+    record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None) or None
+    record["excerpt"] = excerpt_of(document)
+    record["date"] = fallback_date(page_date(document), page.sitemap_lastmod, page.http_last_modified)
+    record["alternates"] = _alternates(document, page.url)
+    record["rel_canonical"] = _same_host_canonical(document, page.url)
+    if record["rel_canonical"]:
+        record["canonical_url"] = canonical_url(record["rel_canonical"])
+
+    content = _main_text(document, page.url, website, boilerplate)
+    record["content"] = content
+    root = document.find(".")
+    declared = root.get("lang") if root is not None else None
+    record["lang"] = choose_lang(declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang)
+
+
+def _main_text(document: html.HtmlElement, url: str, website: Website, boilerplate: BoilerplateModel | None) -> str:
+    removable = NON_CONTENT_TAGS if website.keep_code_blocks else NON_CONTENT_TAGS + CODE_TAGS
+    etree.strip_elements(document, *removable, with_tail=False)
+    if boilerplate is not None:
+        boilerplate.strip(document)
+    if website.markup:
+        return select_markup(document, website.markup)
+    extracted = trafilatura.extract(
+        copy.deepcopy(document), url=url, include_comments=False, include_tables=True, output_format="txt"
+    )
+    if extracted and extracted.strip():
+        return normalize_whitespace(extracted.replace("\n", "\n\n"))
+    body = document.find("body")
+    return element_text(body) if body is not None else ""
+
+
+def _headings(document: html.HtmlElement, tag: str) -> list[str]:
+    headings = []
+    for node in document.iter(tag):
+        text = " ".join(node.text_content().split()).strip(" #↑🔗¶")
+        if text:
+            headings.append(text)
+    return headings
+
+
+def _meta(document: html.HtmlElement, name: str) -> str | None:
+    for meta in document.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").strip().lower() == name and meta.get("content"):
+            return meta.get("content").strip()
+    return None
+
+
+def _alternates(document: html.HtmlElement, url: str) -> list[dict[str, str]]:
+    alternates, seen = [], set()
+    for link in document.iter("link"):
+        rel = (link.get("rel") or "").lower().split()
+        lang = normalize_lang(link.get("hreflang"))
+        target = absolutize(link.get("href") or "", url)
+        if "alternate" in rel and lang and target and (lang, target) not in seen:
+            seen.add((lang, target))
+            alternates.append({"lang": lang, "url": target})
+    return alternates
+
+
+def _same_host_canonical(document: html.HtmlElement, url: str) -> str | None:
+    for link in document.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split():
+            target = absolutize(link.get("href") or "", url)
+            if target and urlsplit(target).netloc.lower() == urlsplit(url).netloc.lower():
+                return target
+            return None
+    return None
+
+
+def _looks_binary(text: str) -> bool:
+    sample = text[:4000]
+    if not sample:
+        return False
+    controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f") or ch == "\ufffd")
+    return controls / len(sample) > 0.1

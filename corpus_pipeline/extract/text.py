@@ -1,0 +1,33 @@
+"""Text normalization shared by the extractors."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_BLANK_LINES = re.compile(r"\n\s*\n+")
+
+
+def normalize_whitespace(text: str) -> str:
+    """Collapse spaces inside lines, one blank line between paragraphs, no leading or trailing space."""
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
+    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def paragraphs_of(text: str) -> list[str]:
+    """Non-empty lines of a text (each paragraph, list item or heading is one line)."""
+    return [line.strip() for line in text.split("\n") if line.strip()]
+
+
+def join_blocks(blocks: list[str]) -> str:
+    """Blocks separated by blank lines, each block once (the first occurrence keeps its place)."""
+    seen: set[str] = set()
+    kept = []
+    for block in blocks:
+        block = normalize_whitespace(block)
+        if block and block not in seen:
+            seen.add(block)
+            kept.append(block)
+    return "\n\n".join(kept)
