@@ -1,0 +1,131 @@
+"""OCR of scanned PDF pages with Tesseract: render, deskew, recognize, pages in parallel."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytesseract
+from pdf2image import convert_from_path, pdfinfo_from_path
+from PIL import Image
+
+from corpus_pipeline.pdf.settings import PdfSettings
+
+SKEW_SEARCH_DEGREES = 5.0
+
+
+class OcrLanguageError(RuntimeError):
+    """A Tesseract language asked for in the configuration is not installed."""
+
+
+class OcrError(RuntimeError):
+    """A page could not be OCR'd (timeout, rendering failure...)."""
+
+
+def check_ocr_languages(languages: str) -> None:
+    """Fail early, naming each missing language, rather than OCR'ing nothing silently."""
+    try:
+        installed = set(pytesseract.get_languages(config=""))
+    except (pytesseract.TesseractNotFoundError, OSError) as exc:
+        raise OcrLanguageError(f"Tesseract is not installed or not on PATH: {exc}") from exc
+    missing = [lang for lang in languages.split("+") if lang and lang not in installed]
+    if missing:
+        raise OcrLanguageError(
+            f"Tesseract language(s) not installed: {', '.join(missing)} (installed: {', '.join(sorted(installed))}); "
+            f"on Debian: apt-get install " + " ".join(f"tesseract-ocr-{m}" for m in missing)
+        )
+
+
+def ocr_pdf_pages(data: bytes, pages: Sequence[int], settings: PdfSettings) -> dict[int, str]:
+    """Text of the given 0-based pages of a PDF, OCR'd in parallel (one Tesseract thread per page)."""
+    if not pages:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="corpus_pipeline_ocr_") as folder:
+        path = Path(folder) / "document.pdf"
+        path.write_bytes(data)
+        jobs = [(str(path), page, settings) for page in pages]
+        workers = max(1, min(settings.workers, len(pages)))
+        if workers == 1:
+            texts = [_ocr_page(*job) for job in jobs]
+        else:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_single_threaded_tesseract) as pool:
+                texts = list(pool.map(_ocr_page, *zip(*jobs)))
+    return dict(zip(pages, texts))
+
+
+def _single_threaded_tesseract() -> None:
+    # Pages run in parallel processes; Tesseract's own threads would only fight over the same cores.
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+
+
+def _ocr_page(path: str, page: int, settings: PdfSettings) -> str:
+    image = render_page(path, page, settings)
+    if settings.deskew:
+        image = deskew(image)
+    if any(v is not None for v in (settings.repair, settings.upscale, settings.contrast, settings.sharpening)):
+        from corpus_pipeline.pdf.enhance import enhance
+
+        image = enhance(image, settings)
+    try:
+        return pytesseract.image_to_string(
+            image, lang=settings.languages, config="--psm 3", timeout=settings.page_timeout_s
+        ).strip()
+    except RuntimeError as exc:  # pytesseract signals its timeout this way
+        raise OcrError(f"page {page + 1}: OCR failed or timed out: {exc}") from exc
+
+
+def render_page(path: str, page: int, settings: PdfSettings) -> Image.Image:
+    """Render one 0-based page in grey at the OCR DPI, lowered if the page would exceed the pixel cap."""
+    dpi = settings.dpi
+    info = pdfinfo_from_path(path, timeout=settings.page_timeout_s)
+    width_pt, height_pt = _page_size_points(info)
+    if width_pt and height_pt:
+        pixels = (width_pt * dpi / 72) * (height_pt * dpi / 72)
+        if pixels > settings.max_pixels_per_page:
+            dpi = max(50, int(dpi * (settings.max_pixels_per_page / pixels) ** 0.5))
+    images = convert_from_path(
+        path, dpi=dpi, first_page=page + 1, last_page=page + 1, grayscale=True, timeout=settings.page_timeout_s
+    )
+    if not images:
+        raise OcrError(f"page {page + 1} could not be rendered")
+    return images[0]
+
+
+def _page_size_points(info: dict) -> tuple[float, float]:
+    size = str(info.get("Page size", ""))
+    try:
+        width, _, height = size.split()[:3]
+        return float(width), float(height)
+    except ValueError:
+        return 0.0, 0.0
+
+
+def deskew(image: Image.Image) -> Image.Image:
+    """Straighten a page: the angle whose horizontal projection has the sharpest line profile wins."""
+    small = image.convert("L")
+    small.thumbnail((800, 800))
+    ink = np.asarray(small, dtype=np.float32) < 128
+    if ink.mean() < 0.002:
+        return image  # blank page
+    best_angle, best_score = 0.0, _profile_score(ink)
+    for step in (1.0, 0.2):
+        center = best_angle
+        for angle in np.arange(center - (SKEW_SEARCH_DEGREES if step == 1.0 else 1.0), center + 1e-6 + (SKEW_SEARCH_DEGREES if step == 1.0 else 1.0), step):
+            if abs(angle - center) < 1e-9:
+                continue
+            rotated = np.asarray(small.rotate(float(angle), fillcolor=255), dtype=np.float32) < 128
+            score = _profile_score(rotated)
+            if score > best_score:
+                best_angle, best_score = float(angle), score
+    if abs(best_angle) < 0.1:
+        return image
+    return image.rotate(best_angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
+
+
+def _profile_score(ink: np.ndarray) -> float:
+    rows = ink.sum(axis=1).astype(np.float64)
+    return float(np.sum(np.diff(rows) ** 2))

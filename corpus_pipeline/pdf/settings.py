@@ -1,0 +1,28 @@
+"""How PDFs are read: OCR mode, languages, rendering and limits."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PdfSettings:
+    """Knobs of the PDF reader (the Dagster resource and the registry's ``ocr`` map onto this)."""
+
+    ocr: int = 1  # 0 never, 1 pages whose text layer is missing or too short, 2 always
+    languages: str = "eng+fra"
+    dpi: int = 300
+    min_text_chars: int = 20  # a page with less text than this is treated as scanned
+    # The reference's enhancement knobs; None leaves the page as rendered (measured best on clean scans).
+    repair: int | None = None
+    upscale: float | None = None
+    contrast: float | None = None
+    sharpening: float | None = None
+    threshold: float | None = None
+    deskew: bool = True
+    max_bytes: int = 50 * 1024 * 1024
+    max_pages: int = 2000
+    max_pixels_per_page: int = 60_000_000  # decompression-bomb guard: the DPI is lowered to fit
+    page_timeout_s: float = 120.0
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
