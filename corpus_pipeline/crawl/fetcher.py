@@ -168,7 +168,8 @@ class Fetcher:
                     return result
         except requests.RequestException as exc:
             result.outcome = "error"
-            result.error = f"connection broken while reading the body: {_short(exc)}"
+            stalled = "timed out" in str(exc).lower()
+            result.error = f"{'timeout' if stalled else 'connection broken'} while reading the body: {_short(exc)}"
             return result
         body = b"".join(chunks)
         if result.kind is None:  # empty body
