@@ -8,6 +8,7 @@ import re
 from charset_normalizer import from_bytes
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE)
+WINDOWS_1252_TOLERANCE = 0.15
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_:.-]+)", re.IGNORECASE)
 
 
@@ -25,9 +26,19 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
         return body.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    best = from_bytes(body[:200_000]).best()
-    encoding = best.encoding if best is not None else "cp1252"
-    return body.decode(encoding, "replace")
+    return body.decode(_guess_encoding(body), "replace")
+
+
+def _guess_encoding(body: bytes) -> str:
+    """Detection, with the web's own default (windows-1252) preferred among near-equal candidates."""
+    matches = list(from_bytes(body[:200_000]))
+    if not matches:
+        return "cp1252"
+    best = min(match.chaos for match in matches)
+    for match in matches:
+        if match.encoding == "cp1252" and match.chaos <= best + WINDOWS_1252_TOLERANCE:
+            return "cp1252"
+    return matches[0].encoding
 
 
 def _charset_from_header(content_type: str | None) -> str | None:

@@ -1,0 +1,160 @@
+"""HTML pages to records: metadata, markup, hostile input."""
+
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpus_pipeline.core.registry import parse_registry
+from corpus_pipeline.extract.page import HtmlPage, parse_html_page, parse_html_pages
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+ARTICLE = (
+    "Community gardens turn vacant lots into shared plots where neighbours grow vegetables together. "
+    "They also become meeting places, where skills and seeds are exchanged across generations. "
+) * 3
+
+
+def website(**options):
+    return parse_registry({"websites": [{"name": "site", "url": "http://127.0.0.1:8000/", **options}]}).websites[0]
+
+
+def html_page(body: str | bytes, url="http://127.0.0.1:8000/post.html", content_type="text/html; charset=utf-8", **extra):
+    data = body.encode() if isinstance(body, str) else body
+    return HtmlPage(url=url, body=data, content_type=content_type, fetched_at=NOW, **extra)
+
+
+def document(head="", body="", lang="en"):
+    return f"<html lang='{lang}'><head>{head}</head><body>{body}</body></html>"
+
+
+def test_metadata_is_read_before_boilerplate_is_removed():
+    head = (
+        "<title>Growing together | Riverside Garden</title>"
+        "<meta property='og:description' content='A short summary.'>"
+        "<link rel='alternate' hreflang='fr-FR' href='/fr/post.html'>"
+        "<link rel='canonical' href='/post.html?utm_source=x'>"
+    )
+    body = f"<header><h1>Site banner</h1></header><nav>Home About</nav><article><h1>Growing together</h1><h2>Why</h2><p>{ARTICLE}</p><h2>How</h2></article><footer>Contact us</footer>"
+    record = parse_html_page(html_page(document(head, body)), website())
+    assert record["title"] == "Growing together"
+    assert record["h1"] == ["Site banner", "Growing together"]
+    assert record["h2"] == ["Why", "How"]
+    assert record["excerpt"] == "A short summary."
+    assert record["alternates"] == [{"lang": "fr", "url": "http://127.0.0.1:8000/fr/post.html"}]
+    assert record["canonical_url"] == "http://127.0.0.1:8000/post.html"
+    assert "vacant lots" in record["content"] and "Contact us" not in record["content"] and "Home About" not in record["content"]
+    assert record["kind"] == "html" and record["error"] is None and record["lang"] == "en"
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "expected"),
+    [
+        ('<script type="application/ld+json">{"@graph": [{"datePublished": "2024-01-02T10:00:00+02:00", "dateModified": "2024-03-04T23:30:00-05:00"}]}</script>', "", datetime(2024, 3, 5, 4, 30, tzinfo=timezone.utc)),
+        ('<meta property="article:published_time" content="2023-07-01T08:00:00+09:00">', "", datetime(2023, 6, 30, 23, 0, tzinfo=timezone.utc)),
+        ("", '<time datetime="2022-12-31">31 Dec</time>', datetime(2022, 12, 31, tzinfo=timezone.utc)),
+        ('<meta name="date" content="2021-05-06T07:08:09Z">', "", datetime(2021, 5, 6, 7, 8, 9, tzinfo=timezone.utc)),
+    ],
+)
+def test_dates_in_many_formats_become_utc(head, body, expected):
+    record = parse_html_page(html_page(document(head, body + f"<p>{ARTICLE}</p>")), website())
+    assert record["date"] == expected
+
+
+def test_date_falls_back_to_sitemap_lastmod_then_http_last_modified():
+    lastmod = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    http = datetime(2019, 1, 1, tzinfo=timezone.utc)
+    body = document(body=f"<p>{ARTICLE}</p>")
+    assert parse_html_page(html_page(body, sitemap_lastmod=lastmod, http_last_modified=http), website())["date"] == lastmod
+    assert parse_html_page(html_page(body, http_last_modified=http), website())["date"] == http
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Growing together | Riverside Garden", "Growing together"),
+        ("Riverside Garden - Growing together in the city", "Growing together in the city"),
+        ("News — Riverside", "News — Riverside"),  # what would remain is too short
+        ("A plain title", "A plain title"),
+    ],
+)
+def test_titles_lose_site_names_unless_too_short(raw, expected):
+    from corpus_pipeline.extract.metadata import clean_title
+
+    assert clean_title(raw) == expected
+
+
+@pytest.mark.parametrize(("code", "expected"), [("pt_br", "pt"), ("en-US", "en"), ("FR", "fr"), ("zzz-1", None), ("", None)])
+def test_language_codes_are_normalized(code, expected):
+    from corpus_pipeline.extract.metadata import normalize_lang
+
+    assert normalize_lang(code) == expected
+
+
+def test_detection_overrides_a_confidently_wrong_declaration():
+    record = parse_html_page(html_page(document(body=f"<p>{ARTICLE}</p>", lang="fr"), url="http://127.0.0.1:8000/fr/post.html"), website())
+    assert record["lang"] == "en"
+    french = "Les jardins partagés transforment des terrains vagues en parcelles où les voisins cultivent ensemble. " * 4
+    record = parse_html_page(html_page(document(body=f"<p>{french}</p>", lang="")), website(default_lang="de"))
+    assert record["lang"] == "fr"
+
+
+def test_markup_forms_select_each_element_once_in_document_order():
+    body = "<div class='post intro'><h1>Title</h1><p>First part.</p></div><article><p>Second part.</p></article><div class='post'><p>Third part.</p></div>"
+    page = html_page(document(body=body))
+    both = parse_html_page(page, website(markup=[["div", {"class": "post"}], "h1", "article"]))
+    assert both["content"] == "Title\n\nFirst part.\n\nSecond part.\n\nThird part."
+    css = parse_html_page(page, website(markup="div.intro > p"))
+    assert css["content"] == "First part."
+
+
+def test_code_blocks_are_a_website_option():
+    body = f"<p>{ARTICLE}</p><pre>print('hello')</pre>"
+    assert "print" not in parse_html_page(html_page(document(body=body)), website(markup="body"))["content"]
+    assert "print" in parse_html_page(html_page(document(body=body)), website(markup="body", keep_code_blocks=True))["content"]
+
+
+def test_charset_from_meta_and_detection():
+    latin1 = document(head="<meta charset='iso-8859-1'>", body="<p>Les élèves étudient à l'école française.</p>").encode("latin-1")
+    record = parse_html_page(html_page(latin1, content_type="text/html"), website(markup="body"))
+    assert "élèves" in record["content"]
+    cp1252 = document(body="<p>Café crème, déjà vu, naïve façade — « guillemets ».</p>" * 5).encode("cp1252")
+    record = parse_html_page(html_page(cp1252, content_type="text/html"), website(markup="body"))
+    assert "déjà" in record["content"]
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b"", "empty body"),
+        (b"\x00\x01\x02\xff\xfe" * 2000, "binary"),
+        (b"<html><body>" + b"<div>" * 50_000 + b"deep" + b"</div>" * 50_000 + b"</body></html>", None),
+        (b"<html><body><p>" + b"word " * 2_000_000 + b"</p></body></html>", None),
+        (b"<<<>>><html<body><p>unclosed <b>bold <i>text", None),
+    ],
+)
+def test_hostile_pages_never_raise_and_are_recorded(body, reason):
+    record = parse_html_page(html_page(body), website())
+    assert set(record) >= {"url", "content", "error"}
+    if reason:
+        assert reason in record["error"]
+    else:
+        assert record["content"] or record["error"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(max_size=2000))
+def test_any_text_served_as_html_gives_a_record(text):
+    record = parse_html_page(html_page(text), website())
+    assert isinstance(record["content"], str)
+    assert record["error"] is None or isinstance(record["error"], str)
+    assert record["lang"] and len(record["lang"]) == 2
+
+
+def test_parallel_parsing_keeps_order_and_results():
+    pages = [html_page(document(body=f"<article><p>Page number {i}. {ARTICLE}</p></article>"), url=f"http://127.0.0.1:8000/{i}.html") for i in range(12)]
+    serial = [parse_html_page(p, website()) for p in pages]
+    parallel = list(parse_html_pages(pages, website(), None, workers=2))
+    assert [r["url"] for r in parallel] == [p.url for p in pages]
+    assert [r["content"] for r in parallel] == [r["content"] for r in serial]
