@@ -1,0 +1,131 @@
+"""PDF documents to records: outline sections, OCR, bad input."""
+
+from datetime import datetime, timezone
+from io import BytesIO
+
+import pytest
+from pypdf import PdfWriter
+
+from corpus_pipeline.pdf.document import PdfError, read_pdf, repair_text
+from corpus_pipeline_tests.pdf.conftest import scan_pdf, text_pdf
+
+NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
+URL = "http://127.0.0.1:8000/files/doc.pdf"
+
+
+def read(data, settings, url=URL):
+    return read_pdf(data, url=url, website="site", fetched_at=NOW, category=None, default_lang="en", settings=settings)
+
+
+def pages(n):
+    return [f"Text of page {i} about gardens and rivers." for i in range(1, n + 1)]
+
+
+def test_outline_sections_start_on_their_pages_and_lose_nothing(pdf_settings):
+    data = text_pdf(
+        pages(6),
+        outline=[("Intro", 2, 0), ("Part A", 3, 0), ("Detail", 3, 1), ("Part B", 4, 0), ("Annex", 6, 0)],
+    )
+    records = read(data, pdf_settings)
+    urls = [r["url"] for r in records]
+    assert urls == [f"{URL}#page={n}" for n in (1, 2, 3, 4, 6)]
+    contents = [r["content"] for r in records]
+    assert "page 1 " in contents[0], "text before the first entry is kept"
+    assert "page 3 " in contents[2] and "page 4 " not in contents[2], "sections are disjoint"
+    assert "page 4 " in contents[3] and "page 5 " in contents[3]
+    assert "page 6 " in contents[4], "the last section and the last page are kept"
+    joined = "\n".join(contents)
+    assert all(f"page {n} " in joined for n in range(1, 7))
+    assert records[2]["title"] == "Test document | Part A / Part A | Detail", "entries on one page share the section"
+    assert all(r["kind"] == "pdf" and r["canonical_url"].endswith(r["url"][-7:]) for r in records)
+
+
+def test_a_pdf_without_outline_is_one_record_with_metadata(pdf_settings):
+    records = read(text_pdf(pages(2)), pdf_settings)
+    assert len(records) == 1 and records[0]["url"] == URL
+    assert records[0]["title"] == "Test document" and records[0]["lang"] == "en"
+    untitled = read(text_pdf(pages(1), title=None), pdf_settings)
+    assert untitled[0]["title"] == "Text of page 1 about gardens and rivers."
+
+
+def test_hyphenation_at_line_ends_is_repaired():
+    assert repair_text("a garden-\ning club and a well-\nknown\nfact") == "a gardening club and a wellknown\nfact"
+
+
+def test_scanned_pages_are_ocred_in_english_and_french(pdf_settings):
+    data = scan_pdf(["The orchard needs volunteers", "Le verger attend des bénévoles"])
+    records = read(data, pdf_settings)
+    assert records[0]["kind"] == "pdf_ocr"
+    text = records[0]["content"].lower()
+    for word in ("orchard", "volunteers", "verger", "bénévoles"):
+        assert word in text
+
+
+def test_skewed_scans_are_straightened(pdf_settings):
+    from pdf2image import convert_from_bytes
+
+    from corpus_pipeline.pdf.ocr import deskew
+
+    straight = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"], angle=0), dpi=100, grayscale=True)[0]
+    skewed = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"], angle=3), dpi=100, grayscale=True)[0]
+    from corpus_pipeline.pdf.ocr import _profile_score  # the score deskew maximizes
+    import numpy as np
+
+    def score(image):
+        return _profile_score(np.asarray(image.convert("L")) < 128)
+
+    assert score(deskew(skewed)) > score(skewed) * 1.5
+    assert deskew(straight).size == straight.size, "straight pages are left alone"
+
+
+def test_ocr_mode_zero_never_ocrs(pdf_settings):
+    from dataclasses import replace
+
+    records = read(scan_pdf(["Nothing will be read"]), replace(pdf_settings, ocr=0))
+    assert records[0]["kind"] == "pdf" and records[0]["error"]
+
+
+def encrypted_pdf() -> bytes:
+    writer = PdfWriter()
+    writer.add_blank_page(200, 200)
+    writer.encrypt("secret")
+    buffer = BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (encrypted_pdf, "encrypted"),
+        (lambda: text_pdf(pages(3))[:700], "corrupt or truncated"),
+        (lambda: b"%PDF-1.4\n" + b"\x00garbage" * 200, "corrupt or truncated"),
+        (lambda: b"<!doctype html><html><body>Not found</body></html>", "not a PDF"),
+        (lambda: b"", "not a PDF"),
+    ],
+)
+def test_bad_pdfs_raise_a_clear_error(make, reason, pdf_settings):
+    with pytest.raises(PdfError, match=reason):
+        read(make(), pdf_settings)
+
+
+def test_zero_page_and_oversized_pdfs_are_refused(pdf_settings):
+    from dataclasses import replace
+
+    writer = PdfWriter()
+    buffer = BytesIO()
+    writer.write(buffer)
+    with pytest.raises(PdfError):
+        read(buffer.getvalue(), pdf_settings)
+    with pytest.raises(PdfError, match="cap"):
+        read(text_pdf(pages(1)), replace(pdf_settings, max_bytes=100))
+    with pytest.raises(PdfError, match="page cap"):
+        read(text_pdf(pages(3)), replace(pdf_settings, max_pages=2))
+
+
+def test_a_missing_tesseract_language_is_named():
+    from corpus_pipeline.pdf.ocr import OcrLanguageError, check_ocr_languages
+
+    check_ocr_languages("eng+fra")
+    with pytest.raises(OcrLanguageError, match="equ"):
+        check_ocr_languages("eng+equ")
