@@ -1,7 +1,5 @@
 """canonical_url_groups: all records of a website grouped by canonical URL."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 

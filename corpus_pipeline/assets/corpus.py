@@ -1,7 +1,5 @@
 """corpus: the final deduplicated corpus of a website."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 

@@ -1,7 +1,5 @@
 """parsed_pages: the text and metadata of every HTML page."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 
 import dagster as dg

@@ -1,7 +1,5 @@
 """pdf_documents: the text of every PDF, by outline section, OCR'd when scanned."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 

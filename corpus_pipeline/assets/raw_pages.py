@@ -1,7 +1,5 @@
 """raw_pages: every fetch of a website's crawl."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 

@@ -1,0 +1,65 @@
+"""Near duplicates anywhere in a corpus: MinHash/LSH candidates, verified with an edit-distance ratio."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from datasketch import LeanMinHash, MinHash, MinHashLSH
+from rapidfuzz import fuzz
+
+SHINGLE_WORDS = 5
+NUM_PERM = 128
+LSH_THRESHOLD = 0.5  # generous: candidates are cheap to verify, misses are not recoverable
+_WORD = re.compile(r"\w+")
+
+
+def shingles(text: str) -> set[bytes]:
+    """Word n-grams of a normalized text (short texts give one shingle per word)."""
+    words = _WORD.findall(text)
+    if len(words) < SHINGLE_WORDS:
+        return {w.encode() for w in words}
+    return {" ".join(words[i : i + SHINGLE_WORDS]).encode() for i in range(len(words) - SHINGLE_WORDS + 1)}
+
+
+def minhash_signature(text: str) -> LeanMinHash:
+    """MinHash of a text's shingles (the lean form: small to send between processes)."""
+    signature = MinHash(num_perm=NUM_PERM)
+    grams = shingles(text)
+    if grams:
+        signature.update_batch(list(grams))
+    return LeanMinHash(signature)
+
+
+def similarity(a: str, b: str) -> float:
+    """The reference's rule (normalized Indel similarity), also on sorted lines so reordered paragraphs match."""
+    if not a or not b:
+        return 0.0
+    if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
+        return 0.0
+    direct = fuzz.ratio(a, b) / 100
+    lines_a, lines_b = a.split("\n"), b.split("\n")
+    if len(lines_a) > 1 and len(lines_b) > 1:
+        direct = max(direct, fuzz.ratio("\n".join(sorted(lines_a)), "\n".join(sorted(lines_b))) / 100)
+    return direct
+
+
+def near_duplicate_pairs(texts: Sequence[str], threshold: float, workers: int = 1) -> list[tuple[int, int, float]]:
+    """Pairs (i, j, score) of texts with similarity >= threshold, found wherever they are in the sequence."""
+    if threshold >= 1.0 or len(texts) < 2:
+        return []
+    if workers > 1 and len(texts) > 2000:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            signatures = list(pool.map(minhash_signature, texts, chunksize=256))
+    else:
+        signatures = [minhash_signature(t) for t in texts]
+    lsh = MinHashLSH(threshold=LSH_THRESHOLD, num_perm=NUM_PERM)
+    pairs = []
+    for index, signature in enumerate(signatures):
+        for other in lsh.query(signature):
+            score = similarity(texts[other], texts[index])
+            if score >= threshold:
+                pairs.append((other, index, score))
+        lsh.insert(index, signature)
+    return pairs

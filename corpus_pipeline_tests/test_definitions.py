@@ -1,0 +1,53 @@
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+import dagster as dg
+
+from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
+from corpus_pipeline.definitions import defs
+
+
+def test_definitions_load():
+    dg.Definitions.validate_loadable(defs)
+
+
+def test_every_job_resolves_with_the_five_assets():
+    assert defs.resolve_job_def("corpus_job").asset_layer.executable_asset_keys == {
+        dg.AssetKey(name)
+        for name in ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
+    }
+    assert dg.AssetKey("raw_pages") not in defs.resolve_job_def("reprocess_job").asset_layer.executable_asset_keys
+
+
+def test_every_asset_is_documented_grouped_and_typed():
+    for spec in defs.resolve_all_asset_specs():
+        assert spec.description, spec.key
+        assert spec.group_name in {"crawl", "extract", "dedup"}, spec.key
+        assert "parquet" in spec.kinds, spec.key
+        assert spec.partitions_def is not None, spec.key
+
+
+def test_the_nightly_schedule_requests_one_run_per_website():
+    schedule = defs.resolve_schedule_def("nightly_recrawl_schedule")
+    context = dg.build_schedule_context(
+        scheduled_execution_time=datetime(2026, 11, 23, 2, tzinfo=timezone.utc), repository_def=defs.get_repository_def()
+    )
+    requests = schedule.evaluate_tick(context).run_requests
+    assert sorted(request.partition_key for request in requests) == ["demo", "unreachable"]
+    assert schedule.cron_schedule == "0 2 * * *"
+
+
+def test_a_bad_registry_fails_at_load_naming_entry_and_field(tmp_path):
+    bad = tmp_path / "websites.yaml"
+    bad.write_text("websites:\n  - name: shop\n    url: http://127.0.0.1:1/\n    max_recurse_level: deep\n")
+    result = subprocess.run(
+        [sys.executable, "-c", "import corpus_pipeline.definitions"],
+        env={**os.environ, REGISTRY_ENV_VAR: str(bad)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "websites[0] (shop): field 'max_recurse_level'" in result.stderr
