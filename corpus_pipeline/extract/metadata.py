@@ -136,7 +136,7 @@ def detect_lang(text: str) -> tuple[str | None, float]:
     if len(sample.strip()) < 20:
         return None, 0.0
     lang, probability = _identifier().classify(sample)
-    return lang, float(probability)
+    return normalize_lang(lang), float(probability)
 
 
 def choose_lang(declared: str | None, hint: str | None, text: str, default: str) -> str:
