@@ -28,13 +28,16 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
 
     corpus_path = warehouse.path("corpus", website)
     absorbed = (
-        pl.scan_parquet(corpus_path).select(pl.col("absorbed").explode().struct.field("reason")).collect().to_series()
+        pl.scan_parquet(corpus_path).select(pl.col("absorbed").explode(empty_as_null=False).struct.field("reason")).collect().to_series()
         if corpus_path.exists()
         else pl.Series([], dtype=pl.String)
     )
     return {
         "pages fetched": count("raw_pages", pl.col("outcome").is_in(["fetched", "not_modified", "unchanged_lastmod"])),
-        "fetch errors": count("raw_pages", pl.col("error").is_not_null()),
+        "pages unchanged (304)": count("raw_pages", pl.col("outcome").is_in(["not_modified", "unchanged_lastmod"])),
+        "URLs not fetched or failed": count(
+            "raw_pages", ~pl.col("outcome").is_in(["fetched", "not_modified", "unchanged_lastmod"])
+        ),
         "HTML records parsed": count("parsed_pages", pl.col("error").is_null()),
         "PDF records": count("pdf_documents", pl.col("error").is_null()),
         "OCR'd PDF records": count("pdf_documents", pl.col("kind") == "pdf_ocr"),
