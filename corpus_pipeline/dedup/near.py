@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from datasketch import LeanMinHash, MinHash, MinHashLSH
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 SHINGLE_WORDS = 5
 NUM_PERM = 128
-LSH_THRESHOLD = 0.5  # generous: candidates are cheap to verify, misses are not recoverable
+LSH_THRESHOLD = 0.3  # generous: candidates are cheap to verify, misses are not recoverable
 _WORD = re.compile(r"\w+")
 
 
@@ -33,16 +33,31 @@ def minhash_signature(text: str) -> LeanMinHash:
 
 
 def similarity(a: str, b: str) -> float:
-    """The reference's rule (normalized Indel similarity), also on sorted lines so reordered paragraphs match."""
+    """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
+
+    Texts are paragraphs separated by newlines. Paragraph alignment pairs each paragraph with its most similar
+    counterpart, in both directions, and keeps the weaker direction, so a page that shares only half of its
+    paragraphs with another stays well below any sensible threshold.
+    """
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
     direct = fuzz.ratio(a, b) / 100
     lines_a, lines_b = a.split("\n"), b.split("\n")
-    if len(lines_a) > 1 and len(lines_b) > 1:
-        direct = max(direct, fuzz.ratio("\n".join(sorted(lines_a)), "\n".join(sorted(lines_b))) / 100)
-    return direct
+    if len(lines_a) < 2 or len(lines_b) < 2:
+        return direct
+    return max(direct, min(_aligned(lines_a, lines_b), _aligned(lines_b, lines_a)))
+
+
+def _aligned(source: list[str], target: list[str]) -> float:
+    """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph."""
+    total = sum(len(line) for line in source) or 1
+    matched = 0.0
+    for line in source:
+        best = process.extractOne(line, target, scorer=fuzz.ratio)
+        matched += len(line) * (best[1] / 100 if best else 0.0)
+    return matched / total
 
 
 def near_duplicate_pairs(texts: Sequence[str], threshold: float, workers: int = 1) -> list[tuple[int, int, float]]:

@@ -1,0 +1,115 @@
+"""Helpers shared by the benchmarks: real text, peak memory, table printing."""
+
+from __future__ import annotations
+
+import gzip
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psutil
+from lxml import html
+
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+def ensure_python_docs() -> Path:
+    """Debian's python3.11-doc: 530 real HTML pages; installed on first use."""
+    if not (PYTHON_DOCS / "index.html").exists():
+        print("Installing Debian's python3.11-doc for the benchmark corpus...", flush=True)
+        sudo = [] if shutil.which("id") and subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip() == "0" else ["sudo"]
+        subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True)
+        subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "python3.11-doc"], check=True)
+    return PYTHON_DOCS
+
+
+def python_doc_pages() -> list[Path]:
+    """Every HTML page of the Python documentation, sorted."""
+    root = ensure_python_docs()
+    return sorted(p for p in root.rglob("*.html") if p.is_file())
+
+
+def python_doc_paragraphs(limit: int | None = None) -> list[str]:
+    """Real English paragraphs (40+ words) from the Python documentation, deduplicated, in a stable order."""
+    seen: set[str] = set()
+    paragraphs: list[str] = []
+    for page in python_doc_pages():
+        data = page.read_bytes()
+        if page.suffix == ".gz":
+            data = gzip.decompress(data)
+        document = html.document_fromstring(data)
+        for node in document.iter("p"):
+            text = " ".join(node.text_content().split())
+            if len(text.split()) >= 40 and text not in seen:
+                seen.add(text)
+                paragraphs.append(text)
+                if limit and len(paragraphs) >= limit:
+                    return paragraphs
+    return paragraphs
+
+
+class PeakMemory:
+    """Peak resident memory of this process (and its children) while the block runs, in MiB."""
+
+    def __init__(self, interval_s: float = 0.05) -> None:
+        self.interval_s = interval_s
+        self.peak_mib = 0.0
+        self._stop = threading.Event()
+
+    def _sample(self) -> None:
+        process = psutil.Process()
+        while not self._stop.is_set():
+            try:
+                total = process.memory_info().rss + sum(c.memory_info().rss for c in process.children(recursive=True))
+            except psutil.Error:
+                total = process.memory_info().rss
+            self.peak_mib = max(self.peak_mib, total / 2**20)
+            time.sleep(self.interval_s)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@contextmanager
+def timed() -> Iterator[Callable[[], float]]:
+    """``with timed() as elapsed: ...; elapsed()`` gives seconds since the block started."""
+    start = time.perf_counter()
+    end: list[float] = []
+    yield lambda: (end[0] if end else time.perf_counter()) - start
+    end.append(time.perf_counter())
+
+
+def print_table(title: str, header: list[str], rows: list[list[object]]) -> None:
+    """A plain aligned table on stdout."""
+    cells = [header] + [[_format(v) for v in row] for row in rows]
+    widths = [max(len(str(row[i])) for row in cells) for i in range(len(header))]
+    print(f"\n{title}")
+    for index, row in enumerate(cells):
+        print("  " + "  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths))))
+        if index == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+    sys.stdout.flush()
+
+
+def _format(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 100 else f"{value:.0f}"
+    return str(value)
+
+
+def max_rss_mib() -> float:
+    """Peak RSS of this process so far (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
