@@ -1,0 +1,105 @@
+import random
+import unicodedata
+from datetime import datetime, timezone
+
+from corpus_pipeline.dedup.corpus import deduplicate
+from corpus_pipeline.dedup.groups import build_canonical_url_groups
+from corpus_pipeline.dedup.normalize import normalize_content
+from corpus_pipeline_tests.dedup.conftest import record, records_frame
+
+WORDS = (
+    "garden river compost tomato seed bicycle orchard water soil harvest neighbour spade shed market bee flower "
+    "autumn winter spring summer rain cloud path fence gate tool basket carrot bean squash herb"
+).split()
+
+
+def prose(seed: int, paragraphs: int = 6) -> str:
+    rng = random.Random(seed)
+    return "\n\n".join(" ".join(rng.choice(WORDS) for _ in range(60)) for _ in range(paragraphs))
+
+
+def run(rows, threshold=0.9):
+    groups, _ = build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])
+    return deduplicate(groups, threshold=threshold, workers=1)
+
+
+def absorbed_by(corpus):
+    return {a["url"]: (kept, a["reason"]) for kept, items in zip(corpus["url"], corpus["absorbed"].to_list()) for a in items}
+
+
+def test_exact_duplicates_across_unicode_forms_and_case_are_merged():
+    text = "Café au lait, CRÈME brûlée and naïve piñata.\n\nSecond paragraph here."
+    nfd = unicodedata.normalize("NFD", text.upper())
+    corpus, counts = run([record("http://e.org/a", text), record("http://e.org/z", nfd)])
+    assert corpus.height == 1 and counts["same_content"] == 1
+    (dropped,) = {"http://e.org/a", "http://e.org/z"} - set(corpus["url"])
+    assert absorbed_by(corpus)[dropped][1] == "same_content"
+
+
+def test_non_latin_scripts_survive_normalization():
+    assert normalize_content("数据 清洗  很重要") == "数据 清洗 很重要"
+    assert normalize_content("Привет, МИР") == "привет, мир"
+    assert normalize_content("हिन्दी") == unicodedata.normalize("NFC", "हिन्दी")
+    corpus, _ = run([record("http://e.org/zh", "数据清洗很重要。"), record("http://e.org/ru", "Очистка данных важна.")])
+    assert corpus.height == 2
+
+
+def test_near_duplicates_far_apart_in_url_order_are_found_with_their_score():
+    rows = [record(f"http://e.org/{i:04d}", prose(i)) for i in range(600)]
+    original = rows[3]["content"]
+    words = original.split(" ")
+    for index in random.Random(1).sample(range(len(words)), len(words) // 50):
+        words[index] = "zucchini"
+    rows.append(record("http://e.org/9999-copy", " ".join(words)))
+    corpus, counts = run(rows)
+    assert counts["near_duplicate"] == 1
+    (dropped,) = {"http://e.org/0003", "http://e.org/9999-copy"} - set(corpus["url"])
+    assert absorbed_by(corpus)[dropped][1] == "near_duplicate"
+    scores = [a["score"] for items in corpus["absorbed"].to_list() for a in items if a["reason"] == "near_duplicate"]
+    assert scores and 0.9 <= scores[0] < 1.0
+
+
+def test_reordered_paragraphs_are_near_duplicates():
+    text = prose(7)
+    shuffled = "\n\n".join(reversed(text.split("\n\n")))
+    corpus, counts = run([record("http://e.org/a", text), record("http://e.org/b", shuffled)])
+    assert corpus.height == 1 and counts["near_duplicate"] == 1
+
+
+def test_pages_sharing_half_their_paragraphs_are_kept_apart():
+    first = prose(11).split("\n\n")
+    second = first[:3] + prose(12).split("\n\n")[:3]
+    corpus, _ = run([record("http://e.org/a", "\n\n".join(first)), record("http://e.org/b", "\n\n".join(second))])
+    assert corpus.height == 2
+
+
+def test_threshold_one_disables_near_duplicates():
+    text = prose(5)
+    corpus, counts = run([record("http://e.org/a", text), record("http://e.org/b", text + " extra")], threshold=1.0)
+    assert corpus.height == 2 and counts["near_duplicate"] == 0
+
+
+def test_translations_are_kept_and_untranslated_copies_elect_the_honest_one():
+    english, french = prose(21), "Le jardin partagé accueille les voisins chaque samedi matin pour le compost. " * 8
+    alternates = [{"lang": "en", "url": "http://e.org/en/a"}, {"lang": "fr", "url": "http://e.org/fr/a"}]
+    translated, _ = run([
+        record("http://e.org/en/a", english, alternates=alternates),
+        record("http://e.org/fr/a", french, lang="fr", alternates=alternates),
+    ])
+    assert translated.height == 2
+    # The /fr/ copy declares fr (hreflang) but its text is English: the English original wins.
+    copies, _ = run([
+        record("http://e.org/fr/b", english, lang="en", alternates=[{"lang": "fr", "url": "http://e.org/fr/b"}],
+               date=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+        record("http://e.org/en/b", english, alternates=[{"lang": "en", "url": "http://e.org/en/b"}]),
+    ])
+    assert copies["url"].to_list() == ["http://e.org/en/b"]
+
+
+def test_external_copies_lose_the_election():
+    text = prose(31)
+    corpus, _ = run([
+        record("http://other.org/copy", text, category="external", date=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+        record("http://e.org/original", text),
+    ])
+    assert corpus["url"].to_list() == ["http://e.org/original"]
