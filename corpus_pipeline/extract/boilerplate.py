@@ -21,6 +21,12 @@ from corpus_pipeline.extract.decode import decode_html
 
 NEAR_IDENTICAL_IOU = 0.8
 MIN_TEXT_CHARS = 1
+# Only whole blocks are template candidates: inline elements (links, code, emphasis) repeat across pages
+# inside genuine text ("None", "str", a product name) and must never be cut out of a sentence.
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote dd details dialog div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 "
+    "h5 h6 header hgroup li main menu nav ol p section summary table tbody td tfoot th thead tr ul".split()
+)
 _WINDOW_PER_WORKER = 64
 
 
@@ -83,7 +89,7 @@ def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Elemen
     body = document.find("body")
     root = body if body is not None else document
     for node in root.iter():
-        if not isinstance(node.tag, str) or node is root:
+        if not isinstance(node.tag, str) or node is root or node.tag not in BLOCK_TAGS:
             continue
         text = " ".join(node.text_content().split())
         if len(text) < MIN_TEXT_CHARS:

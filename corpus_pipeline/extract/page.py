@@ -36,6 +36,9 @@ NON_CONTENT_TAGS = (
     "dialog", "textarea", "select", "option",
 )
 CODE_TAGS = ("pre", "code")
+# Automatic extraction only drops what is never text; trafilatura judges headers, navs and asides itself
+# (article leads often live in a <header>).
+NON_TEXT_TAGS = ("script", "style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
 MAX_CHARS = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
 _WINDOW_PER_WORKER = 32
 
@@ -139,19 +142,22 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
 
 
 def _main_text(document: html.HtmlElement, url: str, website: Website, boilerplate: BoilerplateModel | None) -> str:
-    removable = NON_CONTENT_TAGS if website.keep_code_blocks else NON_CONTENT_TAGS + CODE_TAGS
+    removable = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
+    if not website.keep_code_blocks:
+        removable += CODE_TAGS
     etree.strip_elements(document, *removable, with_tail=False)
     if boilerplate is not None:
         boilerplate.strip(document)
     if website.markup:
         return select_markup(document, website.markup)
-    extracted = trafilatura.extract(
-        copy.deepcopy(document), url=url, include_comments=False, include_tables=True, output_format="txt"
-    )
+    fallback = document.find("body")
+    fallback = copy.deepcopy(fallback) if fallback is not None else None
+    extracted = trafilatura.extract(document, url=url, include_comments=False, include_tables=True, output_format="txt")
     if extracted and extracted.strip():
         return normalize_whitespace(extracted.replace("\n", "\n\n"))
-    body = document.find("body")
-    return element_text(body) if body is not None else ""
+    # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
+    etree.strip_elements(fallback, *NON_CONTENT_TAGS, with_tail=False) if fallback is not None else None
+    return element_text(fallback) if fallback is not None else ""
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:

@@ -1,0 +1,196 @@
+"""Main-text extraction quality and speed: ours vs trafilatura 2.3.1, on public benchmarks.
+
+Usage: python benchmarks/extraction_bench.py [--quick] [--limit N]
+
+- article-extraction-benchmark (181 news pages): word 4-gram precision / recall / F1 (its metric).
+- wcxb-dev (1,497 pages of 7 types): mean per-page word-bag F1 (its metric), per page type;
+  title and publish-date accuracy (normalized exact match).
+- python3.11-doc (a real multi-page website; truth = text of div.body): with and without the
+  website's learned boilerplate model, markup unset and markup="body".
+- Pages per second per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+import trafilatura
+from lxml import html
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import DATASETS, print_table, python_doc_pages  # noqa: E402
+from corpus_pipeline.core.registry import parse_registry  # noqa: E402
+from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
+from corpus_pipeline.extract.page import HtmlPage, parse_html_page  # noqa: E402
+
+NOW = datetime.now(timezone.utc)
+WORD = re.compile(r"\w+")
+
+
+def website(**options):
+    return parse_registry({"websites": [{"name": "bench", "url": "https://example.org/", **options}]}).websites[0]
+
+
+def ours(raw: bytes, url: str, site=None, boilerplate=None) -> dict:
+    return parse_html_page(HtmlPage(url, raw, "text/html", NOW), site or website(), boilerplate)
+
+
+def traf(raw: bytes, url: str, **options) -> str:
+    return trafilatura.extract(raw.decode("utf-8", "replace"), url=url, include_comments=False, **options) or ""
+
+
+# -- metrics ----------------------------------------------------------------------------------
+
+
+def shingles(text: str) -> Counter:
+    tokens = WORD.findall(text or "")
+    if not tokens:
+        return Counter()
+    if len(tokens) < 4:
+        return Counter([tuple(tokens)])
+    return Counter(tuple(tokens[i : i + 4]) for i in range(len(tokens) - 3))
+
+
+def aeb_scores(predictions: dict[str, str], truth: dict[str, str]) -> tuple[float, float, float]:
+    precisions, recalls = [], []
+    for key, expected in truth.items():
+        predicted, reference = shingles(predictions.get(key, "")), shingles(expected)
+        tp = sum((predicted & reference).values())
+        if predicted:
+            precisions.append(tp / sum(predicted.values()))
+        if reference:
+            recalls.append(tp / sum(reference.values()))
+    p, r = sum(precisions) / len(precisions), sum(recalls) / len(recalls)
+    return p, r, 2 * p * r / (p + r) if p + r else 0.0
+
+
+def bag_f1(predicted: str, expected: str) -> float:
+    a, b = Counter(WORD.findall((predicted or "").lower())), Counter(WORD.findall((expected or "").lower()))
+    if not a or not b:
+        return 0.0
+    tp = sum((a & b).values())
+    if not tp:
+        return 0.0
+    p, r = tp / sum(a.values()), tp / sum(b.values())
+    return 2 * p * r / (p + r)
+
+
+def normalized(text: str | None) -> str:
+    return " ".join(WORD.findall((text or "").lower()))
+
+
+# -- datasets ---------------------------------------------------------------------------------
+
+
+def article_benchmark(limit: int | None):
+    root = DATASETS / "article-extraction-benchmark"
+    truth = json.loads((root / "ground-truth.json").read_text())
+    items = sorted(truth.items())[:limit]
+    return [(key, gzip.decompress((root / "html" / f"{key}.html.gz").read_bytes()), value["url"], value["articleBody"]) for key, value in items]
+
+
+def wcxb(limit: int | None):
+    root = DATASETS / "wcxb-dev"
+    pages = []
+    for path in sorted((root / "ground-truth").glob("*.json"))[:limit]:
+        meta = json.loads(path.read_text())
+        truth = meta["ground_truth"]
+        internal = meta["_internal"]
+        page_type = internal["page_type"]["primary"] if isinstance(internal, dict) else "unknown"
+        raw = gzip.decompress((root / "html" / f"{path.stem}.html.gz").read_bytes())
+        pages.append((path.stem, raw, meta["url"], truth, page_type))
+    return pages
+
+
+def run_articles(limit):
+    pages = article_benchmark(limit)
+    truth = {key: body for key, _, _, body in pages}
+    methods = {
+        "ours": lambda raw, url: ours(raw, url)["content"],
+        "trafilatura": lambda raw, url: traf(raw, url),
+        "trafilatura favor_precision": lambda raw, url: traf(raw, url, favor_precision=True),
+    }
+    rows, speed = [], {}
+    for name, extract in methods.items():
+        started = time.process_time()
+        predictions = {key: extract(raw, url) for key, raw, url, _ in pages}
+        speed[name] = len(pages) / (time.process_time() - started)
+        rows.append([name, *aeb_scores(predictions, truth)])
+    print_table(f"article-extraction-benchmark ({len(pages)} pages): word 4-grams", ["method", "precision", "recall", "F1"], rows)
+    return speed
+
+
+def run_wcxb(limit):
+    pages = wcxb(limit)
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    titles: dict[str, int] = Counter()
+    dates: dict[str, int] = Counter()
+    dated = 0
+    for key, raw, url, truth, page_type in pages:
+        record = ours(raw, url)
+        scores["ours"][page_type].append(bag_f1(record["content"], truth.get("main_content", "")))
+        scores["trafilatura"][page_type].append(bag_f1(traf(raw, url), truth.get("main_content", "")))
+        metadata = trafilatura.extract_metadata(raw.decode("utf-8", "replace"), default_url=url)
+        titles["ours"] += normalized(record["title"]) == normalized(truth.get("title"))
+        titles["trafilatura"] += normalized(metadata.title if metadata else None) == normalized(truth.get("title"))
+        expected_date = (truth.get("publish_date") or "")[:10]
+        if expected_date:
+            dated += 1
+            dates["ours"] += bool(record["date"]) and record["date"].strftime("%Y-%m-%d") == expected_date
+            dates["trafilatura"] += bool(metadata and metadata.date) and metadata.date[:10] == expected_date
+    types = sorted({t for per in scores.values() for t in per})
+    rows = []
+    for method, per in scores.items():
+        every = [s for values in per.values() for s in values]
+        rows.append([method, sum(every) / len(every)] + [sum(per[t]) / len(per[t]) for t in types])
+    print_table(f"wcxb-dev ({len(pages)} pages): mean per-page word F1", ["method", "overall", *types], rows)
+    print_table(
+        "wcxb-dev metadata: exact match after normalization",
+        ["method", "title accuracy", f"date accuracy ({dated} dated pages)"],
+        [[m, titles[m] / len(pages), dates[m] / max(dated, 1)] for m in ("ours", "trafilatura")],
+    )
+
+
+def run_python_docs(limit):
+    paths = [p for p in python_doc_pages() if "/_" not in str(p)][:limit]
+    pages = [(f"https://docs.python.org/3.11/{p.name}", p.read_bytes()) for p in paths]
+    truth = {}
+    for url, raw in pages:
+        body = html.document_fromstring(raw).xpath("//div[@class='body']")
+        truth[url] = body[0].text_content() if body else ""
+    model = learn_boilerplate(pages, workers=2)
+    rows = []
+    for label, site in (("markup unset", website()), ('markup="body"', website(markup="body"))):
+        for use_model in (False, True):
+            f1 = [bag_f1(ours(raw, url, site, model if use_model else None)["content"], truth[url]) for url, raw in pages if truth[url]]
+            rows.append([label, "yes" if use_model else "no", sum(f1) / len(f1)])
+    print_table(f"python3.11-doc ({len(pages)} pages, truth div.body): mean word F1", ["markup", "boilerplate model", "F1"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="50 pages of each dataset")
+    parser.add_argument("--limit", type=int, default=None)
+    args = parser.parse_args()
+    limit = 50 if args.quick else args.limit
+    speed = run_articles(limit)
+    run_wcxb(limit)
+    run_python_docs(limit or 200)
+    print_table(
+        "Speed on article-extraction-benchmark (one core)",
+        ["method", "pages/s", "ratio to trafilatura"],
+        [[name, rate, rate / speed["trafilatura"]] for name, rate in speed.items()],
+    )
+
+
+if __name__ == "__main__":
+    main()
