@@ -56,9 +56,13 @@ def python_doc_paragraphs(limit: int | None = None) -> list[str]:
 
 
 class PeakMemory:
-    """Peak resident memory of this process (and its children) while the block runs, in MiB."""
+    """Peak memory of this process and its children while the block runs, in MiB.
 
-    def __init__(self, interval_s: float = 0.05) -> None:
+    Proportional set size (PSS): pages a forked worker shares with its parent are counted once,
+    not once per process as a sum of RSS would.
+    """
+
+    def __init__(self, interval_s: float = 0.2) -> None:
         self.interval_s = interval_s
         self.peak_mib = 0.0
         self._stop = threading.Event()
@@ -66,10 +70,9 @@ class PeakMemory:
     def _sample(self) -> None:
         process = psutil.Process()
         while not self._stop.is_set():
-            try:
-                total = process.memory_info().rss + sum(c.memory_info().rss for c in process.children(recursive=True))
-            except psutil.Error:
-                total = process.memory_info().rss
+            total = _pss(process)
+            for child in process.children(recursive=True):
+                total += _pss(child)
             self.peak_mib = max(self.peak_mib, total / 2**20)
             time.sleep(self.interval_s)
 
@@ -81,6 +84,16 @@ class PeakMemory:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def _pss(process: psutil.Process) -> int:
+    try:
+        return process.memory_full_info().pss
+    except (psutil.Error, AttributeError):
+        try:
+            return process.memory_info().rss
+        except psutil.Error:
+            return 0
 
 
 @contextmanager

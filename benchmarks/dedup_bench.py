@@ -191,8 +191,8 @@ def main() -> None:
         rows.append([size, "ours (MinHash/LSH + ratio)", recall, precision, seconds, peak])
         rows.append([size, "reference window 500" + (" (time extrapolated)" if extrapolated else ""), w_recall, w_precision, window_seconds, float("nan")])
         rows.append([size, "speed-up", "", "", window_seconds / max(seconds, 1e-9), ""])
-        print_table(f"{size} documents, {len(truth)} duplicate pairs, {len(negatives)} hard negatives", ["docs", "method", "pair recall", "pair precision", "seconds", "peak RSS MiB"], rows[-3:])
-    print_table("Summary", ["docs", "method", "pair recall", "pair precision", "seconds", "peak RSS MiB"], rows)
+        print_table(f"{size} documents, {len(truth)} duplicate pairs, {len(negatives)} hard negatives", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows[-3:])
+    print_table("Summary", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows)
 
 
 if __name__ == "__main__":

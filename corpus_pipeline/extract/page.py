@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -117,9 +116,8 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     if _looks_binary(text):
         record["error"] = "binary content served as HTML"
         return
-    document = html.document_fromstring(
-        text[:MAX_CHARS], parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True)
-    )
+    text = text[:MAX_CHARS]
+    document = _parse(text)
 
     # Metadata and headings are read before anything is removed (nav titles, header dates).
     record["h1"] = _headings(document, "h1")
@@ -134,14 +132,16 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     if record["rel_canonical"]:
         record["canonical_url"] = canonical_url(record["rel_canonical"])
 
-    content = _main_text(document, page.url, website, boilerplate)
+    content = _main_text(document, text, page.url, website, boilerplate)
     record["content"] = content
     root = document.find(".")
     declared = root.get("lang") if root is not None else None
     record["lang"] = choose_lang(declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang)
 
 
-def _main_text(document: html.HtmlElement, url: str, website: Website, boilerplate: BoilerplateModel | None) -> str:
+def _main_text(
+    document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: BoilerplateModel | None
+) -> str:
     removable = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
         removable += CODE_TAGS
@@ -150,14 +150,21 @@ def _main_text(document: html.HtmlElement, url: str, website: Website, boilerpla
         boilerplate.strip(document)
     if website.markup:
         return select_markup(document, website.markup)
-    fallback = document.find("body")
-    fallback = copy.deepcopy(fallback) if fallback is not None else None
     extracted = trafilatura.extract(document, url=url, include_comments=False, include_tables=True, output_format="txt")
     if extracted and extracted.strip():
         return normalize_whitespace(extracted.replace("\n", "\n\n"))
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
-    etree.strip_elements(fallback, *NON_CONTENT_TAGS, with_tail=False) if fallback is not None else None
-    return element_text(fallback) if fallback is not None else ""
+    # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
+    fallback = _parse(text)
+    etree.strip_elements(fallback, *NON_CONTENT_TAGS, with_tail=False)
+    if boilerplate is not None:
+        boilerplate.strip(fallback)
+    body = fallback.find("body")
+    return element_text(body) if body is not None else ""
+
+
+def _parse(text: str) -> html.HtmlElement:
+    return html.document_fromstring(text, parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True))
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:
