@@ -148,3 +148,26 @@ def test_dagster_job_execute_as_ci_runs_it(demo_site, tmp_path):
     for asset in ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus"):
         assert warehouse.exists(asset, "demo"), asset
     assert warehouse.scan("corpus", "demo").select(pl.len()).collect().item() > 20
+
+
+def test_the_config_resource_is_overridden_per_run_from_the_cli(demo_site, tmp_path):
+    base_url, _ = demo_site
+    config = tmp_path / "run_config.yaml"
+    config.write_text(
+        "resources:\n  crawler_config:\n    config:\n      no_follow: ['/blog/']\n      min_delay_s: 0.0\n"
+    )
+    dagster = shutil.which("dagster", path=str(Path(os.sys.executable).parent)) or "dagster"
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), DATA_DIR_ENV_VAR: str(tmp_path / "data")}
+    (tmp_path / "home").mkdir()
+    result = subprocess.run(
+        [dagster, "asset", "materialize", "-m", "corpus_pipeline.definitions", "--select", "raw_pages",
+         "--partition", "demo", "-c", str(config)],
+        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    raw = Warehouse(tmp_path / "data" / "warehouse").scan("raw_pages", "demo").collect()
+    blog = raw.filter(pl.col("url").str.contains("/blog/"))
+    assert blog.height > 5
+    assert set(blog["outcome"]) == {"no_follow"}, "the run's no_follow replaced the default list"
+    login = raw.filter(pl.col("url").str.contains("/login/"))
+    assert login["outcome"].to_list() == ["robots_disallowed"], "the default no_follow list is gone for this run"
