@@ -36,6 +36,11 @@ from corpus_pipeline.crawl.settings import CrawlSettings  # noqa: E402
 from corpus_pipeline.demo.server import StaticSiteHandler  # noqa: E402
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default backlog of 5 refuses bursts of concurrent connections
+
+
 class CountingServer:
     """The static site handler, with latency, counting requests per (method, path) and body bytes."""
 
@@ -58,9 +63,7 @@ class CountingServer:
                         server.bytes_sent += int(value)
                 super().send_header(keyword, value)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, root=root.resolve()))
-        self.httpd.daemon_threads = True
-        self.httpd.request_queue_size = 64
+        self.httpd = _Server(("127.0.0.1", 0), partial(Handler, root=root.resolve()))
 
     def __enter__(self) -> CountingServer:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

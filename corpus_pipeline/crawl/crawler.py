@@ -9,6 +9,7 @@ and memory stays bounded.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -65,7 +66,13 @@ class _Crawl:
         self.section = start.path[: start.path.rfind("/") + 1] or "/"
         self.website_is_private = is_private_host(website.host)
         self.seen: set[str] = set()
+        # Raw link spellings already turned into tasks: navigation repeats the same links on every page,
+        # and normalizing them again would cost more than fetching (set.add is atomic under the GIL;
+        # a rare double entry is still de-duplicated by _claim).
+        self.links_seen: set[str] = set()
         self.robots: dict[str, RobotsRules] = {}
+        self.robots_lock = threading.Lock()
+        self.robots_host_locks: dict[str, threading.Lock] = {}
         self.private_hosts: dict[str, bool] = {}
         self.query_variants: dict[str, set[str]] = defaultdict(set)
         self.documents_dispatched = 0
@@ -87,8 +94,7 @@ class _Crawl:
             while queue or pending:
                 while queue and len(pending) < in_flight_limit:
                     task = queue.popleft()
-                    refusal, robots_rows = self._admit(task)
-                    yield from robots_rows
+                    refusal = self._admit(task)
                     if refusal is not None:
                         yield self._row(task, FetchResult(refusal[0], error=refusal[1]))
                         continue
@@ -99,9 +105,9 @@ class _Crawl:
                     continue
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    task = pending.pop(future)
-                    row, discovered = future.result()
-                    yield row
+                    pending.pop(future)
+                    rows, discovered = future.result()
+                    yield from rows
                     queue.extend(t for t in discovered if self._claim(t))
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -124,26 +130,32 @@ class _Crawl:
         self.seen.add(task.url)
         return True
 
-    def _admit(self, task: CrawlTask) -> tuple[tuple[str, str] | None, list[dict]]:
-        """Whether a claimed task may be fetched: (outcome, reason) when refused, plus any robots.txt row."""
+    def _admit(self, task: CrawlTask) -> tuple[str, str] | None:
+        """Checks that need no network: (outcome, reason) when the task is refused, else None."""
         url, settings = task.url, self.settings
         if settings.matches_no_follow(url):
-            return ("no_follow", "URL matches a no_follow entry"), []
+            return "no_follow", "URL matches a no_follow entry"
         if len(url) > settings.max_url_length:
-            return ("limit_reached", f"URL longer than {settings.max_url_length} characters"), []
+            return "limit_reached", f"URL longer than {settings.max_url_length} characters"
         parts = urlsplit(url)
         segments = [s for s in parts.path.split("/") if s]
         if segments and max(segments.count(s) for s in set(segments)) > settings.max_repeated_segments:
-            return ("limit_reached", "path segment repeated: likely a crawler trap"), []
+            return "limit_reached", "path segment repeated: likely a crawler trap"
         if parts.query:
             variants = self.query_variants[f"{parts.netloc}{parts.path}"]
             variants.add(parts.query)
             if len(variants) > settings.max_query_variants:
-                return ("limit_reached", f"more than {settings.max_query_variants} query variants of one path"), []
+                return "limit_reached", f"more than {settings.max_query_variants} query variants of one path"
         if task.expected == "document" and self.documents_dispatched >= self.max_pages:
-            return ("limit_reached", f"max_pages ({self.max_pages}) reached"), []
-        if not self._is_same_site(url) and not settings.allow_private_external and not self.website_is_private:
-            host = parts.hostname or ""
+            return "limit_reached", f"max_pages ({self.max_pages}) reached"
+        return None
+
+    def _network_refusal(self, task: CrawlTask) -> tuple[tuple[str, str] | None, list[dict]]:
+        """Checks that need the network (robots.txt, DNS), run in worker threads so that a slow
+        or dead host never stalls the frontier: (outcome, reason) when refused, plus robots.txt rows."""
+        url = task.url
+        if not self._is_same_site(url) and not self.settings.allow_private_external and not self.website_is_private:
+            host = urlsplit(url).hostname or ""
             if host not in self.private_hosts:
                 self.private_hosts[host] = is_private_host(host)
             if self.private_hosts[host]:
@@ -159,10 +171,18 @@ class _Crawl:
         return self.website.obey_robots or not self._is_same_site(url)
 
     def _load_robots(self, url: str) -> Iterator[dict]:
-        """Fetch a host's robots.txt once, before its first request (yields its row)."""
+        """Fetch a host's robots.txt once, before its first request (yields its row, to one caller only)."""
         key = self._robots_key(url)
         if key in self.robots:
             return
+        with self.robots_lock:
+            host_lock = self.robots_host_locks.setdefault(key, threading.Lock())
+        with host_lock:
+            if key in self.robots:  # another worker fetched it while we waited
+                return
+            yield from self._fetch_robots(key)
+
+    def _fetch_robots(self, key: str) -> Iterator[dict]:
         robots_url = f"{key}/robots.txt"
         self.seen.add(robots_url)
         host = urlsplit(robots_url).hostname or ""
@@ -185,7 +205,10 @@ class _Crawl:
 
     # -- work (worker threads) --------------------------------------------------------------
 
-    def _execute(self, task: CrawlTask) -> tuple[dict, list[CrawlTask]]:
+    def _execute(self, task: CrawlTask) -> tuple[list[dict], list[CrawlTask]]:
+        refusal, rows = self._network_refusal(task)
+        if refusal is not None:
+            return rows + [self._row(task, FetchResult(refusal[0], error=refusal[1]))], []
         result = self._fetch(task)
         discovered: list[CrawlTask] = []
         if result.outcome in USABLE and result.body:
@@ -196,7 +219,7 @@ class _Crawl:
                     result.outcome, result.error = "error", str(exc)
             elif result.kind == "html":
                 discovered = self._from_page(task, result)
-        return self._row(task, result), discovered
+        return rows + [self._row(task, result)], discovered
 
     def _fetch(self, task: CrawlTask) -> FetchResult:
         host = urlsplit(task.url).hostname or ""
@@ -258,6 +281,9 @@ class _Crawl:
             return [t for t in tasks if t]
         mode = self.website.internal_links
         for link in links.links:
+            if link in self.links_seen:
+                continue
+            self.links_seen.add(link)
             same_site = self._is_same_site(link)
             is_pdf = urlsplit(link).path.lower().endswith(".pdf")
             if crawl_mode:

@@ -119,6 +119,9 @@ class Fetcher:
         except requests.Timeout as exc:
             return FetchResult("error", error=f"timeout: {_short(exc)}"), None
         except requests.ConnectionError as exc:
+            if "NameResolutionError" in str(exc) or "Name or service not known" in str(exc):
+                # DNS says the host does not exist: asking again in a second will not change that.
+                return FetchResult("error", error=f"unknown host: {_short(exc)}"), None
             return FetchResult("error", error=f"connection failed: {_short(exc)}"), None
         except requests.RequestException as exc:
             return FetchResult("error", error=f"invalid request: {_short(exc)}"), None

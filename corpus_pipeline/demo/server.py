@@ -104,12 +104,16 @@ class StaticSiteHandler(BaseHTTPRequestHandler):
         return False
 
 
+class _LoopbackServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default backlog of 5 refuses a polite crawler's bursts
+
+
 @contextmanager
 def serve_site(root: Path, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve ``root`` in a background thread; yields the base URL (``http://127.0.0.1:PORT``)."""
     handler = partial(StaticSiteHandler, root=Path(root).resolve())
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
+    server = _LoopbackServer((host, port), handler)
     thread = threading.Thread(target=server.serve_forever, name="demo-site", daemon=True)
     thread.start()
     try:
@@ -126,7 +130,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     handler = partial(StaticSiteHandler, root=Path(args.root).resolve())
-    server = ThreadingHTTPServer((args.host, args.port), handler)
+    server = _LoopbackServer((args.host, args.port), handler)
     print(f"Serving {args.root} on http://{args.host}:{args.port}/", flush=True)
     try:
         server.serve_forever()

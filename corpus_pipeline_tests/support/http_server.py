@@ -64,6 +64,11 @@ class Route:
         return Response(self.status, body, self.content_type, headers, self.delay_s, self.hang_s, self.gzip_body)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default backlog of 5 would refuse concurrent crawler connections
+
+
 class LoopbackSite:
     """Serve routes on an ephemeral 127.0.0.1 port in a background thread; count every request."""
 
@@ -90,8 +95,7 @@ class LoopbackSite:
             def log_message(self, format, *args) -> None:
                 return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
