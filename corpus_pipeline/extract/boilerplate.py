@@ -10,6 +10,7 @@ so duplicates and reprints are never emptied.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -20,6 +21,9 @@ from lxml import etree, html
 from corpus_pipeline.extract.decode import decode_html
 
 NEAR_IDENTICAL_IOU = 0.8
+# Template repeats along the whole website; two neighbouring near-duplicate pages share their text too.
+# Requiring a block to be shared by at least two neighbouring pairs keeps the latter from being learned.
+MIN_SHARED_PAIRS = 2
 MIN_TEXT_CHARS = 1
 # Only whole blocks are template candidates: inline elements (links, code, emphasis) repeat across pages
 # inside genuine text ("None", "str", a product name) and must never be cut out of a sentence.
@@ -51,16 +55,16 @@ class BoilerplateModel:
 
 def learn_boilerplate(pages: Iterable[tuple[str, bytes]], workers: int = 2) -> BoilerplateModel:
     """Learn a website's template from its pages (given in URL order), streaming, on ``workers`` processes."""
-    learned: set[int] = set()
+    shared_pairs: Counter[int] = Counter()
     previous: frozenset[int] | None = None
     for signatures in _page_signatures(pages, workers):
         if previous is not None and signatures and previous:
             shared = signatures & previous
             union = len(signatures | previous)
             if union and len(shared) / union < NEAR_IDENTICAL_IOU:
-                learned |= shared
+                shared_pairs.update(shared)
         previous = signatures
-    return BoilerplateModel(frozenset(learned))
+    return BoilerplateModel(frozenset(s for s, pairs in shared_pairs.items() if pairs >= MIN_SHARED_PAIRS))
 
 
 def page_signatures(body: bytes) -> frozenset[int]:
