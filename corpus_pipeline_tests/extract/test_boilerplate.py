@@ -40,3 +40,14 @@ def test_identical_pages_are_not_emptied():
     website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/", "markup": "body"}]}).websites[0]
     record = parse_html_page(HtmlPage(pages[0][0], same, "text/html", datetime.now(timezone.utc)), website, model)
     assert "explains tomatoes" in record["content"]
+
+
+def test_neighbouring_near_duplicates_keep_their_shared_text():
+    pages = [(f"http://127.0.0.1:8000/{t}.html", site_page(t, i)) for i, t in enumerate(TOPICS)]
+    draft = site_page("bees", 3).replace(b"in detail", b"at length")
+    pages.insert(4, ("http://127.0.0.1:8000/bees-draft.html", draft))
+    model = learn_boilerplate(pages, workers=1)
+    website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/", "markup": "body"}]}).websites[0]
+    record = parse_html_page(HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc)), website, model)
+    assert "never dared to ask the committee" in record["content"]
+    assert "cookies" not in record["content"]
