@@ -32,6 +32,7 @@ def extract_links(body: bytes, page_url: str) -> PageLinks:
             base = absolutize(node.get("href"), page_url) or page_url
             break
     links: dict[str, None] = {}
+    hrefs_seen: set[str] = set()
     alternates: dict[str, str] = {}
     for node in document.iter("a", "area", "link"):
         href = node.get("href")
@@ -46,6 +47,12 @@ def extract_links(body: bytes, page_url: str) -> PageLinks:
             continue
         if (node.get("rel") or "").lower() == "nofollow":
             continue
+        # Fragments never name another document: drop them before the (costly) join, and join each
+        # spelling once per page (an index page links to the same page under hundreds of anchors).
+        href = href.split("#", 1)[0].strip()
+        if not href or href in hrefs_seen:
+            continue
+        hrefs_seen.add(href)
         target = absolutize(href, base)
         if target:
             links.setdefault(target)
