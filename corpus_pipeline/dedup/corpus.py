@@ -7,7 +7,7 @@ import polars as pl
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import near_duplicate_pairs
-from corpus_pipeline.dedup.normalize import content_key, normalize_content
+from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
 
@@ -26,8 +26,7 @@ def deduplicate(groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, w
     unique = [_merge(members, "same_content", {}) for members in by_content.values()]
     counts["same_content"] = len(records) - len(unique)
 
-    paragraphs = ["\n".join(normalize_content(line) for line in (r["content"] or "").split("\n") if line.strip()) for r in unique]
-    pairs = near_duplicate_pairs(paragraphs, threshold, workers)
+    pairs = near_duplicate_pairs([r["content"] or "" for r in unique], threshold, workers, prepare=normalize_paragraphs)
     components = _components(len(unique), pairs)
     scores: dict[int, float] = {}
     for i, j, score in pairs:

@@ -33,3 +33,8 @@ def normalize_content(text: str) -> str:
 def content_key(text: str) -> str:
     """A short stable digest of the normalized content."""
     return hashlib.blake2b(normalize_content(text).encode("utf-8"), digest_size=16).hexdigest()
+
+
+def normalize_paragraphs(text: str) -> str:
+    """Each non-empty line normalized, one per line: the form near-duplicate detection compares."""
+    return "\n".join(normalize_content(line) for line in text.split("\n") if line.strip())
