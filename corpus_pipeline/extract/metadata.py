@@ -69,6 +69,17 @@ def page_date(document: html.HtmlElement) -> datetime | None:
     return None
 
 
+def heuristic_date(document: html.HtmlElement, url: str) -> datetime | None:
+    """htmldate's markup heuristics (no free-text search) when the page declares no date itself."""
+    from htmldate import find_date
+
+    try:
+        found = find_date(document, extensive_search=False, original_date=False, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url)
+    except (ValueError, TypeError):
+        return None
+    return parse_date(found) if found else None
+
+
 def _ld_json_dates(document: html.HtmlElement) -> dict[str, datetime]:
     found: dict[str, datetime] = {}
     for script in document.iter("script"):

@@ -23,6 +23,7 @@ from corpus_pipeline.extract.metadata import (
     clean_title,
     excerpt_of,
     fallback_date,
+    heuristic_date,
     normalize_lang,
     page_date,
 )
@@ -126,7 +127,8 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     raw_title = document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
     record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None) or None
     record["excerpt"] = excerpt_of(document)
-    record["date"] = fallback_date(page_date(document), page.sitemap_lastmod, page.http_last_modified)
+    declared = page_date(document) or heuristic_date(document, page.url)
+    record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
     record["alternates"] = _alternates(document, page.url)
     record["rel_canonical"] = _same_host_canonical(document, page.url)
     if record["rel_canonical"]:
