@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytesseract
 from pdf2image import convert_from_path, pdfinfo_from_path
 from PIL import Image
 
+from corpus_pipeline.pdf.enhance import BROKEN_STROKES_RATIO, broken_stroke_ratio, enhance
 from corpus_pipeline.pdf.settings import PdfSettings
 
 SKEW_SEARCH_DEGREES = 5.0
@@ -67,9 +69,9 @@ def _ocr_page(path: str, page: int, settings: PdfSettings) -> str:
     if settings.deskew:
         image = deskew(image)
     if any(v is not None for v in (settings.repair, settings.upscale, settings.contrast, settings.sharpening)):
-        from corpus_pipeline.pdf.enhance import enhance
-
         image = enhance(image, settings)
+    elif broken_stroke_ratio(image) > BROKEN_STROKES_RATIO:  # automatic: repair only where it helps
+        image = enhance(image, replace(settings, repair=1))
     try:
         return pytesseract.image_to_string(
             image, lang=settings.languages, config="--psm 3", timeout=settings.page_timeout_s

@@ -1,0 +1,36 @@
+"""Image preparation: degraded pages are recognized and repaired; clean pages are left alone."""
+
+import numpy as np
+from PIL import Image
+
+from corpus_pipeline.pdf.enhance import BROKEN_STROKES_RATIO, broken_stroke_ratio, enhance
+from corpus_pipeline.pdf.settings import PdfSettings
+
+
+def strokes(dropout: float) -> Image.Image:
+    """Thick horizontal strokes, with a share of their pixels knocked out like an eroded scan."""
+    page = np.full((200, 400), 255, dtype=np.uint8)
+    for top in range(20, 180, 30):
+        page[top : top + 8, 20:380] = 0
+    holes = np.random.default_rng(3).random(page.shape) < dropout
+    page[(page == 0) & holes] = 255
+    return Image.fromarray(page)
+
+
+def test_broken_strokes_are_detected():
+    assert broken_stroke_ratio(strokes(0.0)) < BROKEN_STROKES_RATIO
+    assert broken_stroke_ratio(strokes(0.15)) > BROKEN_STROKES_RATIO
+    assert broken_stroke_ratio(Image.new("L", (50, 50), 255)) == 0.0
+
+
+def test_repair_fills_gaps_in_strokes():
+    damaged = strokes(0.15)
+    repaired = enhance(damaged, PdfSettings(repair=1))
+    assert broken_stroke_ratio(repaired) < broken_stroke_ratio(damaged) / 2
+    assert repaired.size == damaged.size
+
+
+def test_the_reference_knobs_are_available():
+    image = strokes(0.0)
+    result = enhance(image, PdfSettings(upscale=2.0, contrast=1.5, threshold=0.4, sharpening=1.2))
+    assert result.size == (800, 400)
