@@ -107,7 +107,7 @@ def wcxb(limit: int | None):
         internal = meta["_internal"]
         page_type = internal["page_type"]["primary"] if isinstance(internal, dict) else "unknown"
         raw = gzip.decompress((root / "html" / f"{path.stem}.html.gz").read_bytes())
-        pages.append((path.stem, raw, meta["url"], truth, page_type))
+        pages.append((path.stem, raw, meta.get("url") or "https://example.org/", truth, page_type))
     return pages
 
 
