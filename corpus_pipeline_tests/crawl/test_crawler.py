@@ -276,3 +276,33 @@ def test_a_website_whose_host_is_down_is_recorded_not_raised(fast_settings):
     assert all(row["outcome"] == "error" and "connection" in row["error"] for row in rows)
     start = [r for r in rows if r["source"] == "start"]
     assert start and start[0]["attempts"] == fast_settings.max_retries + 1
+
+
+def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
+    routes = {"/a.html": Route(body=page(text="Kept from last night.")), "/b.html": Route(body=page())}
+    warehouse = Warehouse(tmp_path)
+    with LoopbackSite(routes) as site:
+        routes["/sitemap.xml"] = Route(body=urlset(site, "/a.html", "/b.html"), content_type="application/xml")
+        website = make_website(site.url("/"), internal_links="ignore")
+        with warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out:
+            for row in crawl_website(website, fast_settings):
+                out.write(row)
+        routes["/sitemap.xml"] = Route(
+            body=urlset(site, "/a.html") .replace("</urlset>", "")
+            + f"<url><loc>{site.url('/b.html')}</loc><lastmod>2026-05-05</lastmod></url></urlset>",
+            content_type="application/xml",
+        )
+        hits_before = site.hits("/a.html"), site.hits("/b.html")
+        found = by_url(list(crawl_website(website, fast_settings, PreviousCrawl.open(warehouse.path("raw_pages", "site")))), site)
+        assert found["/a.html"]["outcome"] == "unchanged_lastmod"
+        assert found["/a.html"]["body"] == routes["/a.html"].body.encode(), "the stored body is carried over"
+        assert site.hits("/a.html") == hits_before[0], "no request for an unchanged lastmod"
+        assert found["/b.html"]["outcome"] == "fetched" and site.hits("/b.html") == hits_before[1] + 1
+
+
+def test_private_addresses_are_recognized_without_traffic():
+    from corpus_pipeline.crawl.politeness import is_private_host
+
+    for host in ("127.0.0.1", "10.1.2.3", "192.168.0.1", "169.254.169.254", "localhost", "::1"):
+        assert is_private_host(host), host
+    assert not is_private_host("8.8.8.8")
