@@ -52,7 +52,7 @@ def sentences() -> list[str]:
 
 def synthesize(size: int, pool: list[str], rng: random.Random):
     """Documents (url, text) and the truth clusters of duplicates, plus hard-negative pairs."""
-    vocabulary = list({w for s in pool[:5000] for w in s.split()})
+    vocabulary = sorted({w for s in pool[:5000] for w in s.split()})  # sorted: runs must not depend on hash seeds
     n_variants = int(size * 0.15)
     n_negatives = int(size * 0.05)
     n_originals = size - n_variants - n_negatives

@@ -1,6 +1,12 @@
-"""corpus: one record per unique text, every merge explained."""
+"""corpus: one record per unique text, every merge explained.
+
+Only the small columns become Python objects; texts stay in the Arrow column and
+are read one at a time, so a 50k-page website fits in well under 2 GB.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
 
 import polars as pl
 
@@ -10,40 +16,70 @@ from corpus_pipeline.dedup.near import near_duplicate_pairs
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
+_DECISION_COLUMNS = ["url", "canonical_url", "category", "date", "lang", "alternates", "candidate_urls"]
+
+
+class _Texts(Sequence[str]):
+    """Some rows of a text column, read on demand (no copies of the texts)."""
+
+    def __init__(self, column: pl.Series, rows: list[int]) -> None:
+        self.column, self.rows = column, rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self.column[row] or "" for row in self.rows[index]]
+        return self.column[self.rows[index]] or ""
+
+    def __iter__(self) -> Iterator[str]:
+        return (self.column[row] or "" for row in self.rows)
+
 
 def deduplicate(groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, workers: int = 2) -> tuple[pl.DataFrame, dict[str, int]]:
-    """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold)."""
-    records = groups.to_dicts()
-    for record in records:
+    """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
+
+    ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with
+    ``absorbed`` listing every URL merged into a record and why.
+    """
+    contents = groups["content"]
+    records = groups.select(_DECISION_COLUMNS).to_dicts()
+    for row, record in enumerate(records):
+        record["row"] = row
+        record["length"] = len(contents[row] or "")
         record["absorbed"] = [
-            {"url": url, "reason": "same_url", "score": 1.0} for url in record.get("candidate_urls") or [] if url != record["url"]
+            {"url": url, "reason": "same_url", "score": 1.0} for url in record["candidate_urls"] or [] if url != record["url"]
         ]
     counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
 
     by_content: dict[str, list[dict]] = {}
     for record in records:
-        by_content.setdefault(content_key(record["content"] or ""), []).append(record)
+        by_content.setdefault(content_key(contents[record["row"]] or ""), []).append(record)
     unique = [_merge(members, "same_content", {}) for members in by_content.values()]
     counts["same_content"] = len(records) - len(unique)
 
-    pairs = near_duplicate_pairs([r["content"] or "" for r in unique], threshold, workers, prepare=normalize_paragraphs)
-    components = _components(len(unique), pairs)
+    texts = _Texts(contents, [record["row"] for record in unique])
+    pairs = near_duplicate_pairs(texts, threshold, workers, prepare=normalize_paragraphs)
     scores: dict[int, float] = {}
     for i, j, score in pairs:
         scores[i] = max(scores.get(i, 0.0), score)
         scores[j] = max(scores.get(j, 0.0), score)
-    kept = []
-    for members in components:
-        kept.append(_merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): scores.get(i, 1.0) for i in members}))
+    kept = [
+        _merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): scores.get(i, 1.0) for i in members})
+        for members in _components(len(unique), pairs)
+    ]
     counts["near_duplicate"] = len(unique) - len(kept)
     counts["records_out"] = len(kept)
 
-    schema = pl.from_arrow(CORPUS_SCHEMA.empty_table()).schema
-    for record in kept:
-        record.pop("candidate_urls", None)
-        record.pop("candidates", None)
-    frame = pl.DataFrame(kept, schema=schema) if kept else pl.DataFrame(schema=schema)
-    return frame.sort("canonical_url"), counts
+    corpus = groups[[record["row"] for record in kept]].with_columns(
+        pl.Series("absorbed", [record["absorbed"] for record in kept], dtype=_schema()["absorbed"])
+    )
+    return corpus.select(list(_schema())).cast(_schema()).sort("canonical_url"), counts
+
+
+def _schema() -> pl.Schema:
+    return pl.from_arrow(CORPUS_SCHEMA.empty_table()).schema
 
 
 def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
@@ -51,9 +87,10 @@ def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
     members = sorted(members, key=election_key)
     winner = members[0]
     for loser in members[1:]:
-        winner["absorbed"].append({"url": loser["canonical_url"], "reason": reason, "score": round(scores.get(id(loser), 1.0), 4)})
+        score = round(scores.get(id(loser), 1.0), 4)
+        winner["absorbed"].append({"url": loser["canonical_url"], "reason": reason, "score": score})
         if loser["url"] != loser["canonical_url"]:
-            winner["absorbed"].append({"url": loser["url"], "reason": reason, "score": round(scores.get(id(loser), 1.0), 4)})
+            winner["absorbed"].append({"url": loser["url"], "reason": reason, "score": score})
         winner["absorbed"].extend(loser["absorbed"])
     return winner
 

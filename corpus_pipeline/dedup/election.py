@@ -21,6 +21,6 @@ def election_key(record: dict) -> tuple:
         record.get("category") == "external",
         not declares_its_own_language(record),
         -(record.get("date") or _OLDEST).timestamp(),
-        -len(record.get("content") or ""),
+        -(record["length"] if "length" in record else len(record.get("content") or "")),
         record.get("url") or "",
     )
