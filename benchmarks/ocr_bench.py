@@ -75,6 +75,8 @@ def scan(page: Image.Image, condition: str, rng: random.Random) -> Image.Image:
     grey = page.convert("L")
     if condition == "clean":
         return grey
+    if condition == "skewed":
+        return grey.rotate(2.5, expand=True, fillcolor=255, resample=Image.BICUBIC)
     if condition == "mild":
         grey = grey.resize((grey.width * 2 // 3, grey.height * 2 // 3), Image.Resampling.LANCZOS)
         grey = grey.filter(ImageFilter.GaussianBlur(0.6)).rotate(0.7, expand=True, fillcolor=255, resample=Image.BICUBIC)
@@ -133,7 +135,7 @@ def main() -> None:
         documents.append((truth, renders))
     settings = PdfSettings(languages=LANGUAGES)
     rows = []
-    for condition, dpi in (("clean", 300), ("mild", 200), ("heavy", 150)):
+    for condition, dpi in (("clean", 300), ("mild", 200), ("heavy", 150), ("skewed", 300)):
         truth, ours_text, plain_text = [], [], []
         ours_seconds = plain_seconds = 0.0
         for page_truth, renders in documents:
