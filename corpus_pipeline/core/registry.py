@@ -62,7 +62,7 @@ class Website:
     internal_links: InternalLinks = "internal"
     obey_robots: bool = True
     same_site_hosts: tuple[str, ...] = ()
-    keep_code_blocks: bool = False
+    keep_code_blocks: bool = True
     skip_unchanged_lastmod: bool = True
     ocr: int = 1
     max_pages: int | None = None

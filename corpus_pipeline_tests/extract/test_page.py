@@ -111,8 +111,8 @@ def test_markup_forms_select_each_element_once_in_document_order():
 
 def test_code_blocks_are_a_website_option():
     body = f"<p>{ARTICLE}</p><pre>print('hello')</pre>"
-    assert "print" not in parse_html_page(html_page(document(body=body)), website(markup="body"))["content"]
-    assert "print" in parse_html_page(html_page(document(body=body)), website(markup="body", keep_code_blocks=True))["content"]
+    assert "print" in parse_html_page(html_page(document(body=body)), website(markup="body"))["content"], "kept by default"
+    assert "print" not in parse_html_page(html_page(document(body=body)), website(markup="body", keep_code_blocks=False))["content"]
 
 
 def test_charset_from_meta_and_detection():
