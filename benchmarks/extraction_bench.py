@@ -145,7 +145,8 @@ def run_wcxb(limit):
         expected_date = (truth.get("publish_date") or "")[:10]
         if expected_date:
             dated += 1
-            dates["ours"] += bool(record["date"]) and record["date"].strftime("%Y-%m-%d") == expected_date
+            ours_date = record["published"] or record["date"]
+            dates["ours"] += bool(ours_date) and ours_date.strftime("%Y-%m-%d") == expected_date
             dates["trafilatura"] += bool(metadata and metadata.date) and metadata.date[:10] == expected_date
     types = sorted({t for per in scores.values() for t in per})
     rows = []

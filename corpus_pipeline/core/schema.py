@@ -64,7 +64,8 @@ RECORD_FIELDS = [
     pa.field("url", pa.string(), nullable=False),
     pa.field("canonical_url", pa.string(), nullable=False),
     pa.field("title", pa.string()),
-    pa.field("date", UTC_TIMESTAMP),
+    pa.field("date", UTC_TIMESTAMP),  # last modification
+    pa.field("published", UTC_TIMESTAMP),  # first publication, when the document says so
     pa.field("excerpt", pa.string()),
     pa.field("content", pa.string()),
     pa.field("h1", HEADINGS),

@@ -69,12 +69,38 @@ def page_date(document: html.HtmlElement) -> datetime | None:
     return None
 
 
-def heuristic_date(document: html.HtmlElement, url: str) -> datetime | None:
+# Meta tags carrying the first publication date, most specific first.
+_PUBLISHED_META = ("article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued", "publishDate", "pubdate", "sailthru.date", "parsely-pub-date")
+
+
+def published_date(document: html.HtmlElement) -> datetime | None:
+    """First publication date declared by the page: ld+json, meta tags, the first <time>."""
+    ld_dates = _ld_json_dates(document)
+    for key in ("datePublished", "dateCreated"):
+        if ld_dates.get(key):
+            return ld_dates[key]
+    metas: dict[str, str] = {}
+    for meta in document.iter("meta"):
+        name = meta.get("property") or meta.get("name") or meta.get("itemprop")
+        if name and meta.get("content"):
+            metas.setdefault(name.strip().lower(), meta.get("content"))
+    for key in _PUBLISHED_META:
+        value = parse_date(metas.get(key.lower(), ""))
+        if value:
+            return value
+    for node in document.iter("time"):
+        value = parse_date(node.get("datetime") or "")
+        if value:
+            return value
+    return None
+
+
+def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
     """htmldate's markup heuristics (no free-text search) when the page declares no date itself."""
     from htmldate import find_date
 
     try:
-        found = find_date(document, extensive_search=False, original_date=False, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url)
+        found = find_date(document, extensive_search=False, original_date=original, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url)
     except (ValueError, TypeError):
         return None
     return parse_date(found) if found else None

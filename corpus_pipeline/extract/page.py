@@ -25,6 +25,7 @@ from corpus_pipeline.extract.metadata import (
     fallback_date,
     heuristic_date,
     normalize_lang,
+    published_date,
     page_date,
 )
 from corpus_pipeline.extract.text import normalize_whitespace
@@ -95,6 +96,7 @@ def _empty_record(page: HtmlPage, website: Website) -> dict:
         "canonical_url": key,
         "title": None,
         "date": fallback_date(None, page.sitemap_lastmod, page.http_last_modified),
+        "published": None,
         "excerpt": None,
         "content": "",
         "h1": [],
@@ -129,6 +131,7 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     record["excerpt"] = excerpt_of(document)
     declared = page_date(document) or heuristic_date(document, page.url)
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
+    record["published"] = published_date(document) or heuristic_date(document, page.url, original=True)
     record["alternates"] = _alternates(document, page.url)
     record["rel_canonical"] = _same_host_canonical(document, page.url)
     if record["rel_canonical"]:

@@ -66,6 +66,7 @@ def read_pdf(
 
     title = _document_title(reader, texts, url)
     date = _document_date(reader) or (to_utc(date_hint) if date_hint else None)
+    published = _document_date(reader, fields=("creation_date",))
     excerpt = _metadata_text(reader, "subject")
     records = []
     sections = outline_sections(reader, page_count)
@@ -79,6 +80,7 @@ def read_pdf(
             "canonical_url": _canonical(section_url),
             "title": f"{title} | {section.title}" if section.title and section.title != title else title,
             "date": date,
+            "published": published,
             "excerpt": excerpt if section.start == 0 else None,
             "content": content,
             "h1": [title] if title else [],
@@ -191,8 +193,8 @@ def _document_title(reader: PdfReader, texts: list[str], url: str) -> str:
     return unquote(urlsplit(url).path.rsplit("/", 1)[-1]) or url
 
 
-def _document_date(reader: PdfReader) -> datetime | None:
-    for field in ("modification_date", "creation_date"):
+def _document_date(reader: PdfReader, fields: tuple[str, ...] = ("modification_date", "creation_date")) -> datetime | None:
+    for field in fields:
         try:
             value = getattr(reader.metadata, field, None) if reader.metadata else None
         except (PyPdfError, ValueError, TypeError, KeyError):

@@ -158,3 +158,10 @@ def test_parallel_parsing_keeps_order_and_results():
     parallel = list(parse_html_pages(pages, website(), None, workers=2))
     assert [r["url"] for r in parallel] == [p.url for p in pages]
     assert [r["content"] for r in parallel] == [r["content"] for r in serial]
+
+
+def test_publication_and_modification_dates_are_both_kept():
+    head = '<script type="application/ld+json">{"datePublished": "2024-01-02T10:00:00+02:00", "dateModified": "2024-03-04T00:00:00Z"}</script>'
+    record = parse_html_page(html_page(document(head, f"<p>{ARTICLE}</p>")), website())
+    assert record["published"] == datetime(2024, 1, 2, 8, 0, tzinfo=timezone.utc)
+    assert record["date"] == datetime(2024, 3, 4, tzinfo=timezone.utc)
