@@ -21,6 +21,11 @@ _DATE_META = (
     "article:modified_time", "og:updated_time", "dateModified", "last-modified",
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "publishDate", "pubdate",
 )
+# Meta tags carrying the first publication date, most specific first.
+_PUBLISHED_META = (
+    "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued",
+    "publishDate", "pubdate", "sailthru.date", "parsely-pub-date",
+)
 
 
 def clean_title(title: str | None, site_name: str | None = None, heading: str | None = None) -> str:
@@ -49,34 +54,17 @@ def clean_title(title: str | None, site_name: str | None = None, heading: str | 
 
 def page_date(document: html.HtmlElement) -> datetime | None:
     """Last modification (else publication) date declared by the page: ld+json, meta tags, <time>."""
-    ld_dates = _ld_json_dates(document)
-    for key in ("dateModified", "datePublished", "dateCreated"):
-        if ld_dates.get(key):
-            return ld_dates[key]
-    metas: dict[str, str] = {}
-    for meta in document.iter("meta"):
-        name = meta.get("property") or meta.get("name") or meta.get("itemprop")
-        if name and meta.get("content"):
-            metas.setdefault(name.strip().lower(), meta.get("content"))
-    for key in _DATE_META:
-        value = parse_date(metas.get(key.lower(), ""))
-        if value:
-            return value
-    for node in document.iter("time"):
-        value = parse_date(node.get("datetime") or "")
-        if value:
-            return value
-    return None
-
-
-# Meta tags carrying the first publication date, most specific first.
-_PUBLISHED_META = ("article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued", "publishDate", "pubdate", "sailthru.date", "parsely-pub-date")
+    return _declared_date(document, ("dateModified", "datePublished", "dateCreated"), _DATE_META)
 
 
 def published_date(document: html.HtmlElement) -> datetime | None:
     """First publication date declared by the page: ld+json, meta tags, the first <time>."""
+    return _declared_date(document, ("datePublished", "dateCreated"), _PUBLISHED_META)
+
+
+def _declared_date(document: html.HtmlElement, ld_keys: tuple[str, ...], meta_keys: tuple[str, ...]) -> datetime | None:
     ld_dates = _ld_json_dates(document)
-    for key in ("datePublished", "dateCreated"):
+    for key in ld_keys:
         if ld_dates.get(key):
             return ld_dates[key]
     metas: dict[str, str] = {}
@@ -84,7 +72,7 @@ def published_date(document: html.HtmlElement) -> datetime | None:
         name = meta.get("property") or meta.get("name") or meta.get("itemprop")
         if name and meta.get("content"):
             metas.setdefault(name.strip().lower(), meta.get("content"))
-    for key in _PUBLISHED_META:
+    for key in meta_keys:
         value = parse_date(metas.get(key.lower(), ""))
         if value:
             return value
