@@ -84,11 +84,18 @@ def _declared_date(document: html.HtmlElement, ld_keys: tuple[str, ...], meta_ke
 
 
 def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
-    """htmldate's markup heuristics (no free-text search) when the page declares no date itself."""
+    """htmldate's heuristics when the page declares no date itself.
+
+    For the publication date (``original``) the search extends to dates written in the text ("Posted on
+    3 May"), where pages put them; for the last modification it stays in the markup, because a date
+    quoted in an article is a worse guess than the sitemap's lastmod that comes next.
+    """
     from htmldate import find_date
 
     try:
-        found = find_date(document, extensive_search=False, original_date=original, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url)
+        found = find_date(
+            document, extensive_search=original, original_date=original, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url
+        )
     except (ValueError, TypeError):
         return None
     return parse_date(found) if found else None

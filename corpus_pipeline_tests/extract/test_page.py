@@ -165,3 +165,18 @@ def test_publication_and_modification_dates_are_both_kept():
     record = parse_html_page(html_page(document(head, f"<p>{ARTICLE}</p>")), website())
     assert record["published"] == datetime(2024, 1, 2, 8, 0, tzinfo=timezone.utc)
     assert record["date"] == datetime(2024, 3, 4, tzinfo=timezone.utc)
+
+
+def test_publication_date_written_only_in_the_text_is_found():
+    body = f"<article><p>Posted on March 3, 2021 by the garden team.</p><p>{ARTICLE}</p></article>"
+    record = parse_html_page(html_page(document(body=body)), website())
+    assert record["published"] == datetime(2021, 3, 3, tzinfo=timezone.utc)
+    assert record["date"] is None  # a date quoted in the text is no evidence of the last modification
+
+
+def test_body_published_only_as_ld_json_is_extracted():
+    # Script-rendered pages and forum threads ship their text as structured data and an empty shell.
+    data = '{"@type": "DiscussionForumPosting", "headline": "Seed swap", "articleBody": "%s"}' % ARTICLE.strip()
+    head = f'<script type="application/ld+json">{data}</script>'
+    record = parse_html_page(html_page(document(head, "<div id='app'><p>Loading</p></div>")), website())
+    assert "vacant lots into shared plots" in record["content"]
