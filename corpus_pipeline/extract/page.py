@@ -28,6 +28,8 @@ from corpus_pipeline.extract.metadata import (
     published_date,
     page_date,
 )
+from corpus_pipeline.extract.page_type import declared_page_type
+from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
 from corpus_pipeline.extract.text import normalize_whitespace
 
 # Elements that never hold the language content of a page (the reference's list).
@@ -158,8 +160,14 @@ def _main_text(
         return select_markup(document, website.markup)
     # trafilatura already judges template per page; measured, the site model adds nothing there
     # (python3.11-doc: 0.816 without, 0.814 with), so it only serves the user's markup and the fallback.
-    extracted = trafilatura.extract(document, url=url, include_comments=False, include_tables=True, output_format="txt")
-    if extracted and extracted.strip():
+    page_type = declared_page_type(document)
+    extracted = trafilatura.extract(
+        document, url=url, include_comments=page_type == "forum", include_tables=True, output_format="txt"
+    ) or ""
+    if page_type not in ("article", "product"):  # where trafilatura is at its best, a second opinion only adds noise
+        skipped = [] if website.keep_code_blocks else list(CODE_TAGS)
+        extracted = merge_missed_content(extracted, resiliparse_main_text(text, skipped))
+    if extracted.strip():
         return normalize_whitespace(extracted.replace("\n", "\n\n"))
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.

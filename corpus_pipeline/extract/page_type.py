@@ -1,0 +1,57 @@
+"""What a page says it is (article, product, forum thread), from its structured data."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from lxml import html
+
+# schema.org types, most telling first: a forum thread embedded in an article template is a thread.
+_FORUM_TYPES = {"discussionforumposting", "qapage", "question", "answer", "comment"}
+_PRODUCT_TYPES = {"product", "productgroup", "offer", "individualproduct"}
+_ARTICLE_TYPES = {
+    "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "reportagenewsarticle",
+    "analysisnewsarticle", "opinionnewsarticle", "socialmediaposting", "liveblogposting",
+}
+
+
+def declared_page_type(document: html.HtmlElement) -> str | None:
+    """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None."""
+    declared = {t.lower() for t in _declared_types(document)}
+    if declared & _FORUM_TYPES:
+        return "forum"
+    if declared & _PRODUCT_TYPES:
+        return "product"
+    if declared & _ARTICLE_TYPES:
+        return "article"
+    return None
+
+
+def _declared_types(document: html.HtmlElement) -> Iterator[str]:
+    for meta in document.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
+            yield (meta.get("content") or "").strip().split(".")[0]  # og:type "article", "product.item"
+    for node in document.xpath("//*[@itemtype]"):
+        for itemtype in node.get("itemtype", "").split():
+            yield itemtype.rstrip("/").rsplit("/", 1)[-1]
+    for script in document.iter("script"):
+        if (script.get("type") or "").strip().lower() == "application/ld+json" and script.text:
+            try:
+                yield from _ld_types(json.loads(script.text))
+            except (ValueError, RecursionError):
+                continue
+
+
+def _ld_types(data: object) -> Iterator[str]:
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            kinds = item.get("@type")
+            for kind in kinds if isinstance(kinds, list) else [kinds]:
+                if isinstance(kind, str):
+                    yield kind.rsplit("/", 1)[-1]
+            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))

@@ -1,0 +1,25 @@
+"""Page types declared by structured data."""
+
+import pytest
+from lxml import html
+
+from corpus_pipeline.extract.page_type import declared_page_type
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "expected"),
+    [
+        ('<meta property="og:type" content="article">', "", "article"),
+        ('<meta property="og:type" content="product.item">', "", "product"),
+        ('<script type="application/ld+json">{"@graph": [{"@type": ["WebPage"]}, {"@type": "NewsArticle"}]}</script>', "", "article"),
+        ('<script type="application/ld+json">[{"@type": "https://schema.org/Product"}]</script>', "", "product"),
+        ("", '<div itemscope itemtype="http://schema.org/DiscussionForumPosting">post</div>', "forum"),
+        # a thread inside an article template is a thread
+        ('<meta property="og:type" content="article"><script type="application/ld+json">{"@type": "QAPage"}</script>', "", "forum"),
+        ('<meta property="og:type" content="website">', "", None),
+        ('<script type="application/ld+json">{not json</script>', "", None),
+    ],
+)
+def test_declared_page_type(head, body, expected):
+    document = html.document_fromstring(f"<html><head>{head}</head><body>{body}<p>text</p></body></html>")
+    assert declared_page_type(document) == expected

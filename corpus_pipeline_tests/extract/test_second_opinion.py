@@ -1,0 +1,43 @@
+"""The second main-content opinion and when it overrides trafilatura."""
+
+from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
+
+SERVICES = [
+    "Boiler repair within a day, by certified engineers who carry the common parts in their vans.",
+    "Annual servicing that keeps the warranty valid and catches leaks before they become floods.",
+    "Radiator bleeding and power flushing for homes where some rooms never get warm in winter.",
+    "Smart thermostat installation with a walk-through of schedules, zones and holiday modes.",
+]
+
+
+def test_content_missed_by_the_primary_extractor_is_merged_in_reading_order():
+    primary = SERVICES[1]
+    merged = merge_missed_content(primary, "\n".join(SERVICES))
+    assert merged.split("\n") == SERVICES
+
+
+def test_primary_lines_the_second_opinion_lacks_are_kept():
+    primary = "\n".join([SERVICES[1], SERVICES[2], "Call today."])
+    merged = merge_missed_content(primary, "\n".join(SERVICES))
+    assert merged.split("\n") == [*SERVICES, "Call today."]
+
+
+def test_a_different_or_barely_longer_second_opinion_is_ignored():
+    assert merge_missed_content(SERVICES[0], "Cookie settings\nAccept all\n" * 20) == SERVICES[0]
+    assert merge_missed_content("\n".join(SERVICES[:3]), "\n".join(SERVICES)) == "\n".join(SERVICES[:3])
+
+
+def test_second_opinion_alone_when_the_primary_found_nothing():
+    assert merge_missed_content("", SERVICES[2]) == SERVICES[2]
+    assert merge_missed_content(SERVICES[2], "") == SERVICES[2]
+
+
+def test_resiliparse_keeps_main_blocks_drops_navigation_and_skips_asked_tags():
+    page = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav><main>"
+        + "".join(f"<section><h2>Service {i}</h2><p>{text}</p></section>" for i, text in enumerate(SERVICES))
+        + "<pre>print('code sample')</pre></main><footer>© Heating Ltd</footer></body></html>"
+    )
+    text = resiliparse_main_text(page)
+    assert all(service in text for service in SERVICES) and "About" not in text and "code sample" in text
+    assert "code sample" not in resiliparse_main_text(page, ["pre", "code"])
