@@ -16,6 +16,8 @@ from corpus_pipeline.extract.page_type import declared_page_type
         ("", '<div itemscope itemtype="http://schema.org/DiscussionForumPosting">post</div>', "forum"),
         # a thread inside an article template is a thread
         ('<meta property="og:type" content="article"><script type="application/ld+json">{"@type": "QAPage"}</script>', "", "forum"),
+        # a blog post whose comments carry schema.org Comment stays an article
+        ('<script type="application/ld+json">{"@graph": [{"@type": "BlogPosting"}, {"@type": "Comment"}]}</script>', "", "article"),
         ('<meta property="og:type" content="website">', "", None),
         ('<script type="application/ld+json">{not json</script>', "", None),
     ],
