@@ -114,9 +114,9 @@ def deskew(image: Image.Image) -> Image.Image:
     if ink.mean() < 0.002:
         return image  # blank page
     best_angle, best_score = 0.0, _profile_score(ink)
-    for step in (1.0, 0.2):
+    for span, step in ((SKEW_SEARCH_DEGREES, 1.0), (1.0, 0.2)):  # coarse search, then refine around the best
         center = best_angle
-        for angle in np.arange(center - (SKEW_SEARCH_DEGREES if step == 1.0 else 1.0), center + 1e-6 + (SKEW_SEARCH_DEGREES if step == 1.0 else 1.0), step):
+        for angle in np.arange(center - span, center + span + 1e-6, step):
             if abs(angle - center) < 1e-9:
                 continue
             rotated = np.asarray(small.rotate(float(angle), fillcolor=255), dtype=np.float32) < 128

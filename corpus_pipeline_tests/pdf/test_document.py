@@ -61,21 +61,26 @@ def test_scanned_pages_are_ocred_in_english_and_french(pdf_settings):
         assert word in text
 
 
-def test_skewed_scans_are_straightened(pdf_settings):
+@pytest.mark.parametrize("angle", [4, -4])
+def test_skewed_scans_are_straightened_before_ocr(pdf_settings, angle):
+    # Tesseract alone misreads these lines when turned 4 degrees ("bam", "pénévoles", "NOurrissent").
+    lines = [
+        "The orchard needs volunteers every spring",
+        "Le verger attend des bénévoles au printemps",
+        "Ladders and baskets are kept in the barn",
+        "Les pommes tombées nourrissent les oiseaux",
+    ]
+    records = read(scan_pdf(lines, angle=angle), pdf_settings)
+    assert records[0]["content"].split() == " ".join(lines).split()
+
+
+def test_straight_pages_are_left_as_they_are():
     from pdf2image import convert_from_bytes
 
     from corpus_pipeline.pdf.ocr import deskew
 
-    straight = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"], angle=0), dpi=100, grayscale=True)[0]
-    skewed = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"], angle=3), dpi=100, grayscale=True)[0]
-    from corpus_pipeline.pdf.ocr import _profile_score  # the score deskew maximizes
-    import numpy as np
-
-    def score(image):
-        return _profile_score(np.asarray(image.convert("L")) < 128)
-
-    assert score(deskew(skewed)) > score(skewed) * 1.5
-    assert deskew(straight).size == straight.size, "straight pages are left alone"
+    straight = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"]), dpi=100, grayscale=True)[0]
+    assert deskew(straight) is straight
 
 
 def test_ocr_mode_zero_never_ocrs(pdf_settings):
