@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from functools import lru_cache
@@ -10,6 +9,7 @@ from functools import lru_cache
 from lxml import html
 
 from corpus_pipeline.core.dates import parse_date, to_utc
+from corpus_pipeline.extract.structured_data import ld_json_objects
 
 TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|_|::|·|»|/)\s+")
 MIN_TITLE_WORDS = 2
@@ -103,25 +103,12 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
 
 def _ld_json_dates(document: html.HtmlElement) -> dict[str, datetime]:
     found: dict[str, datetime] = {}
-    for script in document.iter("script"):
-        if (script.get("type") or "").strip().lower() != "application/ld+json" or not script.text:
-            continue
-        try:
-            data = json.loads(script.text)
-        except ValueError:
-            continue
-        stack = [data]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, list):
-                stack.extend(item)
-            elif isinstance(item, dict):
-                stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
-                for key in ("dateModified", "datePublished", "dateCreated"):
-                    if isinstance(item.get(key), str) and key not in found:
-                        value = parse_date(item[key])
-                        if value:
-                            found[key] = value
+    for item in ld_json_objects(document):
+        for key in ("dateModified", "datePublished", "dateCreated"):
+            if isinstance(item.get(key), str) and key not in found:
+                value = parse_date(item[key])
+                if value:
+                    found[key] = value
     return found
 
 

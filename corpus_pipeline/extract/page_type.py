@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from lxml import html
+
+from corpus_pipeline.extract.structured_data import ld_json_objects
 
 # schema.org types, most telling first: a forum thread embedded in an article template is a thread.
 # Not "Comment": WordPress marks up a blog post's comments with it, and those are not the content
@@ -37,23 +38,8 @@ def _declared_types(document: html.HtmlElement) -> Iterator[str]:
     for node in document.xpath("//*[@itemtype]"):
         for itemtype in node.get("itemtype", "").split():
             yield itemtype.rstrip("/").rsplit("/", 1)[-1]
-    for script in document.iter("script"):
-        if (script.get("type") or "").strip().lower() == "application/ld+json" and script.text:
-            try:
-                yield from _ld_types(json.loads(script.text))
-            except (ValueError, RecursionError):
-                continue
-
-
-def _ld_types(data: object) -> Iterator[str]:
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            kinds = item.get("@type")
-            for kind in kinds if isinstance(kinds, list) else [kinds]:
-                if isinstance(kind, str):
-                    yield kind.rsplit("/", 1)[-1]
-            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+    for item in ld_json_objects(document):
+        kinds = item.get("@type")
+        for kind in kinds if isinstance(kinds, list) else [kinds]:
+            if isinstance(kind, str):
+                yield kind.rsplit("/", 1)[-1]
