@@ -12,6 +12,8 @@ from corpus_pipeline.extract.structured_data import ld_json_objects
 # Not "Comment": WordPress marks up a blog post's comments with it, and those are not the content
 # (article-extraction-benchmark: three such posts lost 0.02 to 0.10 F1 each when read as threads).
 _FORUM_TYPES = {"discussionforumposting", "qapage", "question", "answer"}
+# Question and Answer inside an FAQPage are a shop's or a service's FAQ section, not a thread.
+_THREAD_TYPES = {"discussionforumposting", "qapage"}
 _PRODUCT_TYPES = {"product", "productgroup", "offer", "individualproduct"}
 _ARTICLE_TYPES = {
     "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "reportagenewsarticle",
@@ -22,7 +24,7 @@ _ARTICLE_TYPES = {
 def declared_page_type(document: html.HtmlElement) -> str | None:
     """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None."""
     declared = {t.lower() for t in _declared_types(document)}
-    if declared & _FORUM_TYPES:
+    if declared & (_THREAD_TYPES if "faqpage" in declared else _FORUM_TYPES):
         return "forum"
     if declared & _PRODUCT_TYPES:
         return "product"

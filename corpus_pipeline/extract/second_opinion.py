@@ -3,7 +3,8 @@
 trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block
 and drops its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster)
 keep them. When trafilatura's text is almost wholly contained in Resiliparse's and Resiliparse found much
-more, trafilatura missed content, and the two are merged; otherwise trafilatura's text stands alone.
+more text (not a grid of one-word lines), trafilatura missed content, and the two are merged; otherwise
+trafilatura's text stands alone.
 Measured on wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds
 below were chosen.
 """
@@ -17,6 +18,9 @@ from resiliparse.extract.html2text import extract_plain_text
 
 MIN_CONTAINMENT = 0.9  # share of trafilatura's words also found by the second opinion
 MIN_GROWTH = 1.5  # the second opinion must have found this many times more words
+# What it adds must read as text: lines of one or two words on average are a grid of job cards, menu
+# entries or filters, not prose trafilatura missed (wcxb-dev listings: 0.582 merged anyway, 0.590 not).
+MIN_WORDS_PER_ADDED_LINE = 2.5
 _WORD = re.compile(r"\w+")
 
 
@@ -38,9 +42,39 @@ def merge_missed_content(primary: str, second: str) -> str:
         growth = sum(second_words.values()) / sum(primary_words.values())
         if containment < MIN_CONTAINMENT or growth < MIN_GROWTH:
             return primary
-    covered = " ".join(_WORD.findall(second.lower()))
-    missing = [line for line in primary.split("\n") if line.strip() and " ".join(_WORD.findall(line.lower())) not in covered]
-    return "\n".join([second, *missing])
+        if _mean_added_line_words(primary, second) < MIN_WORDS_PER_ADDED_LINE:
+            return primary
+    covered = _key(second)
+    missing = [line for line in primary.split("\n") if line.strip() and _key(line) not in covered]
+    return "\n".join([*_without_new_repeats(second, primary), *missing])
+
+
+def _without_new_repeats(second: str, primary: str) -> list[str]:
+    """Lines of ``second``, each at most as often as in ``primary`` (at least once).
+
+    Page templates repeat blocks (a mobile and a desktop copy of a product's specs, a sticky header);
+    trafilatura drops such copies, so the second opinion may not bring them back.
+    """
+    allowed = Counter(_key(line) for line in primary.split("\n"))
+    emitted: Counter = Counter()
+    kept = []
+    for line in second.split("\n"):
+        if key := _key(line):
+            emitted[key] += 1
+            if emitted[key] > max(1, allowed[key]):
+                continue
+        kept.append(line)
+    return kept
+
+
+def _mean_added_line_words(primary: str, second: str) -> float:
+    known = {_key(line) for line in primary.split("\n")}
+    added = [len(key.split()) for line in second.split("\n") if (key := _key(line)) and key not in known]
+    return sum(added) / len(added) if added else 0.0
+
+
+def _key(line: str) -> str:
+    return " ".join(_WORD.findall(line.lower()))
 
 
 def _words(text: str) -> Counter:

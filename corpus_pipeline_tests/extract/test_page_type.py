@@ -18,6 +18,9 @@ from corpus_pipeline.extract.page_type import declared_page_type
         ('<meta property="og:type" content="article"><script type="application/ld+json">{"@type": "QAPage"}</script>', "", "forum"),
         # a blog post whose comments carry schema.org Comment stays an article
         ('<script type="application/ld+json">{"@graph": [{"@type": "BlogPosting"}, {"@type": "Comment"}]}</script>', "", "article"),
+        # a product page's FAQ section (FAQPage of Questions) is not a forum thread
+        ('<script type="application/ld+json">[{"@type": "Product"}, {"@type": "FAQPage", "mainEntity": [{"@type": "Question"}]}]</script>', "", "product"),
+        ('<script type="application/ld+json">{"@type": "Question"}</script>', "", "forum"),
         ('<meta property="og:type" content="website">', "", None),
         ('<script type="application/ld+json">{not json</script>', "", None),
     ],

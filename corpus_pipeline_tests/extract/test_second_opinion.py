@@ -41,3 +41,18 @@ def test_resiliparse_keeps_main_blocks_drops_navigation_and_skips_asked_tags():
     text = resiliparse_main_text(page)
     assert all(service in text for service in SERVICES) and "About" not in text and "code sample" in text
     assert "code sample" not in resiliparse_main_text(page, ["pre", "code"])
+
+
+def test_a_grid_of_one_word_lines_is_not_missed_content():
+    """Job cards and filter menus around a short intro are not text the primary extractor dropped."""
+    intro = SERVICES[0]
+    cards = "\n".join(f"Engineer\nFull-time\nRemote\nUS${60 + i}K\nApply" for i in range(30))
+    assert merge_missed_content(intro, f"{intro}\n{cards}") == intro
+
+
+def test_merging_brings_back_no_block_the_template_repeats():
+    """A mobile and a desktop copy of the same specs appear once, as in the primary extractor's text."""
+    specs = "Specifications\nManufacturer: 3M\nPart number 17026CLR-40ES"
+    primary = f"{SERVICES[1]}\nRepeat after me.\nRepeat after me."
+    merged = merge_missed_content(primary, "\n".join([specs, *SERVICES, specs, "Repeat after me.", "Repeat after me."]))
+    assert merged.split("\n") == [*specs.split("\n"), *SERVICES, "Repeat after me.", "Repeat after me."]
