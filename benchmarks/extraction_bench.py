@@ -123,7 +123,7 @@ def run_articles(limit):
     for name, extract in methods.items():
         # Warm up first: lazy imports and model loads (language identifier, Resiliparse) would
         # otherwise be charged to whichever method happens to run first.
-        for _, raw, url, _ in pages[:5]:
+        for _, raw, url, _ in pages[:20]:
             extract(raw, url)
         started = time.process_time()
         predictions = {key: extract(raw, url) for key, raw, url, _ in pages}

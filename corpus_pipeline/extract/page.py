@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -10,7 +11,6 @@ from functools import partial
 from itertools import islice
 from urllib.parse import urlsplit
 
-import trafilatura
 from lxml import etree, html
 
 from corpus_pipeline.core.registry import Website
@@ -28,8 +28,7 @@ from corpus_pipeline.extract.metadata import (
     published_date,
     page_date,
 )
-from corpus_pipeline.extract.page_type import declared_page_type
-from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
+from corpus_pipeline.extract.main_content import extract_main_content
 from corpus_pipeline.extract.text import normalize_whitespace
 
 # Elements that never hold the language content of a page (the reference's list).
@@ -45,6 +44,8 @@ CODE_TAGS = ("pre", "code")
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
 MAX_CHARS = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
 _WINDOW_PER_WORKER = 32
+# C0 controls other than tab, newline, form feed and carriage return, and the replacement character.
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
 
 @dataclass(frozen=True)
@@ -160,23 +161,23 @@ def _main_text(
         return select_markup(document, website.markup)
     # trafilatura already judges template per page; measured, the site model adds nothing there
     # (python3.11-doc: 0.816 without, 0.814 with), so it only serves the user's markup and the fallback.
-    page_type = declared_page_type(document)
-    extracted = trafilatura.extract(
-        document, url=url, include_comments=page_type == "forum", include_tables=True, output_format="txt"
-    ) or ""
-    if page_type not in ("article", "product"):  # where trafilatura is at its best, a second opinion only adds noise
-        skipped = [] if website.keep_code_blocks else list(CODE_TAGS)
-        extracted = merge_missed_content(extracted, resiliparse_main_text(text, skipped))
+    skipped = [] if website.keep_code_blocks else list(CODE_TAGS)
+    extracted = extract_main_content(document, partial(_cleaned, text, removable), text, url, skipped)
     if extracted.strip():
         return normalize_whitespace(extracted.replace("\n", "\n\n"))
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
-    fallback = _parse(text)
-    etree.strip_elements(fallback, *NON_CONTENT_TAGS, with_tail=False)
+    fallback = _cleaned(text, NON_CONTENT_TAGS)
     if boilerplate is not None:
         boilerplate.strip(fallback)
     body = fallback.find("body")
     return element_text(body) if body is not None else ""
+
+
+def _cleaned(text: str, removable: tuple[str, ...]) -> html.HtmlElement:
+    document = _parse(text)
+    etree.strip_elements(document, *removable, with_tail=False)
+    return document
 
 
 def _parse(text: str) -> html.HtmlElement:
@@ -202,10 +203,11 @@ def _meta(document: html.HtmlElement, name: str) -> str | None:
 def _alternates(document: html.HtmlElement, url: str) -> list[dict[str, str]]:
     alternates, seen = [], set()
     for link in document.iter("link"):
-        rel = (link.get("rel") or "").lower().split()
+        if "alternate" not in (link.get("rel") or "").lower().split():
+            continue
         lang = normalize_lang(link.get("hreflang"))
-        target = absolutize(link.get("href") or "", url)
-        if "alternate" in rel and lang and target and (lang, target) not in seen:
+        target = absolutize(link.get("href") or "", url) if lang else None
+        if target and (lang, target) not in seen:
             seen.add((lang, target))
             alternates.append({"lang": lang, "url": target})
     return alternates
@@ -225,5 +227,4 @@ def _looks_binary(text: str) -> bool:
     sample = text[:4000]
     if not sample:
         return False
-    controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f") or ch == "\ufffd")
-    return controls / len(sample) > 0.1
+    return len(_CONTROL_CHARS.findall(sample)) / len(sample) > 0.1

@@ -32,8 +32,13 @@ def resiliparse_main_text(text: str, skipped_tags: list[str] | None = None) -> s
     )
 
 
-def merge_missed_content(primary: str, second: str) -> str:
-    """``second`` (in its reading order, plus primary's lines it lacks) when primary missed content; else primary."""
+def merge_missed_content(
+    primary: str, second: str, min_words_per_added_line: float = MIN_WORDS_PER_ADDED_LINE
+) -> str:
+    """``second`` (in its reading order, plus primary's lines it lacks) when primary missed content; else primary.
+
+    Content counts as missed when what ``second`` adds averages ``min_words_per_added_line`` words per line.
+    """
     primary_words, second_words = _words(primary), _words(second)
     if not second_words:
         return primary
@@ -42,7 +47,7 @@ def merge_missed_content(primary: str, second: str) -> str:
         growth = sum(second_words.values()) / sum(primary_words.values())
         if containment < MIN_CONTAINMENT or growth < MIN_GROWTH:
             return primary
-        if _mean_added_line_words(primary, second) < MIN_WORDS_PER_ADDED_LINE:
+        if _mean_added_line_words(primary, second) < min_words_per_added_line:
             return primary
     covered = _key(second)
     missing = [line for line in primary.split("\n") if line.strip() and _key(line) not in covered]

@@ -56,3 +56,13 @@ def test_merging_brings_back_no_block_the_template_repeats():
     primary = f"{SERVICES[1]}\nRepeat after me.\nRepeat after me."
     merged = merge_missed_content(primary, "\n".join([specs, *SERVICES, specs, "Repeat after me.", "Repeat after me."]))
     assert merged.split("\n") == [*specs.split("\n"), *SERVICES, "Repeat after me.", "Repeat after me."]
+
+
+def test_a_stricter_caller_takes_only_prose_from_the_second_opinion():
+    """Product pages: a long description trafilatura dropped comes back; a spec sheet does not."""
+    description = " ".join(SERVICES)
+    specs = "\n".join(f"Weight: {i} kg\nColour: grey\nWarranty: {i} years" for i in range(10))
+    title = "Condensing boiler 24 kW"
+    assert merge_missed_content(title, f"{title}\n{specs}", min_words_per_added_line=20) == title
+    assert merge_missed_content(title, f"{title}\n{description}", min_words_per_added_line=20) == f"{title}\n{description}"
+    assert merge_missed_content(title, f"{title}\n{specs}") != title  # the default threshold takes spec rows

@@ -1,0 +1,53 @@
+"""Automatic main content, steered by the page's declared type."""
+
+import json
+
+from lxml import html
+
+from corpus_pipeline.extract.main_content import extract_main_content
+
+URL = "https://news.example.org/2024/flood-levels"
+PARAGRAPHS = [
+    f"Part {i} of the report explains how the river authority measured flood levels across the valley in "
+    f"spring {2000 + i}, and what the readings mean for the farms downstream."
+    for i in range(8)
+]
+
+
+def _article_page(body: str, **ld_fields) -> str:
+    ld = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Flood levels", **ld_fields})
+    return (
+        f'<html><head><title>Flood levels</title><script type="application/ld+json">{ld}</script></head>'
+        f"<body>{body}</body></html>"
+    )
+
+
+def _extract(page: str) -> str:
+    return extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [])
+
+
+def test_an_article_loses_the_promotion_boxes_inside_its_body():
+    box = '<div class="article-bottom"><p>Join our free weekly quiz, with prizes for the readers who follow the valley news.</p></div>'
+    paragraphs = [f"<p>{text}</p>" for text in PARAGRAPHS]
+    page = _article_page(f"<article><h1>Flood levels</h1>{''.join(paragraphs[:4])}{box}{''.join(paragraphs[4:])}</article>")
+    text = _extract(page)
+    assert text.split("\n")[-len(PARAGRAPHS):] == PARAGRAPHS
+    assert "quiz" not in text
+
+
+def test_an_article_whose_text_only_its_structured_data_holds_is_still_read():
+    """Script-rendered news pages ship a placeholder; precision alone would keep just that."""
+    page = _article_page('<div id="app"><h1>Flood levels</h1><p>Loading…</p></div>', articleBody=" ".join(PARAGRAPHS))
+    assert all(paragraph in _extract(page) for paragraph in PARAGRAPHS)
+
+
+def test_a_forum_thread_keeps_its_replies():
+    ld = json.dumps({"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Pump advice"})
+    replies = "".join(
+        f'<div class="comment"><p class="author">user{i}</p><p>{text}</p></div>' for i, text in enumerate(PARAGRAPHS[1:4])
+    )
+    page = (
+        f'<html><head><script type="application/ld+json">{ld}</script></head><body><article><h1>Pump advice</h1>'
+        f'<p>{PARAGRAPHS[0]}</p></article><section id="comments">{replies}</section></body></html>'
+    )
+    assert all(text in _extract(page) for text in PARAGRAPHS[:4])
