@@ -8,6 +8,8 @@
 - Forum threads: trafilatura with comments (the posts are the content), then the second opinion.
 - Any other page: trafilatura, then the second opinion.
 
+On every page, headings trafilatura dropped are put back over the text they introduce (card titles).
+
 Measured with ``benchmarks/extraction_bench.py`` (article-extraction-benchmark and wcxb-dev), where the
 thresholds below were chosen.
 """
@@ -20,6 +22,7 @@ from collections.abc import Callable
 import trafilatura
 from lxml import html
 
+from corpus_pipeline.extract.headings import heading_anchors, restore_headings
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
 
@@ -42,15 +45,18 @@ def extract_main_content(
     """
     page_type = declared_page_type(document)
     second = resiliparse_main_text(text, skipped_tags)
+    anchors = heading_anchors(document)  # before trafilatura edits the tree
     if page_type == "article":
         precise = _trafilatura(document, url, favor_precision=True)
         if precise.strip() and _word_count(precise) >= MIN_PRECISE_SHARE * _word_count(second):
-            return precise
-        return _trafilatura(fresh_document(), url)
+            return restore_headings(precise, anchors)
+        return restore_headings(_trafilatura(fresh_document(), url), anchors)
     extracted = _trafilatura(document, url, include_comments=page_type == "forum")
     if page_type == "product":
-        return merge_missed_content(extracted, second, min_words_per_added_line=MIN_PROSE_WORDS_PER_LINE)
-    return merge_missed_content(extracted, second)
+        extracted = merge_missed_content(extracted, second, min_words_per_added_line=MIN_PROSE_WORDS_PER_LINE)
+    else:
+        extracted = merge_missed_content(extracted, second)
+    return restore_headings(extracted, anchors)
 
 
 def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:

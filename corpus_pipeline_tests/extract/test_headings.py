@@ -1,0 +1,52 @@
+"""Headings put back over the text they introduce."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+from lxml import html
+
+from corpus_pipeline.extract.headings import heading_anchors, restore_headings
+
+CARDS = [
+    ("Pumps that outlast the winter", "Our engineers compared twelve heat pumps through a cold season in the Alps."),
+    ("Radiators, sized right", "A room-by-room method to size radiators without the installer's guesswork."),
+]
+
+
+def _listing(extra: str = "") -> html.HtmlElement:
+    cards = "".join(f'<div class="card"><h3><a href="/{i}">{title}</a></h3><p>{excerpt}</p></div>' for i, (title, excerpt) in enumerate(CARDS))
+    return html.fromstring(f"<html><body><h1>Guides</h1>{cards}{extra}</body></html>")
+
+
+def test_card_titles_the_extractor_dropped_come_back_over_their_excerpts():
+    extracted = "\n".join(excerpt for _, excerpt in CARDS)
+    restored = restore_headings(extracted, heading_anchors(_listing()))
+    assert restored.split("\n") == [CARDS[0][0], CARDS[0][1], CARDS[1][0], CARDS[1][1]]
+
+
+def test_kept_headings_are_not_doubled_and_headings_of_dropped_blocks_stay_out():
+    extracted = "\n".join([CARDS[0][0], CARDS[0][1]])
+    restored = restore_headings(extracted, heading_anchors(_listing()))
+    # The page's h1 introduces the first card's title; the second card was dropped, its title with it.
+    assert restored.split("\n") == ["Guides", CARDS[0][0], CARDS[0][1]]
+
+
+def test_script_text_and_overlong_headings_anchor_nothing():
+    document = html.fromstring(
+        "<html><body><h2>Prices</h2><script>var tracking = 'one two three four';</script><p>one two three four five</p>"
+        f"<h2>{'word ' * 40}</h2><p>Six seven eight nine ten.</p></body></html>"
+    )
+    anchors = heading_anchors(document)
+    assert anchors == [("Prices", "one two three four")]
+    assert restore_headings("Six seven eight nine ten.", anchors) == "Six seven eight nine ten."
+
+
+@given(
+    lines=st.lists(st.text(alphabet="abc xyz.\t", max_size=30), max_size=8),
+    anchors=st.lists(st.tuples(st.text(alphabet="abc xyz", max_size=12), st.text(alphabet="abc xyz", max_size=20)), max_size=6),
+)
+def test_restoring_only_inserts_lines(lines, anchors):
+    original = "\n".join(lines).split("\n")
+    restored = restore_headings("\n".join(lines), anchors).split("\n")
+    remaining = iter(restored)
+    assert all(line in remaining for line in original)  # original lines, in order, none lost
+    assert len(original) <= len(restored) <= len(original) + len(anchors)
