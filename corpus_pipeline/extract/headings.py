@@ -9,31 +9,63 @@ documentation gaining; on the article-extraction-benchmark F1 moves by less than
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import islice
 
 from lxml import etree, html
 
 ANCHOR_WORDS = 4  # words after a heading that must open a kept line
 MAX_HEADING_WORDS = 30  # longer "headings" are whole cards or banners wrapped in <hN>
+MAX_FOLLOWING_FRAGMENTS = 12  # text nodes searched for a heading's opening words
 _WORD = re.compile(r"\w+")
-_FOLLOWING_TEXT = etree.XPath(
-    "following::text()[normalize-space()][not(parent::script or parent::style)][position() <= 12]"
-)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_UNREAD = frozenset({"script", "style"})
 
 
 def heading_anchors(document: html.HtmlElement) -> list[tuple[str, str]]:
     """Each heading's text with the first words that follow it, in document order (read before extraction)."""
     anchors = []
-    for heading in document.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+    for heading in document.iter(*_HEADINGS):
         text = " ".join(heading.text_content().split())
         if not text or len(text.split()) > MAX_HEADING_WORDS:
             continue
         following: list[str] = []
-        for fragment in _FOLLOWING_TEXT(heading):
+        for fragment in islice(_text_after(heading), MAX_FOLLOWING_FRAGMENTS):
             following += _WORD.findall(fragment.lower())
             if len(following) >= ANCHOR_WORDS:
                 anchors.append((text, " ".join(following[:ANCHOR_WORDS])))
                 break
     return anchors
+
+
+def _text_after(element: html.HtmlElement) -> Iterator[str]:
+    """The non-blank text nodes after ``element`` ends, in document order, read lazily.
+
+    Walking forward from the heading reads only the few nodes needed; an XPath ``following::`` would build the
+    node-set of the rest of the page for every heading.
+    """
+    node = element
+    while node is not None:
+        if node.tail and node.tail.strip():
+            yield node.tail
+        for sibling in node.itersiblings():
+            yield from _text_within(sibling)
+        node = node.getparent()
+
+
+def _text_within(element: html.HtmlElement) -> Iterator[str]:
+    """The non-blank text nodes of ``element``'s subtree and its tail, in document order (no script or style)."""
+    if not isinstance(element.tag, str):  # a comment or processing instruction: only its tail is text
+        if element.tail and element.tail.strip():
+            yield element.tail
+        return
+    for event, node in etree.iterwalk(element, events=("start", "end", "comment", "pi")):
+        if event == "start":
+            fragment = None if node.tag in _UNREAD else node.text
+        else:  # the end of an element, a comment or a processing instruction: what follows it
+            fragment = node.tail
+        if fragment and fragment.strip():
+            yield fragment
 
 
 def restore_headings(text: str, anchors: list[tuple[str, str]]) -> str:

@@ -40,6 +40,14 @@ def test_script_text_and_overlong_headings_anchor_nothing():
     assert restore_headings("Six seven eight nine ten.", anchors) == "Six seven eight nine ten."
 
 
+def test_anchor_words_are_read_across_comments_nesting_and_closing_tags():
+    document = html.fromstring(
+        "<html><body><section><div><h2>Opening <em>hours</em></h2></div><!-- hours table --></section>"
+        "<div><span>Monday</span> to <b>Friday, nine</b> until six.</div></body></html>"
+    )
+    assert heading_anchors(document) == [("Opening hours", "monday to friday nine")]
+
+
 @given(
     lines=st.lists(st.text(alphabet="abc xyz.\t", max_size=30), max_size=8),
     anchors=st.lists(st.tuples(st.text(alphabet="abc xyz", max_size=12), st.text(alphabet="abc xyz", max_size=20)), max_size=6),
