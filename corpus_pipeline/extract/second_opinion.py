@@ -3,8 +3,8 @@
 trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block
 and drops its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster)
 keep them. When trafilatura's text is almost wholly contained in Resiliparse's and Resiliparse found much
-more text (not a grid of one-word lines), trafilatura missed content, and the two are merged; otherwise
-trafilatura's text stands alone.
+more text (neither a grid of one-word lines nor mostly code), trafilatura missed content, and the two are
+merged; otherwise trafilatura's text stands alone.
 Measured on wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds
 below were chosen.
 """
@@ -21,6 +21,11 @@ MIN_GROWTH = 1.5  # the second opinion must have found this many times more word
 # What it adds must read as text: lines of one or two words on average are a grid of job cards, menu
 # entries or filters, not prose trafilatura missed (wcxb-dev listings: 0.582 merged anyway, 0.590 not).
 MIN_WORDS_PER_ADDED_LINE = 2.5
+# Nor may it be mostly code: API references list trait impls and signatures that their own text leaves out
+# (a Rust std page fell from 0.79 to 0.57 F1 when they were merged in; wcxb-dev documentation 0.917 -> 0.919).
+MAX_CODE_SHARE = 0.5
+# A call or generic (`f(`, `Result<`), a path or arrow operator, or a line ending like a statement or block.
+_CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
 _WORD = re.compile(r"\w+")
 
 
@@ -49,6 +54,8 @@ def merge_missed_content(
             return primary
         if _mean_added_line_words(primary, second) < min_words_per_added_line:
             return primary
+        if _code_share_of_added_lines(primary, second) > MAX_CODE_SHARE:
+            return primary
     covered = _key(second)
     missing = [line for line in primary.split("\n") if line.strip() and _key(line) not in covered]
     return "\n".join([*_without_new_repeats(second, primary), *missing])
@@ -72,10 +79,21 @@ def _without_new_repeats(second: str, primary: str) -> list[str]:
     return kept
 
 
-def _mean_added_line_words(primary: str, second: str) -> float:
+def _added_lines(primary: str, second: str) -> list[str]:
+    """The lines of ``second`` that ``primary`` lacks."""
     known = {_key(line) for line in primary.split("\n")}
-    added = [len(key.split()) for line in second.split("\n") if (key := _key(line)) and key not in known]
+    return [line for line in second.split("\n") if (key := _key(line)) and key not in known]
+
+
+def _mean_added_line_words(primary: str, second: str) -> float:
+    added = [len(_key(line).split()) for line in _added_lines(primary, second)]
     return sum(added) / len(added) if added else 0.0
+
+
+def _code_share_of_added_lines(primary: str, second: str) -> float:
+    """Share of the lines ``second`` adds that read as code (signatures, impls, expressions)."""
+    added = _added_lines(primary, second)
+    return sum(bool(_CODE_LINE.search(line)) for line in added) / len(added) if added else 0.0
 
 
 def _key(line: str) -> str:
