@@ -6,7 +6,9 @@
 - Products: trafilatura; the second opinion may only restore prose (a long description), never spec
   grids or related products.
 - Forum threads: trafilatura with comments (the posts are the content), then the second opinion.
-- Any other page: trafilatura, then the second opinion.
+- Any other page (one that declares none of these types): trafilatura, then the second opinion. When the
+  page's card grid (``card_grid.py``: a listing's repeated records) holds far more text than they found,
+  the grid joins in.
 
 On every page, headings trafilatura dropped are put back over the text they introduce (card titles).
 
@@ -22,6 +24,7 @@ from collections.abc import Callable
 import trafilatura
 from lxml import html
 
+from corpus_pipeline.extract.card_grid import card_grid_text
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
@@ -30,6 +33,11 @@ from corpus_pipeline.extract.second_opinion import merge_missed_content, resilip
 MIN_PRECISE_SHARE = 0.6
 # Lines a product page's second opinion adds must average this many words: paragraphs, not spec rows.
 MIN_PROSE_WORDS_PER_LINE = 20
+# A page's card grid (a listing's records) joins the text when it holds this many times more words...
+MIN_GRID_GROWTH = 2
+# ...and reads as records, not as menus: sidebar widgets of one-word category links average fewer words per line
+# (one such sidebar took over a news story on the article benchmark; with this guard no article page changes).
+MIN_GRID_WORDS_PER_LINE = 2.5
 _WORD = re.compile(r"\w+")
 
 
@@ -46,6 +54,7 @@ def extract_main_content(
     page_type = declared_page_type(document)
     second = resiliparse_main_text(text, skipped_tags)
     anchors = heading_anchors(document)  # before trafilatura edits the tree
+    grid = card_grid_text(document) if page_type is None else ""
     if page_type == "article":
         precise = _trafilatura(document, url, favor_precision=True)
         if precise.strip() and _word_count(precise) >= MIN_PRECISE_SHARE * _word_count(second):
@@ -56,7 +65,17 @@ def extract_main_content(
         extracted = merge_missed_content(extracted, second, min_words_per_added_line=MIN_PROSE_WORDS_PER_LINE)
     else:
         extracted = merge_missed_content(extracted, second)
-    return restore_headings(extracted, anchors)
+    return _with_card_grid(restore_headings(extracted, anchors), grid)
+
+
+def _with_card_grid(extracted: str, grid: str) -> str:
+    """``extracted``, then the page's card grid when the grid holds records the extractor left out."""
+    if _word_count(grid) <= MIN_GRID_GROWTH * _word_count(extracted):
+        return extracted
+    if _words_per_line(grid) < MIN_GRID_WORDS_PER_LINE:
+        return extracted
+    in_grid = {_key(line) for line in grid.split("\n")}
+    return "\n".join([*(line for line in extracted.split("\n") if _key(line) not in in_grid), grid])
 
 
 def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:
@@ -67,3 +86,12 @@ def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = 
 
 def _word_count(text: str) -> int:
     return len(_WORD.findall(text))
+
+
+def _key(line: str) -> str:
+    return " ".join(_WORD.findall(line.lower()))
+
+
+def _words_per_line(text: str) -> float:
+    lines = [line for line in text.split("\n") if line.strip()]
+    return _word_count(text) / len(lines) if lines else 0.0

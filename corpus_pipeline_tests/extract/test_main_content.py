@@ -51,3 +51,35 @@ def test_a_forum_thread_keeps_its_replies():
         f'<p>{PARAGRAPHS[0]}</p></article><section id="comments">{replies}</section></body></html>'
     )
     assert all(text in _extract(page) for text in PARAGRAPHS[:4])
+
+
+def _programs_page() -> str:
+    # Classes trafilatura reads as teasers of related content: it keeps only each card's last line.
+    cards = "".join(
+        f'<div class="teaser related"><a href="/programs/{i}"><span>Certificate in distributed systems design, '
+        f"cohort {i}</span></a><p>Online, {2 + i} weeks</p></div>"
+        for i in range(24)
+    )
+    return (
+        "<html><head><title>Programs</title></head><body><h1>Programs</h1>"
+        f"<p>{PARAGRAPHS[0]}</p><div class='results'>{cards}</div></body></html>"
+    )
+
+
+def test_a_listing_keeps_its_introduction_and_every_record_of_its_grid():
+    lines = _extract(_programs_page()).split("\n")
+    assert PARAGRAPHS[0] in lines
+    for i in range(24):
+        assert lines.count(f"Certificate in distributed systems design, cohort {i}") == 1
+        assert lines.count(f"Online, {2 + i} weeks") == 1
+
+
+def test_a_sidebar_of_one_word_links_never_joins_an_article():
+    widgets = "".join(
+        f'<div class="widget"><h4>{name}</h4><ul>{"".join(f"<li><a href=/t/{n}>topic{n}</a></li>" for n in range(25))}</ul></div>'
+        for name in ("Categories", "Tags", "Archives", "Authors")
+    )
+    page = f"<html><body><article><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></article><div>{widgets}</div></body></html>"
+    text = _extract(page)
+    assert PARAGRAPHS[0] in text
+    assert "topic3" not in text

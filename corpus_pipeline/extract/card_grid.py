@@ -1,0 +1,103 @@
+"""The card grid of a listing page: the largest run of sibling elements that share a tag and class.
+
+A job board, a shop category or a news front page shows its content as cards: one repeated element per job,
+product or story, each with a title and a line or two. Main-content extractors built for articles read such
+cards as navigation (short, linked) and keep a fraction of them. The repetition itself is the evidence that
+they are the content: a template renders each record of a list with the same markup.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from lxml import etree, html
+
+MIN_CARDS = 4  # fewer siblings alike are a pair of columns or a short menu, not a list of records
+MIN_WORDS_PER_CARD = 3  # a run of icons, bare links or one-word tabs is a menu
+# Subtrees whose text is never a record of the list (site menus, filters, page furniture).
+_NOT_RECORDS = frozenset({
+    "script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "select", "button",
+})
+_BLOCKS = frozenset({
+    "address", "article", "blockquote", "dd", "div", "dl", "dt", "figcaption", "figure", "h1", "h2", "h3", "h4",
+    "h5", "h6", "li", "main", "ol", "p", "section", "table", "td", "th", "tr", "ul",
+})
+
+
+def card_grid_text(document: html.HtmlElement) -> str:
+    """The text of the page's largest card grid, one block per line ('' when the page has none).
+
+    Cards are the element children of one parent sharing a tag and their first two classes; the grid is
+    the group with the most words, among groups of ``MIN_CARDS`` cards or more averaging
+    ``MIN_WORDS_PER_CARD`` words. Identical cards (a carousel's clones) are kept once.
+    """
+    words: dict[etree._Element, int] = {}
+    best: list[html.HtmlElement] = []
+    best_words = 0
+    walker = etree.iterwalk(document, events=("start", "end"))
+    for event, node in walker:
+        if not isinstance(node.tag, str):
+            continue
+        if node.tag in _NOT_RECORDS:
+            if event == "start":
+                walker.skip_subtree()  # its "end" still comes, and leaves its words uncounted
+            continue
+        if event == "start":
+            continue
+        # Each child's count is read once, by its parent, then dropped: the walk stays linear and small.
+        counted = [(child, words.pop(child, 0)) for child in node]
+        words[node] = _count(node.text) + sum(count + _count(child.tail) for child, count in counted)
+        if len(counted) < MIN_CARDS:
+            continue
+        groups: dict[tuple[str, str], list[tuple[html.HtmlElement, int]]] = defaultdict(list)
+        for child, count in counted:
+            if isinstance(child.tag, str):
+                groups[_signature(child)].append((child, count))
+        for cards in groups.values():
+            total = sum(count for _, count in cards)
+            if len(cards) >= MIN_CARDS and total >= MIN_WORDS_PER_CARD * len(cards) and total > best_words:
+                best, best_words = [card for card, _ in cards], total
+    lines, seen = [], set()
+    for card in best:
+        card_lines = _block_lines(card)
+        if card_lines and (key := "\n".join(card_lines)) not in seen:
+            seen.add(key)
+            lines += card_lines
+    return "\n".join(lines)
+
+
+def _signature(element: html.HtmlElement) -> tuple[str, str]:
+    return element.tag, " ".join(sorted((element.get("class") or "").split()[:2]))
+
+
+def _count(text: str | None) -> int:
+    return len(text.split()) if text else 0
+
+
+def _block_lines(card: html.HtmlElement) -> list[str]:
+    """A card's text, a line per block element (title, excerpt, price), menus and scripts left out."""
+    lines, current = [], []
+
+    def close_line() -> None:
+        if line := " ".join(" ".join(current).split()):
+            lines.append(line)
+        current.clear()
+
+    walker = etree.iterwalk(card, events=("start", "end"))
+    for event, node in walker:
+        if not isinstance(node.tag, str):
+            continue
+        if event == "start":
+            if node.tag in _NOT_RECORDS:
+                walker.skip_subtree()
+                continue
+            if node.tag in _BLOCKS or node.tag == "br":
+                close_line()
+            current.append(node.text or "")
+        else:
+            if node.tag in _BLOCKS:
+                close_line()
+            if node is not card:
+                current.append(node.tail or "")
+    close_line()
+    return lines

@@ -1,0 +1,68 @@
+"""A listing's card grid: the repeated records that carry its content."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+from lxml import etree, html
+
+from corpus_pipeline.extract.card_grid import card_grid_text
+
+JOBS = [
+    ("Senior data engineer", "Build the pipelines behind our energy forecasts, fully remote."),
+    ("Site reliability engineer", "Keep forty clusters healthy across three regions."),
+    ("Product designer", "Shape the tools that grid operators use every single day."),
+    ("Technical writer", "Explain our forecasting APIs to the engineers who call them."),
+    ("Support engineer", "Help utilities connect their meters to the platform."),
+]
+
+
+def _card(title: str, blurb: str, css: str = "job") -> str:
+    return (
+        f'<li class="{css} card"><h3><a href="/jobs/{title[:4]}">{title}</a></h3><p>{blurb}</p>'
+        '<nav><a href="/save">Save</a> <a href="/share">Share</a></nav><script>track("impression")</script></li>'
+    )
+
+
+def _page(body: str) -> html.HtmlElement:
+    return html.fromstring(f"<html><body>{body}</body></html>")
+
+
+def test_the_largest_run_of_alike_siblings_is_read_card_by_card_without_their_menus():
+    menu = "".join(f'<li class="menu"><a href="/{word}">{word} section</a></li>' for word in ("News", "Jobs", "Teams", "About"))
+    cards = "".join(_card(title, blurb) for title, blurb in JOBS)
+    document = _page(f'<ul class="top">{menu}</ul><h1>Open positions</h1><ul class="jobs">{cards}</ul>')
+    assert card_grid_text(document).split("\n") == [line for job in JOBS for line in job]
+
+
+def test_a_carousel_clone_of_a_card_is_read_once():
+    cards = "".join(_card(title, blurb) for title, blurb in [*JOBS, JOBS[0]])
+    lines = card_grid_text(_page(f"<ul>{cards}</ul>")).split("\n")
+    assert lines.count(JOBS[0][0]) == 1
+    assert len(lines) == 2 * len(JOBS)
+
+
+def test_menus_of_one_word_links_and_lone_blocks_are_no_grid():
+    menu = "".join(f'<li class="menu"><a href="/{word}">{word}</a></li>' for word in ("News", "Jobs", "Teams", "About", "Blog"))
+    columns = "".join(f'<div class="col"><p>{blurb}</p></div>' for _, blurb in JOBS[:3])  # three alike: too few
+    assert card_grid_text(_page(f"<ul>{menu}</ul>{columns}<p>One paragraph of prose.</p>")) == ""
+
+
+def test_cards_inside_page_furniture_are_not_records():
+    cards = "".join(_card(title, blurb) for title, blurb in JOBS)
+    assert card_grid_text(_page(f"<footer><ul>{cards}</ul></footer><aside><ul>{cards}</ul></aside>")) == ""
+
+
+def test_deeply_nested_markup_is_walked_without_recursion():
+    document = _page("<ul>" + "".join(_card(title, blurb) for title, blurb in JOBS) + "</ul>")
+    innermost = document.find("body")
+    for _ in range(5_000):  # deeper than Python's recursion limit
+        innermost = etree.SubElement(innermost, "div")
+    innermost.text = "The end of a very deep page."
+    assert card_grid_text(document).split("\n")[-1] == JOBS[-1][1]
+
+
+@given(st.lists(st.tuples(st.from_regex(r"[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}", fullmatch=True),
+                          st.from_regex(r"[A-Z][a-z]{2,8}( [a-z]{2,8}){3,8}\.", fullmatch=True)), min_size=4, max_size=12))
+def test_every_distinct_card_is_read_once_in_page_order(cards):
+    document = _page("<ul>" + "".join(_card(title, blurb) for title, blurb in cards) + "</ul>")
+    distinct = list(dict.fromkeys(cards))
+    assert card_grid_text(document).split("\n") == [line for card in distinct for line in card]
