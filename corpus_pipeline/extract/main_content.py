@@ -59,7 +59,9 @@ def extract_main_content(
         precise = _trafilatura(document, url, favor_precision=True)
         if precise.strip() and _word_count(precise) >= MIN_PRECISE_SHARE * _word_count(second):
             return restore_headings(precise, anchors)
-        return restore_headings(_trafilatura(fresh_document(), url), anchors)
+        # Nothing at all: lxml may have hidden the text (it nests a whole page inside a popup <aside> whose
+        # divs are unbalanced). Resiliparse parses HTML as browsers do.
+        return restore_headings(_trafilatura(fresh_document(), url) or second, anchors)
     extracted = _trafilatura(document, url, include_comments=page_type == "forum")
     if page_type == "product":
         extracted = merge_missed_content(extracted, second, min_words_per_added_line=MIN_PROSE_WORDS_PER_LINE)

@@ -83,3 +83,11 @@ def test_a_sidebar_of_one_word_links_never_joins_an_article():
     text = _extract(page)
     assert PARAGRAPHS[0] in text
     assert "topic3" not in text
+
+
+def test_an_article_the_parser_buries_in_a_popup_is_still_read():
+    # One <div> is left open, so lxml ignores </aside> and nests the whole page in the popup; browsers do not.
+    popup = '<aside class="popup-overlay"><div class="outer"><div class="popup">Sign up for our newsletter.</div></aside>'
+    paragraphs = "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+    text = _extract(_article_page(f"{popup}<article><h1>Flood levels</h1>{paragraphs}</article>"))
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
