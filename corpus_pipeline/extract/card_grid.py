@@ -31,7 +31,7 @@ def card_grid_text(document: html.HtmlElement) -> str:
     the group with the most words, among groups of ``MIN_CARDS`` cards or more averaging
     ``MIN_WORDS_PER_CARD`` words. Identical cards (a carousel's clones) are kept once.
     """
-    words: dict[etree._Element, int] = {}
+    words: dict[html.HtmlElement, int] = {}
     best: list[html.HtmlElement] = []
     best_words = 0
     walker = etree.iterwalk(document, events=("start", "end"))

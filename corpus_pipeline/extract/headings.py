@@ -14,6 +14,8 @@ from itertools import islice
 
 from lxml import etree, html
 
+from corpus_pipeline.extract.text import line_key
+
 ANCHOR_WORDS = 4  # words after a heading that must open a kept line
 MAX_HEADING_WORDS = 30  # longer "headings" are whole cards or banners wrapped in <hN>
 MAX_FOLLOWING_FRAGMENTS = 12  # text nodes searched for a heading's opening words
@@ -71,21 +73,17 @@ def _text_within(element: html.HtmlElement) -> Iterator[str]:
 def restore_headings(text: str, anchors: list[tuple[str, str]]) -> str:
     """``text`` (one block per line) with each missing heading put back before the line it introduces."""
     lines = text.split("\n")
-    present = {_key(line) for line in lines}
+    present = {line_key(line) for line in lines}
     opening_line: dict[str, int] = {}
     for index, line in enumerate(lines):
-        if opening := " ".join(_key(line).split()[:ANCHOR_WORDS]):
+        if opening := " ".join(line_key(line).split()[:ANCHOR_WORDS]):
             opening_line.setdefault(opening, index)
     inserted: dict[int, list[str]] = {}
     for heading, following in anchors:
         index = opening_line.get(following)
-        if index is not None and _key(heading) and _key(heading) not in present:
+        if index is not None and line_key(heading) and line_key(heading) not in present:
             inserted.setdefault(index, []).append(heading)
-            present.add(_key(heading))
+            present.add(line_key(heading))
     if not inserted:
         return text
     return "\n".join(restored for index, line in enumerate(lines) for restored in [*inserted.get(index, []), line])
-
-
-def _key(line: str) -> str:
-    return " ".join(_WORD.findall(line.lower()))

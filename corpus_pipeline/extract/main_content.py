@@ -28,6 +28,7 @@ from corpus_pipeline.extract.card_grid import card_grid_text
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
+from corpus_pipeline.extract.text import line_key
 
 # article-extraction-benchmark F1: default mode 0.960, precision mode alone 0.964, precision mode with this guard 0.969.
 MIN_PRECISE_SHARE = 0.6
@@ -77,8 +78,8 @@ def _with_card_grid(extracted: str, grid: str) -> str:
         return extracted
     if _words_per_line(grid) < MIN_GRID_WORDS_PER_LINE:
         return extracted
-    in_grid = {_key(line) for line in grid.split("\n")}
-    return "\n".join([*(line for line in extracted.split("\n") if _key(line) not in in_grid), grid])
+    in_grid = {line_key(line) for line in grid.split("\n")}
+    return "\n".join([*(line for line in extracted.split("\n") if line_key(line) not in in_grid), grid])
 
 
 def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:
@@ -90,9 +91,6 @@ def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = 
 def _word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
-
-def _key(line: str) -> str:
-    return " ".join(_WORD.findall(line.lower()))
 
 
 def _words_per_line(text: str) -> float:

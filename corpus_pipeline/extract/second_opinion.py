@@ -16,6 +16,8 @@ from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
+from corpus_pipeline.extract.text import line_key
+
 MIN_CONTAINMENT = 0.9  # share of trafilatura's words also found by the second opinion
 MIN_GROWTH = 1.5  # the second opinion must have found this many times more words
 # What it adds must read as text: lines of one or two words on average are a grid of job cards, menu
@@ -56,8 +58,8 @@ def merge_missed_content(
             return primary
         if _code_share_of_added_lines(primary, second) > MAX_CODE_SHARE:
             return primary
-    covered = _key(second)
-    missing = [line for line in primary.split("\n") if line.strip() and _key(line) not in covered]
+    covered = line_key(second)
+    missing = [line for line in primary.split("\n") if line.strip() and line_key(line) not in covered]
     return "\n".join([*_without_new_repeats(second, primary), *missing])
 
 
@@ -67,11 +69,11 @@ def _without_new_repeats(second: str, primary: str) -> list[str]:
     Page templates repeat blocks (a mobile and a desktop copy of a product's specs, a sticky header);
     trafilatura drops such copies, so the second opinion may not bring them back.
     """
-    allowed = Counter(_key(line) for line in primary.split("\n"))
+    allowed = Counter(line_key(line) for line in primary.split("\n"))
     emitted: Counter = Counter()
     kept = []
     for line in second.split("\n"):
-        if key := _key(line):
+        if key := line_key(line):
             emitted[key] += 1
             if emitted[key] > max(1, allowed[key]):
                 continue
@@ -81,12 +83,12 @@ def _without_new_repeats(second: str, primary: str) -> list[str]:
 
 def _added_lines(primary: str, second: str) -> list[str]:
     """The lines of ``second`` that ``primary`` lacks."""
-    known = {_key(line) for line in primary.split("\n")}
-    return [line for line in second.split("\n") if (key := _key(line)) and key not in known]
+    known = {line_key(line) for line in primary.split("\n")}
+    return [line for line in second.split("\n") if (key := line_key(line)) and key not in known]
 
 
 def _mean_added_line_words(primary: str, second: str) -> float:
-    added = [len(_key(line).split()) for line in _added_lines(primary, second)]
+    added = [len(line_key(line).split()) for line in _added_lines(primary, second)]
     return sum(added) / len(added) if added else 0.0
 
 
@@ -95,9 +97,6 @@ def _code_share_of_added_lines(primary: str, second: str) -> float:
     added = _added_lines(primary, second)
     return sum(bool(_CODE_LINE.search(line)) for line in added) / len(added) if added else 0.0
 
-
-def _key(line: str) -> str:
-    return " ".join(_WORD.findall(line.lower()))
 
 
 def _words(text: str) -> Counter:

@@ -7,6 +7,7 @@ import unicodedata
 
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
+_WORD = re.compile(r"\w+")
 
 
 def normalize_whitespace(text: str) -> str:
@@ -31,3 +32,8 @@ def join_blocks(blocks: list[str]) -> str:
             seen.add(block)
             kept.append(block)
     return "\n\n".join(kept)
+
+
+def line_key(line: str) -> str:
+    """A line's lower-cased words, space-separated: what two extractors' copies of one line share."""
+    return " ".join(_WORD.findall(line.lower()))
