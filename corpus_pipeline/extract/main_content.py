@@ -28,7 +28,7 @@ from corpus_pipeline.extract.card_grid import card_grid_text
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
-from corpus_pipeline.extract.text import line_key
+from corpus_pipeline.extract.text import line_key, mean_words_per_line, paragraphs_of
 
 # article-extraction-benchmark F1: default mode 0.960, precision mode alone 0.964, precision mode with this guard 0.969.
 MIN_PRECISE_SHARE = 0.6
@@ -76,7 +76,7 @@ def _with_card_grid(extracted: str, grid: str) -> str:
     """``extracted``, then the page's card grid when the grid holds records the extractor left out."""
     if _word_count(grid) <= MIN_GRID_GROWTH * _word_count(extracted):
         return extracted
-    if _words_per_line(grid) < MIN_GRID_WORDS_PER_LINE:
+    if mean_words_per_line(paragraphs_of(grid)) < MIN_GRID_WORDS_PER_LINE:
         return extracted
     in_grid = {line_key(line) for line in grid.split("\n")}
     return "\n".join([*(line for line in extracted.split("\n") if line_key(line) not in in_grid), grid])
@@ -91,8 +91,3 @@ def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = 
 def _word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
-
-
-def _words_per_line(text: str) -> float:
-    lines = [line for line in text.split("\n") if line.strip()]
-    return _word_count(text) / len(lines) if lines else 0.0

@@ -16,7 +16,7 @@ from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
-from corpus_pipeline.extract.text import line_key
+from corpus_pipeline.extract.text import line_key, mean_words_per_line
 
 MIN_CONTAINMENT = 0.9  # share of trafilatura's words also found by the second opinion
 MIN_GROWTH = 1.5  # the second opinion must have found this many times more words
@@ -54,9 +54,8 @@ def merge_missed_content(
         growth = sum(second_words.values()) / sum(primary_words.values())
         if containment < MIN_CONTAINMENT or growth < MIN_GROWTH:
             return primary
-        if _mean_added_line_words(primary, second) < min_words_per_added_line:
-            return primary
-        if _code_share_of_added_lines(primary, second) > MAX_CODE_SHARE:
+        added = _added_lines(primary, second)
+        if mean_words_per_line(added) < min_words_per_added_line or _code_share(added) > MAX_CODE_SHARE:
             return primary
     covered = line_key(second)
     missing = [line for line in primary.split("\n") if line.strip() and line_key(line) not in covered]
@@ -87,16 +86,9 @@ def _added_lines(primary: str, second: str) -> list[str]:
     return [line for line in second.split("\n") if (key := line_key(line)) and key not in known]
 
 
-def _mean_added_line_words(primary: str, second: str) -> float:
-    added = [len(line_key(line).split()) for line in _added_lines(primary, second)]
-    return sum(added) / len(added) if added else 0.0
-
-
-def _code_share_of_added_lines(primary: str, second: str) -> float:
-    """Share of the lines ``second`` adds that read as code (signatures, impls, expressions)."""
-    added = _added_lines(primary, second)
-    return sum(bool(_CODE_LINE.search(line)) for line in added) / len(added) if added else 0.0
-
+def _code_share(lines: list[str]) -> float:
+    """Share of ``lines`` that read as code (signatures, impls, expressions)."""
+    return sum(bool(_CODE_LINE.search(line)) for line in lines) / len(lines) if lines else 0.0
 
 
 def _words(text: str) -> Counter:

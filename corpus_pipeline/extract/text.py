@@ -37,3 +37,8 @@ def join_blocks(blocks: list[str]) -> str:
 def line_key(line: str) -> str:
     """A line's lower-cased words, space-separated: what two extractors' copies of one line share."""
     return " ".join(_WORD.findall(line.lower()))
+
+
+def mean_words_per_line(lines: list[str]) -> float:
+    """Average number of words on the given lines (0.0 for none)."""
+    return sum(len(_WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
