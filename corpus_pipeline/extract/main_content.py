@@ -10,6 +10,9 @@
   page's card grid (``card_grid.py``: a listing's repeated records) holds far more text than they found,
   the grid joins in.
 
+trafilatura runs in its fast mode first, and again in full only when the length of its fast reading
+disagrees with Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
+
 On every page, headings trafilatura dropped are put back over the text they introduce (card titles).
 
 Measured with ``benchmarks/extraction_bench.py`` (article-extraction-benchmark and wcxb-dev), where the
@@ -30,6 +33,13 @@ from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
 from corpus_pipeline.extract.text import line_key, mean_words_per_line, paragraphs_of
 
+# trafilatura's fast mode skips its fallback extractors (readability and jusText: about 40 % of its time). The
+# second opinion stands in for them as the yardstick: a fast reading with under this share of its words, or
+# over this many times them, is redone in full (on the article benchmark and wcxb-dev, F1 is unchanged or
+# better and the whole extraction runs 1.3x faster; without the upper bound, a menu read as a news story).
+MIN_FAST_SHARE = 0.5
+MAX_FAST_GROWTH = 5
+MIN_EXPECTED_WORDS = 50  # below this, the second opinion's length says little
 # article-extraction-benchmark F1: default mode 0.960, precision mode alone 0.964, precision mode with this guard 0.969.
 MIN_PRECISE_SHARE = 0.6
 # Lines a product page's second opinion adds must average this many words: paragraphs, not spec rows.
@@ -50,7 +60,7 @@ def extract_main_content(
     """Main text of a page, one block per line ('' when nothing reads as content).
 
     ``document`` is consumed (trafilatura edits the tree it reads); ``fresh_document`` gives another copy of
-    it, needed only when an article's precise reading is thrown away. ``text`` is the page's HTML source, for
+    it, needed only when a first reading is thrown away. ``text`` is the page's HTML source, for
     the second opinion, which leaves out ``skipped_tags``.
     """
     page_type = declared_page_type(document)
@@ -58,13 +68,17 @@ def extract_main_content(
     anchors = heading_anchors(document)  # before trafilatura edits the tree
     grid = card_grid_text(document) if page_type is None else ""
     if page_type == "article":
-        precise = _trafilatura(document, url, favor_precision=True)
+        precise = _checked_trafilatura(
+            document, fresh_document, url, second, MIN_PRECISE_SHARE, favor_precision=True
+        )
         if precise.strip() and _word_count(precise) >= MIN_PRECISE_SHARE * _word_count(second):
             return restore_headings(precise, anchors)
         # Nothing at all: lxml may have hidden the text (it nests a whole page inside a popup <aside> whose
         # divs are unbalanced). Resiliparse parses HTML as browsers do.
         return restore_headings(_trafilatura(fresh_document(), url) or second, anchors)
-    extracted = _trafilatura(document, url, include_comments=page_type == "forum")
+    extracted = _checked_trafilatura(
+        document, fresh_document, url, second, MIN_FAST_SHARE, include_comments=page_type == "forum"
+    )
     if page_type == "product":
         extracted = merge_missed_content(extracted, second, min_words_per_added_line=MIN_PROSE_WORDS_PER_LINE)
     else:
@@ -80,6 +94,19 @@ def _with_card_grid(extracted: str, grid: str) -> str:
         return extracted
     in_grid = {line_key(line) for line in grid.split("\n")}
     return "\n".join([*(line for line in extracted.split("\n") if line_key(line) not in in_grid), grid])
+
+
+def _checked_trafilatura(
+    document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, second: str,
+    min_share: float, **options,
+) -> str:
+    """trafilatura's fast reading of the page, redone in full when its length disagrees with ``second``'s."""
+    quick = _trafilatura(document, url, fast=True, **options)
+    expected = _word_count(second)
+    found = _word_count(quick)
+    if found and min_share * expected <= found <= MAX_FAST_GROWTH * max(expected, MIN_EXPECTED_WORDS):
+        return quick
+    return _trafilatura(fresh_document(), url, **options)
 
 
 def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:

@@ -1,6 +1,7 @@
 """Automatic main content, steered by the page's declared type."""
 
 import json
+from collections.abc import Callable
 
 from lxml import html
 
@@ -91,3 +92,32 @@ def test_an_article_the_parser_buries_in_a_popup_is_still_read():
     paragraphs = "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
     text = _extract(_article_page(f"{popup}<article><h1>Flood levels</h1>{paragraphs}</article>"))
     assert all(paragraph in text for paragraph in PARAGRAPHS)
+
+
+def _counted_copies(page: str) -> tuple[list[int], Callable[[], html.HtmlElement]]:
+    """A ``fresh_document`` for ``page`` that counts how often it is asked for."""
+    calls = [0]
+
+    def fresh_document():
+        calls[0] += 1
+        return html.fromstring(page)
+
+    return calls, fresh_document
+
+
+def test_a_fast_reading_that_agrees_with_the_second_opinion_is_not_redone():
+    page = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
+    calls, fresh_document = _counted_copies(page)
+    text = extract_main_content(html.fromstring(page), fresh_document, page, URL, [])
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    assert calls == [0]
+
+
+def test_a_fast_reading_far_shorter_than_the_second_opinion_is_redone_in_full():
+    """The second opinion reads ``text``; here it holds eight times the words the parsed page does."""
+    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main></body></html>"
+    long_ = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
+    calls, fresh_document = _counted_copies(short)
+    text = extract_main_content(html.fromstring(short), fresh_document, long_, URL, [])
+    assert calls == [1]
+    assert PARAGRAPHS[0] in text
