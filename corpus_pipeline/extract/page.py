@@ -29,7 +29,7 @@ from corpus_pipeline.extract.metadata import (
     page_date,
 )
 from corpus_pipeline.extract.main_content import extract_main_content
-from corpus_pipeline.extract.text import normalize_whitespace
+from corpus_pipeline.extract.text import normalize_whitespace, without_copied_lines
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -164,7 +164,7 @@ def _main_text(
     skipped = [] if website.keep_code_blocks else list(CODE_TAGS)
     extracted = extract_main_content(document, partial(_cleaned, text, removable), text, url, skipped)
     if extracted.strip():
-        return normalize_whitespace(extracted.replace("\n", "\n\n"))
+        return normalize_whitespace(without_copied_lines(extracted).replace("\n", "\n\n"))
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
     fallback = _cleaned(text, NON_CONTENT_TAGS)

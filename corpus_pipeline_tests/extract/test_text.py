@@ -1,0 +1,31 @@
+"""Text helpers shared by the extractors."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from corpus_pipeline.extract.text import line_key, without_copied_lines
+
+NOTICE = "Colour and model availability may vary depending on country, region or carrier."
+QUESTION = "Which dish from your childhood would you still cook for friends today?"
+
+
+def test_the_second_copy_of_a_sentence_rendered_twice_is_dropped():
+    text = "\n".join(["Galaxy tablet", NOTICE, "Bright screen for reading outdoors.", f"* {NOTICE}"])
+    assert without_copied_lines(text).split("\n") == ["Galaxy tablet", NOTICE, "Bright screen for reading outdoors."]
+
+
+def test_short_labels_and_lines_the_page_repeats_on_purpose_stay():
+    records = ["Tent, four people", "Add to cart", "Stove, two burners", "Add to cart"]
+    interview = [QUESTION, "Soup.", QUESTION, "Dumplings.", QUESTION, "Bread."]
+    assert without_copied_lines("\n".join(records)) == "\n".join(records)
+    assert without_copied_lines("\n".join(interview)) == "\n".join(interview)
+
+
+@given(st.lists(st.sampled_from([NOTICE, QUESTION, "Add to cart", "", "Soup."]), max_size=12))
+def test_lines_are_only_ever_dropped_and_every_text_stays_once(lines):
+    text = "\n".join(lines)
+    lines = text.split("\n")  # no lines at all read as one empty line
+    kept = without_copied_lines(text).split("\n")
+    remaining = iter(lines)
+    assert all(line in remaining for line in kept)  # kept lines are a subsequence, in order
+    assert {line_key(line) for line in kept} == {line_key(line) for line in lines}
