@@ -55,16 +55,16 @@ _WORD = re.compile(r"\w+")
 
 def extract_main_content(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], text: str, url: str,
-    skipped_tags: list[str],
+    skipped: list[str],
 ) -> str:
     """Main text of a page, one block per line ('' when nothing reads as content).
 
     ``document`` is consumed (trafilatura edits the tree it reads); ``fresh_document`` gives another copy of
     it, needed only when a first reading is thrown away. ``text`` is the page's HTML source, for
-    the second opinion, which leaves out ``skipped_tags``.
+    the second opinion, which leaves out the elements the CSS selectors ``skipped`` match.
     """
     page_type = declared_page_type(document)
-    second = resiliparse_main_text(text, skipped_tags)
+    second = resiliparse_main_text(text, skipped)
     anchors = heading_anchors(document)  # before trafilatura edits the tree
     grid = card_grid_text(document) if page_type is None else ""
     if page_type == "article":

@@ -31,11 +31,14 @@ _CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
 _WORD = re.compile(r"\w+")
 
 
-def resiliparse_main_text(text: str, skipped_tags: list[str] | None = None) -> str:
-    """Main content of an HTML string by Resiliparse's heuristics, one block per line, ``skipped_tags`` left out."""
+def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
+    """Main content of an HTML string by Resiliparse's heuristics, one block per line.
+
+    ``skipped``: CSS selectors (tag names, ``[id="..."]``) of elements to leave out.
+    """
     return extract_plain_text(
         text, main_content=True, preserve_formatting=True, list_bullets=False, alt_texts=False,
-        skip_elements=skipped_tags or None,
+        skip_elements=skipped or None,
     )
 
 

@@ -180,3 +180,14 @@ def test_body_published_only_as_ld_json_is_extracted():
     head = f'<script type="application/ld+json">{data}</script>'
     record = parse_html_page(html_page(document(head, "<div id='app'><p>Loading</p></div>")), website())
     assert "vacant lots into shared plots" in record["content"]
+
+
+def test_a_cookie_consent_dialog_never_reaches_the_content():
+    purpose = (
+        "<p>These cookies are necessary for the website to function and cannot be switched off in our systems, "
+        "as they are set in response to your actions.</p>"
+    )
+    dialog = f"<div id='onetrust-consent-sdk'><div role='dialog'><h2>Privacy Preference Center</h2>{purpose * 4}</div></div>"
+    record = parse_html_page(html_page(document(body=f"<main><h1>Gardens</h1><p>{ARTICLE}</p></main>{dialog}")), website())
+    assert "neighbours grow vegetables" in record["content"]
+    assert "cookies" not in record["content"] and "Privacy Preference" not in record["content"]
