@@ -12,14 +12,20 @@ import re
 from lxml import etree, html
 
 # A consent platform's own name, or a cookie/consent/GDPR word joined to a banner-like one ("cookie-banner",
-# "consent_bar", "cookiePrefPopup"). "cookie" alone is not enough: a baking site's recipe cards say it too.
+# "consent_bar", "cookieprefpopup"), in a lower-cased id or class. "cookie" alone is not enough: a baking site's
+# recipe cards say it too.
 _CONSENT_NAME = re.compile(
     r"onetrust|cookiebot|didomi|usercentrics|truste-consent|qc-cmp|sp_message|cookieyes|cky-consent|cmplz|"
     r"borlabs|klaro|osano|iubenda|termly|moove_gdpr|gdpr|privacy-cmp|"
     r"(cookie|consent)[-_]?(banner|bar|notice|popup|modal|dialog|message|compliance|pref|policy|law|wall|overlay|"
-    r"alert|notification|settings|box|container|wrapper|consent|control|layer)",
-    re.IGNORECASE,
+    r"alert|notification|settings|box|container|wrapper|consent|control|layer)"
 )
+# Every name above contains one of these words. Plain substring tests are far cheaper than the pattern, and
+# most pages contain none of them in any id or class.
+_HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentrics", "truste", "sp_message", "cky",
+          "borlabs", "klaro", "osano", "iubenda", "termly")
+# Attribute values, not elements: libxml2 hands back strings without building a Python object per element.
+_IDS_AND_CLASSES = etree.XPath("//@id | //@class")
 
 
 def remove_consent_banners(document: html.HtmlElement) -> list[str]:
@@ -28,12 +34,12 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
     Returns a CSS selector for each container removed, so that extractors reading the page's HTML source
     can leave the same containers out.
     """
-    doomed = []
-    walker = etree.iterwalk(document, events=("start",))
-    for _, node in walker:
-        if isinstance(node.tag, str) and node.tag not in ("html", "body") and _names_consent(node):
+    doomed: list[html.HtmlElement] = []
+    for node in _consent_named(document):  # in document order: a container comes before what it holds
+        if node.tag not in ("html", "body") and node not in doomed and not any(
+            ancestor in doomed for ancestor in node.iterancestors()
+        ):
             doomed.append(node)
-            walker.skip_subtree()  # whatever it holds goes with it
     selectors = []
     for node in doomed:
         attribute = "id" if node.get("id") else "class"
@@ -42,9 +48,22 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
     return selectors
 
 
+def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
+    """Elements whose id or class names a consent banner, in document order."""
+    values = _IDS_AND_CLASSES(document)
+    if not _has_hint("\n".join(values).lower()):
+        return []
+    named = []
+    for value in values:
+        lowered = value.lower()
+        if _has_hint(lowered) and _CONSENT_NAME.search(lowered):
+            named.append(value.getparent())
+    return named
+
+
+def _has_hint(text: str) -> bool:
+    return any(hint in text for hint in _HINTS)
+
+
 def _css_string(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
-
-
-def _names_consent(node: html.HtmlElement) -> bool:
-    return bool(_CONSENT_NAME.search(f"{node.get('id', '')} {node.get('class', '')}"))
