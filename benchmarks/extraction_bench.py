@@ -28,7 +28,7 @@ from lxml import html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import DATASETS, print_table, python_doc_pages  # noqa: E402
+from benchmarks.common import DATASETS, PYTHON_DOCS, print_table, python_doc_pages  # noqa: E402
 from corpus_pipeline.core.registry import parse_registry  # noqa: E402
 from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page  # noqa: E402
@@ -174,7 +174,8 @@ def run_wcxb(limit):
 
 def run_python_docs(limit):
     paths = [p for p in python_doc_pages() if "/_" not in str(p)][:limit]
-    pages = [(f"https://docs.python.org/3.11/{p.name}", p.read_bytes()) for p in paths]
+    # The URL keeps the page's folder: library/index.html and tutorial/index.html are different pages.
+    pages = [(f"https://docs.python.org/3.11/{p.relative_to(PYTHON_DOCS).as_posix()}", p.read_bytes()) for p in paths]
     truth = {}
     for url, raw in pages:
         body = html.document_fromstring(raw).xpath("//div[@class='body']")
