@@ -40,16 +40,19 @@ class BoilerplateModel:
 
     signatures: frozenset[int] = field(default_factory=frozenset)
 
-    def strip(self, document: html.HtmlElement) -> int:
-        """Remove template elements from a parsed page, in place; return how many subtrees were removed."""
+    def strip(self, document: html.HtmlElement) -> list[str]:
+        """Remove template elements from a parsed page, in place; return the text of every block removed.
+
+        The texts let readers of the page's source (which still holds the template) recognize it.
+        """
         if not self.signatures:
-            return 0
+            return []
         doomed = [node for node, signature in _signed_elements(document) if signature in self.signatures]
-        removed = 0
+        removed = []
         for node in doomed:
             if node.getparent() is not None and node.tag not in ("html", "body"):
+                removed += [" ".join(block.text_content().split()) for block in node.iter(*BLOCK_TAGS)]
                 node.drop_tree()
-                removed += 1
         return removed
 
 

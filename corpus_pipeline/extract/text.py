@@ -65,3 +65,11 @@ def without_copied_lines(text: str) -> str:
         seen.add(key)
         kept.append(line)
     return "\n".join(kept)
+
+
+def without_lines_in(text: str, blocks: list[str]) -> str:
+    """``text`` without the lines that repeat one of ``blocks`` word for word."""
+    if not blocks:
+        return text
+    known = {line_key(block) for block in blocks}
+    return "\n".join(line for line in text.split("\n") if not (line.strip() and line_key(line) in known))

@@ -51,3 +51,18 @@ def test_neighbouring_near_duplicates_keep_their_shared_text():
     record = parse_html_page(HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc)), website, model)
     assert "never dared to ask the committee" in record["content"]
     assert "cookies" not in record["content"]
+
+
+def test_the_automatic_extractor_reads_pages_without_their_template():
+    promotion = b"<p>Members get ten percent off every packet of seeds at the spring fair, each Saturday in April.</p>"
+    pages = [
+        (f"http://127.0.0.1:8000/{t}.html", site_page(t, i).replace(b'<div class="footer">', promotion + b'<div class="footer">'))
+        for i, t in enumerate(TOPICS)
+    ]
+    model = learn_boilerplate(pages, workers=1)
+    website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/"}]}).websites[0]
+    page = HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc))
+    with_model, without = parse_html_page(page, website, model), parse_html_page(page, website, None)
+    assert "page number 3 explains bees" in with_model["content"]
+    assert "spring fair" not in with_model["content"]
+    assert "spring fair" in without["content"], "the model is what removes it"
