@@ -34,12 +34,12 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
     Returns a CSS selector for each container removed, so that extractors reading the page's HTML source
     can leave the same containers out.
     """
-    doomed: list[html.HtmlElement] = []
+    doomed: dict[html.HtmlElement, None] = {}  # ordered, with set lookups: a hostile page may name thousands
     for node in _consent_named(document):  # in document order: a container comes before what it holds
         if node.tag not in ("html", "body") and node not in doomed and not any(
             ancestor in doomed for ancestor in node.iterancestors()
         ):
-            doomed.append(node)
+            doomed[node] = None
     selectors = []
     for node in doomed:
         attribute = "id" if node.get("id") else "class"
