@@ -43,7 +43,7 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
     selectors = []
     for node in doomed:
         attribute = "id" if node.get("id") else "class"
-        selectors.append(f'[{attribute}="{_css_string(node.get(attribute))}"]')
+        selectors.append(css_attribute_selector(attribute, node.get(attribute)))
         node.drop_tree()
     return selectors
 
@@ -65,5 +65,7 @@ def _has_hint(text: str) -> bool:
     return any(hint in text for hint in _HINTS)
 
 
-def _css_string(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+def css_attribute_selector(attribute: str, value: str) -> str:
+    """A CSS selector matching elements whose ``attribute`` is exactly ``value``."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    return f'[{attribute}="{escaped}"]'

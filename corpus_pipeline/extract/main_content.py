@@ -6,6 +6,7 @@
 - Products: trafilatura; the second opinion may only restore prose (a long description), never spec
   grids or related products.
 - Forum threads: trafilatura with comments (the posts are the content), then the second opinion.
+  On any other page, reader comments are left out of every reading (``comments.py``).
 - Any other page (one that declares none of these types): trafilatura, then the second opinion. When the
   page's card grid (``card_grid.py``: a listing's repeated records) holds far more text than they found,
   the grid joins in.
@@ -28,6 +29,7 @@ import trafilatura
 from lxml import html
 
 from corpus_pipeline.extract.card_grid import card_grid_text
+from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
@@ -65,6 +67,8 @@ def extract_main_content(
     the second opinion, which leaves out the elements the CSS selectors ``skipped`` match.
     """
     page_type = declared_page_type(document)
+    if page_type != "forum":  # a thread's replies are its content; anywhere else they are not
+        skipped = skipped + remove_comment_sections(document)
     second = resiliparse_main_text(text, skipped)
     anchors = heading_anchors(document)  # before trafilatura edits the tree
     grid = card_grid_text(document) if page_type is None else ""

@@ -54,6 +54,23 @@ def test_a_forum_thread_keeps_its_replies():
     assert all(text in _extract(page) for text in PARAGRAPHS[:4])
 
 
+def test_a_blog_posts_reader_comments_never_join_it():
+    """trafilatura leaves comments out; the second opinion, reading the source, must not bring them back."""
+    comments = "".join(
+        f'<li class="comment"><p class="author">reader{i}</p><p>Thanks for the write-up, reader {i} here: our farm '
+        f"lost its lower field to the water in {1990 + i}, and nobody from the authority ever came to measure.</p></li>"
+        for i in range(30)
+    )
+    page = (
+        f"<html><head><title>Flood levels</title></head><body><div class='post'><h1>Flood levels</h1>"
+        f"{''.join(f'<p>{text}</p>' for text in PARAGRAPHS[:3])}</div>"
+        f'<div id="comments"><h3>30 comments</h3><ol class="comment-list">{comments}</ol></div></body></html>'
+    )
+    text = _extract(page)
+    assert all(paragraph in text for paragraph in PARAGRAPHS[:3])
+    assert "lower field" not in text
+
+
 def _programs_page() -> str:
     # Classes trafilatura reads as teasers of related content: it keeps only each card's last line.
     cards = "".join(

@@ -1,0 +1,42 @@
+"""Reader comments under a post: not the post's content, unless the page is a discussion thread.
+
+trafilatura leaves comment sections out by itself (``include_comments=False``); the second opinion reads the
+page's source and would bring them back, so it is told where they are. They are found the way trafilatura
+finds them: by the id or class of their container (``comments``, ``comment-list``, ``disqus_thread``...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree, html
+
+from corpus_pipeline.extract.consent import css_attribute_selector
+
+# An id or class starting with "comment" (not "commentary"), a comment widget's own id, or "post-comments".
+_COMMENT_ID = re.compile(r"^(?:comment(?!ary)|comol|disqus_thread|dsq-comments)", re.IGNORECASE)
+_COMMENT_CLASS = re.compile(r"^comment(?!ary)|(?:article|post)-comments", re.IGNORECASE)
+_CONTAINERS = etree.XPath(
+    "//*[self::div or self::section or self::ol or self::ul or self::details]"
+    "[contains(translate(@id, 'C', 'c'), 'comment') or contains(translate(@class, 'C', 'c'), 'comment')"
+    " or contains(@id, 'disqus') or contains(@id, 'comol') or contains(@id, 'dsq-')]"
+)
+
+
+def remove_comment_sections(document: html.HtmlElement) -> list[str]:
+    """Remove the page's comment containers, in place; returns a CSS selector for each, in document order."""
+    found: set[html.HtmlElement] = set()
+    selectors: dict[str, None] = {}  # ordered and unique: comment widgets repeat one id per reply
+    for node in _CONTAINERS(document):
+        if any(ancestor in found for ancestor in node.iterancestors()):
+            continue
+        if _COMMENT_ID.search(node.get("id") or ""):
+            selectors[css_attribute_selector("id", node.get("id"))] = None
+        elif _COMMENT_CLASS.search(node.get("class") or ""):
+            selectors[css_attribute_selector("class", node.get("class"))] = None
+        else:
+            continue
+        found.add(node)
+    for node in found:
+        node.drop_tree()
+    return list(selectors)
