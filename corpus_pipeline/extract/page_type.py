@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from lxml import html
@@ -21,22 +22,40 @@ _ARTICLE_TYPES = {
 }
 
 
+# What a list page (a blog's index, a topic page) declares. og:type is weak evidence: SEO plugins set "article"
+# on every page of a site, so the page's own schema.org data saying it is a list outranks it.
+_LIST_TYPES = {"collectionpage", "itemlist", "searchresultspage"}
+# This many articles declared on one page are the stories of a list, not one story.
+MIN_LISTED_ARTICLES = 3
+
+
 def declared_page_type(document: html.HtmlElement) -> str | None:
-    """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None."""
-    declared = {t.lower() for t in _declared_types(document)}
+    """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None.
+
+    A page that lists articles (``MIN_LISTED_ARTICLES`` of them, or a CollectionPage or ItemList that only
+    og:type calls an article) is none of them.
+    """
+    schema_types = Counter(t.lower() for t in _schema_types(document))
+    declared = set(schema_types) | {t.lower() for t in _og_types(document)}
     if declared & (_THREAD_TYPES if "faqpage" in declared else _FORUM_TYPES):
         return "forum"
     if declared & _PRODUCT_TYPES:
         return "product"
     if declared & _ARTICLE_TYPES:
+        articles = sum(schema_types[t] for t in _ARTICLE_TYPES)
+        if articles >= MIN_LISTED_ARTICLES or (not articles and declared & _LIST_TYPES):
+            return None
         return "article"
     return None
 
 
-def _declared_types(document: html.HtmlElement) -> Iterator[str]:
+def _og_types(document: html.HtmlElement) -> Iterator[str]:
     for meta in document.iter("meta"):
         if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
             yield (meta.get("content") or "").strip().split(".")[0]  # og:type "article", "product.item"
+
+
+def _schema_types(document: html.HtmlElement) -> Iterator[str]:
     for node in document.xpath("//*[@itemtype]"):
         for itemtype in node.get("itemtype", "").split():
             yield itemtype.rstrip("/").rsplit("/", 1)[-1]

@@ -21,6 +21,12 @@ from corpus_pipeline.extract.page_type import declared_page_type
         # a product page's FAQ section (FAQPage of Questions) is not a forum thread
         ('<script type="application/ld+json">[{"@type": "Product"}, {"@type": "FAQPage", "mainEntity": [{"@type": "Question"}]}]</script>', "", "product"),
         ('<script type="application/ld+json">{"@type": "Question"}</script>', "", "forum"),
+        # a blog's index: an SEO plugin's og:type says article, the page's own data says list
+        ('<meta property="og:type" content="article"><script type="application/ld+json">{"@type": "CollectionPage"}</script>', "", None),
+        # a news story with a list of related stories stays a story
+        ('<script type="application/ld+json">[{"@type": "NewsArticle"}, {"@type": "ItemList"}]</script>', "", "article"),
+        # three stories declared on one page are a list of them
+        ("", '<div itemscope itemtype="https://schema.org/BlogPosting">a</div>' * 3, None),
         ('<meta property="og:type" content="website">', "", None),
         ('<script type="application/ld+json">{not json</script>', "", None),
     ],
