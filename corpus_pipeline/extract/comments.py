@@ -11,7 +11,7 @@ import re
 
 from lxml import etree, html
 
-from corpus_pipeline.extract.consent import css_attribute_selector
+from corpus_pipeline.extract.second_opinion import css_attribute_selector
 
 # An id or class starting with "comment" (not "commentary"), a comment widget's own id, or "post-comments".
 _COMMENT_ID = re.compile(r"^(?:comment(?!ary)|comol|disqus_thread|dsq-comments)", re.IGNORECASE)

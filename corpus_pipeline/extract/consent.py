@@ -11,6 +11,8 @@ import re
 
 from lxml import etree, html
 
+from corpus_pipeline.extract.second_opinion import css_attribute_selector
+
 # A consent platform's own name, or a cookie/consent/GDPR word joined to a banner-like one ("cookie-banner",
 # "consent_bar", "cookieprefpopup"), in a lower-cased id or class. "cookie" alone is not enough: a baking site's
 # recipe cards say it too.
@@ -63,9 +65,3 @@ def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
 
 def _has_hint(text: str) -> bool:
     return any(hint in text for hint in _HINTS)
-
-
-def css_attribute_selector(attribute: str, value: str) -> str:
-    """A CSS selector matching elements whose ``attribute`` is exactly ``value``."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
-    return f'[{attribute}="{escaped}"]'

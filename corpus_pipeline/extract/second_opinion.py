@@ -42,6 +42,12 @@ def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
     )
 
 
+def css_attribute_selector(attribute: str, value: str) -> str:
+    """A CSS selector for ``skipped``: the elements whose ``attribute`` is exactly ``value``."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    return f'[{attribute}="{escaped}"]'
+
+
 def merge_missed_content(
     primary: str, second: str, min_words_per_added_line: float = MIN_WORDS_PER_ADDED_LINE
 ) -> str:
