@@ -63,6 +63,7 @@ class Website:
     obey_robots: bool = True
     same_site_hosts: tuple[str, ...] = ()
     keep_code_blocks: bool = True
+    min_content_words: int = 10
     skip_unchanged_lastmod: bool = True
     ocr: int = 1
     max_pages: int | None = None
@@ -194,6 +195,11 @@ def _parse_website(entry: Any, where: str) -> Website:
         if level == 0 or level < -1:
             raise fail("max_recurse_level", "must be -1 (unlimited) or at least 1 (1 = the start page only)")
         options["max_recurse_level"] = level
+    if "min_content_words" in entry:
+        min_words = _expect(entry, "min_content_words", int, fail)
+        if min_words < 0:
+            raise fail("min_content_words", "must be 0 (keep any text) or more")
+        options["min_content_words"] = min_words
     if "ocr" in entry:
         options["ocr"] = _expect_choice(entry, "ocr", (0, 1, 2), fail)
     if "max_pages" in entry and entry["max_pages"] is not None:

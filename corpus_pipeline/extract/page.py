@@ -45,6 +45,7 @@ CODE_TAGS = ("pre", "code")
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
 MAX_CHARS = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
 _WINDOW_PER_WORKER = 32
+_WORD = re.compile(r"\w+")
 # C0 controls other than tab, newline, form feed and carriage return, and the replacement character.
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
@@ -143,6 +144,13 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
         record["canonical_url"] = canonical_url(record["rel_canonical"])
 
     content = _main_text(document, text, page.url, website, boilerplate)
+    words = len(_WORD.findall(content))
+    if not website.markup and 0 < words < website.min_content_words:
+        # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
+        # leaves: no document. (Text the website's markup points at is kept, however short.) The words go into
+        # the error, so nothing is dropped silently.
+        record["error"] = f"too little text for a document: {words} words (min_content_words {website.min_content_words}): {content!r}"[:500]
+        content = ""
     record["content"] = content
     root = document.find(".")
     declared = root.get("lang") if root is not None else None

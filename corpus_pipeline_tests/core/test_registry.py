@@ -64,6 +64,8 @@ def test_contains_str_decides_indexing():
         ({"internal_links": "all"}, "internal_links"),
         ({"langs": [1, 2]}, "langs"),
         ({"markup": 42}, "markup"),
+        ({"min_content_words": -1}, "min_content_words"),
+        ({"min_content_words": True}, "min_content_words"),
         ({"url": "ftp://example.org/"}, "url"),
         ({"child": "docs/"}, "child"),
     ],

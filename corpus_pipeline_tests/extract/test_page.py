@@ -115,6 +115,15 @@ def test_code_blocks_are_a_website_option():
     assert "print" not in parse_html_page(html_page(document(body=body)), website(markup="body", keep_code_blocks=False))["content"]
 
 
+def test_a_page_that_leaves_a_few_words_is_recorded_as_no_document():
+    shell = html_page(document(body="<div id='app'><a href='/'>Shopname</a><p>Loading your basket...</p></div>"))
+    record = parse_html_page(shell, website())
+    assert record["content"] == ""
+    assert "too little text" in record["error"] and "Loading your basket" in record["error"], "the words are kept in the error"
+    assert "Loading" in parse_html_page(shell, website(min_content_words=0))["content"]
+    assert "Loading" in parse_html_page(shell, website(markup="div"))["content"], "markup text is kept, however short"
+
+
 def test_charset_from_meta_and_detection():
     latin1 = document(head="<meta charset='iso-8859-1'>", body="<p>Les élèves étudient à l'école française.</p>").encode("latin-1")
     record = parse_html_page(html_page(latin1, content_type="text/html"), website(markup="body"))
