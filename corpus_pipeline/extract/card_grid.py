@@ -14,6 +14,10 @@ from lxml import etree, html
 
 MIN_CARDS = 4  # fewer siblings alike are a pair of columns or a short menu, not a list of records
 MIN_WORDS_PER_CARD = 3  # a run of icons, bare links or one-word tabs is a menu
+# A group where one member holds nearly all the words is the page's layout (a wrapper around the whole page
+# beside an empty header and footer div), not a list of records. A real list's longest record rarely holds
+# even half: a documentation index's largest chapter does, which is why the bound is not lower.
+MAX_CARD_SHARE = 0.9
 # Subtrees whose text is never a record of the list (site menus, filters, page furniture).
 _NOT_RECORDS = frozenset({
     "script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "select", "button",
@@ -29,7 +33,8 @@ def card_grid_text(document: html.HtmlElement) -> str:
 
     Cards are the element children of one parent sharing a tag and their first two classes; the grid is
     the group with the most words, among groups of ``MIN_CARDS`` cards or more averaging
-    ``MIN_WORDS_PER_CARD`` words. Identical cards (a carousel's clones) are kept once.
+    ``MIN_WORDS_PER_CARD`` words where no card holds over ``MAX_CARD_SHARE`` of them. Identical cards
+    (a carousel's clones) are kept once.
     """
     words: dict[html.HtmlElement, int] = {}
     best: list[html.HtmlElement] = []
@@ -55,7 +60,10 @@ def card_grid_text(document: html.HtmlElement) -> str:
                 groups[_signature(child)].append((child, count))
         for cards in groups.values():
             total = sum(count for _, count in cards)
-            if len(cards) >= MIN_CARDS and total >= MIN_WORDS_PER_CARD * len(cards) and total > best_words:
+            if (
+                len(cards) >= MIN_CARDS and total >= MIN_WORDS_PER_CARD * len(cards) and total > best_words
+                and max(count for _, count in cards) <= MAX_CARD_SHARE * total
+            ):
                 best, best_words = [card for card, _ in cards], total
     lines, seen = [], set()
     for card in best:

@@ -33,6 +33,12 @@ def test_the_largest_run_of_alike_siblings_is_read_card_by_card_without_their_me
     assert card_grid_text(document).split("\n") == [line for job in JOBS for line in job]
 
 
+def test_a_page_wrapper_beside_empty_layout_divs_is_not_a_grid():
+    article = "<h1>Field notes</h1>" + "<p>The river rose two metres overnight. The lower meadow flooded again, as it does each spring.</p>" * 3
+    layout = f'<div id="header">Notes</div><div id="wrapper">{article}</div><div id="credits">Photos by staff</div><div id="footer-bar">Contact</div>'
+    assert card_grid_text(_page(layout)) == ""
+
+
 def test_a_carousel_clone_of_a_card_is_read_once():
     cards = "".join(_card(title, blurb) for title, blurb in [*JOBS, JOBS[0]])
     lines = card_grid_text(_page(f"<ul>{cards}</ul>")).split("\n")
