@@ -29,7 +29,12 @@ _BLOCKS = frozenset({
 
 
 def card_grid_text(document: html.HtmlElement) -> str:
-    """The text of the page's largest card grid, one block per line ('' when the page has none).
+    """The text of the page's largest card grid, one block per line ('' when the page has none)."""
+    return "\n".join(line for card in card_grid_cards(document) for line in card)
+
+
+def card_grid_cards(document: html.HtmlElement) -> list[list[str]]:
+    """The cards of the page's largest card grid, each as its lines (none when the page has no grid).
 
     Cards are the element children of one parent sharing a tag and their first two classes; the grid is
     the group with the most words, among groups of ``MIN_CARDS`` cards or more averaging
@@ -65,13 +70,13 @@ def card_grid_text(document: html.HtmlElement) -> str:
                 and max(count for _, count in cards) <= MAX_CARD_SHARE * total
             ):
                 best, best_words = [card for card, _ in cards], total
-    lines, seen = [], set()
+    cards, seen = [], set()
     for card in best:
         card_lines = _block_lines(card)
         if card_lines and (key := "\n".join(card_lines)) not in seen:
             seen.add(key)
-            lines += card_lines
-    return "\n".join(lines)
+            cards.append(card_lines)
+    return cards
 
 
 def _signature(element: html.HtmlElement) -> tuple[str, str]:

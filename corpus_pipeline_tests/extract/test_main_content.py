@@ -23,8 +23,8 @@ def _article_page(body: str, **ld_fields) -> str:
     )
 
 
-def _extract(page: str) -> str:
-    return extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [])
+def _extract(page: str, skipped: tuple[str, ...] = ()) -> str:
+    return extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, list(skipped))
 
 
 def test_an_article_loses_the_promotion_boxes_inside_its_body():
@@ -107,6 +107,42 @@ def test_a_listing_keeps_its_introduction_and_every_record_of_its_grid():
     for i in range(24):
         assert lines.count(f"Certificate in distributed systems design, cohort {i}") == 1
         assert lines.count(f"Online, {2 + i} weeks") == 1
+
+
+def test_an_article_whose_ranked_entries_are_cards_keeps_every_entry():
+    # trafilatura takes two entries in three for teasers of related content, from their classes.
+    entries = "".join(
+        f'<div class="entry card{"" if i % 3 == 0 else " teaser related"}"><h3>Station {i}</h3><p>{text}</p></div>'
+        for i, text in enumerate(PARAGRAPHS * 2)
+    )
+    text = _extract(_article_page(f"<h1>Flood levels</h1><div class='ranking'>{entries}</div>"))
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+
+
+def _teasers(count: int) -> str:
+    return "".join(
+        f'<div class="story card teaser related"><h3>Story {i}</h3><p>Council approves the new tram line {i} through the old harbour '
+        f"district after a decade of debate, with the first trains promised before the winter holidays of {2030 + i}.</p></div>"
+        for i in range(count)
+    )
+
+
+# In these two, the second opinion leaves the teasers out (``skipped``), as Resiliparse did on the news sites where
+# they took over the story: otherwise it would count them as text the article reading missed.
+def test_teasers_of_other_stories_never_join_an_article():
+    page = _article_page(
+        f"<article><h1>Flood levels</h1>{''.join(f'<p>{text}</p>' for text in PARAGRAPHS[:3])}</article>"
+        f"<div class='more'>{_teasers(12)}</div>"
+    )
+    text = _extract(page, skipped=(".teaser",))
+    assert PARAGRAPHS[0] in text and "tram line" not in text
+
+
+def test_an_article_shown_as_the_first_of_a_stream_of_stories_is_read_alone():
+    story = f'<div class="story card"><h1>Flood levels</h1>{"".join(f"<p>{text}</p>" for text in PARAGRAPHS[:4])}</div>'
+    page = _article_page(f"<div class='stream'>{story}{_teasers(12)}</div>")
+    text = _extract(page, skipped=(".teaser",))
+    assert PARAGRAPHS[3] in text and "tram line" not in text
 
 
 def test_a_sidebar_of_one_word_links_never_joins_an_article():
