@@ -28,11 +28,6 @@ _BLOCKS = frozenset({
 })
 
 
-def card_grid_text(document: html.HtmlElement) -> str:
-    """The text of the page's largest card grid, one block per line ('' when the page has none)."""
-    return "\n".join(line for card in card_grid_cards(document) for line in card)
-
-
 def card_grid_cards(document: html.HtmlElement) -> list[list[str]]:
     """The cards of the page's largest card grid, each as its lines (none when the page has no grid).
 

@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree, html
 
-from corpus_pipeline.extract.card_grid import card_grid_text
+from corpus_pipeline.extract.card_grid import card_grid_cards
 
 JOBS = [
     ("Senior data engineer", "Build the pipelines behind our energy forecasts, fully remote."),
@@ -22,6 +22,10 @@ def _card(title: str, blurb: str, css: str = "job") -> str:
     )
 
 
+def _grid_lines(document: html.HtmlElement) -> list[str]:
+    return [line for card in card_grid_cards(document) for line in card]
+
+
 def _page(body: str) -> html.HtmlElement:
     return html.fromstring(f"<html><body>{body}</body></html>")
 
@@ -30,18 +34,18 @@ def test_the_largest_run_of_alike_siblings_is_read_card_by_card_without_their_me
     menu = "".join(f'<li class="menu"><a href="/{word}">{word} section</a></li>' for word in ("News", "Jobs", "Teams", "About"))
     cards = "".join(_card(title, blurb) for title, blurb in JOBS)
     document = _page(f'<ul class="top">{menu}</ul><h1>Open positions</h1><ul class="jobs">{cards}</ul>')
-    assert card_grid_text(document).split("\n") == [line for job in JOBS for line in job]
+    assert _grid_lines(document) == [line for job in JOBS for line in job]
 
 
 def test_a_page_wrapper_beside_empty_layout_divs_is_not_a_grid():
     article = "<h1>Field notes</h1>" + "<p>The river rose two metres overnight. The lower meadow flooded again, as it does each spring.</p>" * 3
     layout = f'<div id="header">Notes</div><div id="wrapper">{article}</div><div id="credits">Photos by staff</div><div id="footer-bar">Contact</div>'
-    assert card_grid_text(_page(layout)) == ""
+    assert card_grid_cards(_page(layout)) == []
 
 
 def test_a_carousel_clone_of_a_card_is_read_once():
     cards = "".join(_card(title, blurb) for title, blurb in [*JOBS, JOBS[0]])
-    lines = card_grid_text(_page(f"<ul>{cards}</ul>")).split("\n")
+    lines = _grid_lines(_page(f"<ul>{cards}</ul>"))
     assert lines.count(JOBS[0][0]) == 1
     assert len(lines) == 2 * len(JOBS)
 
@@ -49,12 +53,12 @@ def test_a_carousel_clone_of_a_card_is_read_once():
 def test_menus_of_one_word_links_and_lone_blocks_are_no_grid():
     menu = "".join(f'<li class="menu"><a href="/{word}">{word}</a></li>' for word in ("News", "Jobs", "Teams", "About", "Blog"))
     columns = "".join(f'<div class="col"><p>{blurb}</p></div>' for _, blurb in JOBS[:3])  # three alike: too few
-    assert card_grid_text(_page(f"<ul>{menu}</ul>{columns}<p>One paragraph of prose.</p>")) == ""
+    assert card_grid_cards(_page(f"<ul>{menu}</ul>{columns}<p>One paragraph of prose.</p>")) == []
 
 
 def test_cards_inside_page_furniture_are_not_records():
     cards = "".join(_card(title, blurb) for title, blurb in JOBS)
-    assert card_grid_text(_page(f"<footer><ul>{cards}</ul></footer><aside><ul>{cards}</ul></aside>")) == ""
+    assert card_grid_cards(_page(f"<footer><ul>{cards}</ul></footer><aside><ul>{cards}</ul></aside>")) == []
 
 
 def test_deeply_nested_markup_is_walked_without_recursion():
@@ -63,7 +67,7 @@ def test_deeply_nested_markup_is_walked_without_recursion():
     for _ in range(5_000):  # deeper than Python's recursion limit
         innermost = etree.SubElement(innermost, "div")
     innermost.text = "The end of a very deep page."
-    assert card_grid_text(document).split("\n")[-1] == JOBS[-1][1]
+    assert _grid_lines(document)[-1] == JOBS[-1][1]
 
 
 @given(st.lists(st.tuples(st.from_regex(r"[A-Z][a-z]{2,8}( [a-z]{2,8}){1,3}", fullmatch=True),
@@ -71,4 +75,4 @@ def test_deeply_nested_markup_is_walked_without_recursion():
 def test_every_distinct_card_is_read_once_in_page_order(cards):
     document = _page("<ul>" + "".join(_card(title, blurb) for title, blurb in cards) + "</ul>")
     distinct = list(dict.fromkeys(cards))
-    assert card_grid_text(document).split("\n") == [line for card in distinct for line in card]
+    assert _grid_lines(document) == [line for card in distinct for line in card]
