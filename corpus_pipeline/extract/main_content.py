@@ -110,13 +110,13 @@ def extract_main_content(
 
 def _grid_around(extracted: str, cards: list[list[str]]) -> str:
     """The grid's text when it holds an article's reading spread over its cards, else ''."""
-    read = _words(extracted)
+    read, grid = _words(extracted), _lines_of(cards)
     total = sum(read.values())
-    if not total or sum((read & _words(_lines_of(cards))).values()) < MIN_READ_IN_GRID * total:
+    if not total or sum((read & _words(grid)).values()) < MIN_READ_IN_GRID * total:
         return ""
     if any(sum((read & _words("\n".join(card))).values()) >= MAX_READ_IN_ONE_CARD * total for card in cards):
         return ""
-    return _lines_of(cards)
+    return grid
 
 
 def _lines_of(cards: list[list[str]]) -> str:

@@ -149,7 +149,8 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
         # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
         # leaves: no document. (Text the website's markup points at is kept, however short.) The words go into
         # the error, so nothing is dropped silently.
-        record["error"] = f"too little text for a document: {words} words (min_content_words {website.min_content_words}): {content!r}"[:500]
+        reason = f"too little text for a document: {words} words (min_content_words {website.min_content_words})"
+        record["error"] = f"{reason}: {content!r}"[:500]
         content = ""
     record["content"] = content
     root = document.find(".")
