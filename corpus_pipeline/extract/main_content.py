@@ -24,7 +24,6 @@ thresholds below were chosen.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 
 import trafilatura
@@ -35,7 +34,13 @@ from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
-from corpus_pipeline.extract.text import line_key, mean_words_per_line, paragraphs_of
+from corpus_pipeline.extract.text import (
+    contained_share,
+    line_key,
+    mean_words_per_line,
+    paragraphs_of,
+    word_counts,
+)
 
 # trafilatura's fast mode skips its fallback extractors (readability and jusText: about 40 % of its time). The
 # second opinion stands in for them as the yardstick: a fast reading with under this share of its words, or
@@ -110,11 +115,10 @@ def extract_main_content(
 
 def _grid_around(extracted: str, cards: list[list[str]]) -> str:
     """The grid's text when it holds an article's reading spread over its cards, else ''."""
-    read, grid = _words(extracted), _lines_of(cards)
-    total = sum(read.values())
-    if not total or sum((read & _words(grid)).values()) < MIN_READ_IN_GRID * total:
+    read, grid = word_counts(extracted), _lines_of(cards)
+    if not read or contained_share(read, word_counts(grid)) < MIN_READ_IN_GRID:
         return ""
-    if any(sum((read & _words("\n".join(card))).values()) >= MAX_READ_IN_ONE_CARD * total for card in cards):
+    if any(contained_share(read, word_counts("\n".join(card))) >= MAX_READ_IN_ONE_CARD for card in cards):
         return ""
     return grid
 
@@ -155,6 +159,3 @@ def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = 
 def _word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
-
-def _words(text: str) -> Counter:
-    return Counter(_WORD.findall(text.lower()))

@@ -16,7 +16,7 @@ from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
-from corpus_pipeline.extract.text import line_key, mean_words_per_line
+from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, word_counts
 
 MIN_CONTAINMENT = 0.9  # share of trafilatura's words also found by the second opinion
 MIN_GROWTH = 1.5  # the second opinion must have found this many times more words
@@ -28,7 +28,6 @@ MIN_WORDS_PER_ADDED_LINE = 2.5
 MAX_CODE_SHARE = 0.5
 # A call or generic (`f(`, `Result<`), a path or arrow operator, or a line ending like a statement or block.
 _CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
-_WORD = re.compile(r"\w+")
 
 
 def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
@@ -55,11 +54,11 @@ def merge_missed_content(
 
     Content counts as missed when what ``second`` adds averages ``min_words_per_added_line`` words per line.
     """
-    primary_words, second_words = _words(primary), _words(second)
+    primary_words, second_words = word_counts(primary), word_counts(second)
     if not second_words:
         return primary
     if primary_words:
-        containment = sum((primary_words & second_words).values()) / sum(primary_words.values())
+        containment = contained_share(primary_words, second_words)
         growth = sum(second_words.values()) / sum(primary_words.values())
         if containment < MIN_CONTAINMENT or growth < MIN_GROWTH:
             return primary
@@ -99,6 +98,3 @@ def _code_share(lines: list[str]) -> float:
     """Share of ``lines`` that read as code (signatures, impls, expressions)."""
     return sum(bool(_CODE_LINE.search(line)) for line in lines) / len(lines) if lines else 0.0
 
-
-def _words(text: str) -> Counter:
-    return Counter(_WORD.findall(text.lower()))

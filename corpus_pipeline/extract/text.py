@@ -40,6 +40,17 @@ def line_key(line: str) -> str:
     return " ".join(_WORD.findall(line.lower()))
 
 
+def word_counts(text: str) -> Counter:
+    """How often each lower-cased word occurs in ``text``."""
+    return Counter(_WORD.findall(text.lower()))
+
+
+def contained_share(words: Counter, within: Counter) -> float:
+    """Share of ``words`` (counted with repeats) that ``within`` also holds; 0.0 when ``words`` is empty."""
+    total = sum(words.values())
+    return sum((words & within).values()) / total if total else 0.0
+
+
 def mean_words_per_line(lines: list[str]) -> float:
     """Average number of words on the given lines (0.0 for none)."""
     return sum(len(_WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
