@@ -70,7 +70,19 @@ MIN_READ_IN_GRID = 0.5
 # or the grid is other stories' teasers (article benchmark: 0.962 with the grid unguarded, 0.971 guarded, as
 # without it; wcxb-dev +0.0019 over no grid on articles, with no page losing).
 MAX_READ_IN_ONE_CARD = 0.8
+# When Resiliparse finds no main content at all, a trafilatura reading this short is what is left of the page's
+# menus, banners and promotion strips (a shop category rendered by script, a home page's navigation): no document.
+# On wcxb-dev the four such pages all have empty truth; the shortest real page Resiliparse misses reads 123 words.
+MAX_CHROME_WORDS = 100
 _WORD = re.compile(r"\w+")
+
+
+class NotADocument(ValueError):
+    """The page has text, but none of it reads as a document (a menu, a search prompt, a promotion strip)."""
+
+    def __init__(self, reason: str, text: str) -> None:
+        super().__init__(f"{reason}: {text!r}")
+        self.text = text
 
 
 def extract_main_content(
@@ -82,11 +94,24 @@ def extract_main_content(
     ``document`` is consumed (trafilatura edits the tree it reads); ``fresh_document`` gives another copy of
     it, needed only when a first reading is thrown away. ``text`` is the page's HTML source, for
     the second opinion, which leaves out the elements the CSS selectors ``skipped`` match.
+    Raises :class:`NotADocument` when the second opinion finds no main content at all and trafilatura only a few
+    lines, which on such a page are its menus and banners.
     """
     page_type = declared_page_type(document)
     if page_type != "forum":  # a thread's replies are its content; anywhere else they are not
         skipped = skipped + remove_comment_sections(document)
     second = resiliparse_main_text(text, skipped)
+    extracted = _read(document, fresh_document, url, page_type, second)
+    if not _word_count(second) and 0 < _word_count(extracted) < MAX_CHROME_WORDS:
+        raise NotADocument("no main content (only page chrome)", extracted)
+    return extracted
+
+
+def _read(
+    document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, page_type: str | None,
+    second: str,
+) -> str:
+    """trafilatura's reading of the page, in the mode its declared type calls for, corrected by ``second``."""
     anchors = heading_anchors(document)  # before trafilatura edits the tree
     cards = card_grid_cards(document) if page_type in (None, "article") else []
     if page_type == "article":

@@ -29,7 +29,7 @@ from corpus_pipeline.extract.metadata import (
     published_date,
     page_date,
 )
-from corpus_pipeline.extract.main_content import extract_main_content
+from corpus_pipeline.extract.main_content import NotADocument, extract_main_content
 from corpus_pipeline.extract.text import normalize_whitespace, without_copied_lines, without_lines_in
 
 # Elements that never hold the language content of a page (the reference's list).
@@ -143,7 +143,11 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     if record["rel_canonical"]:
         record["canonical_url"] = canonical_url(record["rel_canonical"])
 
-    content = _main_text(document, text, page.url, website, boilerplate)
+    try:
+        content = _main_text(document, text, page.url, website, boilerplate)
+    except NotADocument as no_document:
+        record["error"] = str(no_document)[:500]  # the words are kept: nothing is dropped silently
+        content = ""
     words = len(_WORD.findall(content))
     if not website.markup and 0 < words < website.min_content_words:
         # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page

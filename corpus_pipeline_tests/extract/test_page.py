@@ -124,6 +124,17 @@ def test_a_page_that_leaves_a_few_words_is_recorded_as_no_document():
     assert "Loading" in parse_html_page(shell, website(markup="div"))["content"], "markup text is kept, however short"
 
 
+def test_a_page_of_menus_alone_is_recorded_as_no_document():
+    entries = ["How it works", "For providers", "Membership benefits", "Insurance programme", "Resource hub", "Join us today"]
+    menu = "".join(f"<li><a href='/{n}'>{entry}</a></li>" for n, entry in enumerate(entries))
+    record = parse_html_page(html_page(document(body=f"<ul class='menu'>{menu}</ul>")), website())
+    assert record["content"] == ""
+    assert "no main content" in record["error"] and "Membership benefits" in record["error"], "the words are kept"
+    article = parse_html_page(html_page(document(body=f"<ul class='menu'>{menu}</ul><article><p>{ARTICLE}</p></article>")), website())
+    assert "vacant lots" in article["content"] and article["error"] is None
+    assert "Membership benefits" in parse_html_page(html_page(document(body=f"<ul>{menu}</ul>")), website(markup="ul"))["content"]
+
+
 def test_charset_from_meta_and_detection():
     latin1 = document(head="<meta charset='iso-8859-1'>", body="<p>Les élèves étudient à l'école française.</p>").encode("latin-1")
     record = parse_html_page(html_page(latin1, content_type="text/html"), website(markup="body"))
