@@ -2,7 +2,7 @@
 
 trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block
 and drops its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster)
-keep them. When trafilatura's text is almost wholly contained in Resiliparse's and Resiliparse found much
+keep them. When most of trafilatura's text is contained in Resiliparse's and Resiliparse found much
 more text (neither a grid of one-word lines nor mostly code), trafilatura missed content, and the two are
 merged; otherwise trafilatura's text stands alone.
 Measured on wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds
@@ -18,7 +18,10 @@ from resiliparse.extract.html2text import extract_plain_text
 
 from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, word_counts
 
-MIN_CONTAINMENT = 0.9  # share of trafilatura's words also found by the second opinion
+# Share of trafilatura's words the second opinion must also hold. Lines of trafilatura's own (a caption, a teaser
+# Resiliparse skips) are kept in the merge, so they need not block it (wcxb-dev +0.0005 at 0.7 or 0.6 against 0.9,
+# four pages gaining and one losing; article benchmark unchanged).
+MIN_CONTAINMENT = 0.7
 MIN_GROWTH = 1.5  # the second opinion must have found this many times more words
 # What it adds must read as text: lines of one or two words on average are a grid of job cards, menu
 # entries or filters, not prose trafilatura missed (wcxb-dev listings: 0.582 merged anyway, 0.590 not).

@@ -22,6 +22,15 @@ def test_primary_lines_the_second_opinion_lacks_are_kept():
     assert merged.split("\n") == [*SERVICES, "Call today."]
 
 
+def test_a_primary_reading_with_a_few_lines_of_its_own_is_still_completed():
+    # trafilatura read one service and a caption the second opinion lacks: three quarters of its words are shared.
+    primary = "\n".join([SERVICES[1], "Photo of a van outside"])
+    merged = merge_missed_content(primary, "\n".join(SERVICES))
+    assert merged.split("\n") == [*SERVICES, "Photo of a van outside"]
+    unrelated = "\n".join([SERVICES[1], "Photograph: Zanzibar lighthouse keepers wearing yellow jackets, Kilimanjaro horizon visible"])
+    assert merge_missed_content(unrelated, "\n".join(SERVICES)) == unrelated, "half of it is elsewhere: no merge"
+
+
 def test_a_different_or_barely_longer_second_opinion_is_ignored():
     assert merge_missed_content(SERVICES[0], "Cookie settings\nAccept all\n" * 20) == SERVICES[0]
     assert merge_missed_content("\n".join(SERVICES[:3]), "\n".join(SERVICES)) == "\n".join(SERVICES[:3])
