@@ -38,7 +38,6 @@ from corpus_pipeline.extract.text import (
     contained_share,
     line_key,
     mean_words_per_line,
-    paragraphs_of,
     word_counts,
 )
 
@@ -64,16 +63,24 @@ MIN_GRID_GROWTH = 2
 # ...and reads as records, not as menus: sidebar widgets of one-word category links average fewer words per line
 # (one such sidebar took over a news story on the article benchmark; with this guard no article page changes).
 MIN_GRID_WORDS_PER_LINE = 2.5
+# Shop records can be shorter (a name, its colours, a price: wcxb-dev collections and listings +0.0018 with this):
+# many cards of several short lines each are records too, where a few cards of many one-word lines are a
+# sidebar's category and archive widgets (one took over a news story on the article benchmark).
+MIN_SHORT_RECORDS = 8
+MIN_SHORT_RECORD_LINES = 3
 # On an article the grid must be the article's own sections: it holds at least this share of the words read...
 MIN_READ_IN_GRID = 0.5
 # ...and no card holds this share of them alone, which happens when the article is one story of an endless stream
 # or the grid is other stories' teasers (article benchmark: 0.962 with the grid unguarded, 0.971 guarded, as
 # without it; wcxb-dev +0.0019 over no grid on articles, with no page losing).
 MAX_READ_IN_ONE_CARD = 0.8
-# When Resiliparse finds no main content at all, a trafilatura reading this short is what is left of the page's
-# menus, banners and promotion strips (a shop category rendered by script, a home page's navigation): no document.
-# On wcxb-dev the four such pages all have empty truth; the shortest real page Resiliparse misses reads 123 words.
+# When Resiliparse finds no main content at all, a short trafilatura reading of short lines is what is left of the
+# page's menus, buttons and promotion strips (a shop category rendered by script, a home page's navigation): no
+# document. wcxb-dev: three such pages, all with empty truth (2.1 to 5.0 words per line); the shortest real page
+# Resiliparse misses reads 123 words. Prose stays: Resiliparse drops python3.11-doc's copyright page (52 words,
+# 7.4 words per line), which trafilatura reads right.
 MAX_CHROME_WORDS = 100
+MAX_CHROME_WORDS_PER_LINE = 6
 _WORD = re.compile(r"\w+")
 
 
@@ -102,7 +109,7 @@ def extract_main_content(
         skipped = skipped + remove_comment_sections(document)
     second = resiliparse_main_text(text, skipped)
     extracted = _read(document, fresh_document, url, page_type, second)
-    if not _word_count(second) and 0 < _word_count(extracted) < MAX_CHROME_WORDS:
+    if not _word_count(second) and _is_page_chrome(extracted):
         raise NotADocument("no main content (only page chrome)", extracted)
     return extracted
 
@@ -135,28 +142,42 @@ def _read(
         extracted = merge_missed_content(extracted, second, min_words_per_added_line=MIN_PROSE_WORDS_PER_LINE)
     else:
         extracted = merge_missed_content(extracted, second)
-    return _with_card_grid(restore_headings(extracted, anchors), _lines_of(cards))
+    return _with_card_grid(restore_headings(extracted, anchors), cards)
 
 
-def _grid_around(extracted: str, cards: list[list[str]]) -> str:
-    """The grid's text when it holds an article's reading spread over its cards, else ''."""
-    read, grid = word_counts(extracted), _lines_of(cards)
-    if not read or contained_share(read, word_counts(grid)) < MIN_READ_IN_GRID:
-        return ""
+def _is_page_chrome(extracted: str) -> bool:
+    """Whether a reading is a few short lines (menu entries, buttons, taglines) rather than prose."""
+    lines = [line for line in extracted.split("\n") if line.strip()]
+    return 0 < _word_count(extracted) < MAX_CHROME_WORDS and mean_words_per_line(lines) < MAX_CHROME_WORDS_PER_LINE
+
+
+def _grid_around(extracted: str, cards: list[list[str]]) -> list[list[str]]:
+    """The cards when they hold an article's reading spread over them, else none."""
+    read = word_counts(extracted)
+    if not read or contained_share(read, word_counts(_lines_of(cards))) < MIN_READ_IN_GRID:
+        return []
     if any(contained_share(read, word_counts("\n".join(card))) >= MAX_READ_IN_ONE_CARD for card in cards):
-        return ""
-    return grid
+        return []
+    return cards
+
+
+def _reads_as_records(cards: list[list[str]]) -> bool:
+    """Whether cards read as records rather than menus: lines of a few words, or many cards of several lines each."""
+    if mean_words_per_line(_lines_of(cards).split("\n")) >= MIN_GRID_WORDS_PER_LINE:
+        return True
+    return len(cards) >= MIN_SHORT_RECORDS and sum(map(len, cards)) >= MIN_SHORT_RECORD_LINES * len(cards)
 
 
 def _lines_of(cards: list[list[str]]) -> str:
     return "\n".join(line for card in cards for line in card)
 
 
-def _with_card_grid(extracted: str, grid: str) -> str:
+def _with_card_grid(extracted: str, cards: list[list[str]]) -> str:
     """``extracted``, then the page's card grid when the grid holds records the extractor left out."""
+    grid = _lines_of(cards)
     if _word_count(grid) <= MIN_GRID_GROWTH * _word_count(extracted):
         return extracted
-    if mean_words_per_line(paragraphs_of(grid)) < MIN_GRID_WORDS_PER_LINE:
+    if not _reads_as_records(cards):
         return extracted
     in_grid = {line_key(line) for line in grid.split("\n")}
     return "\n".join([*(line for line in extracted.split("\n") if line_key(line) not in in_grid), grid])

@@ -146,6 +146,7 @@ def test_an_article_shown_as_the_first_of_a_stream_of_stories_is_read_alone():
 
 
 def test_a_sidebar_of_one_word_links_never_joins_an_article():
+    # Four widgets of many short lines: a page's furniture, where a shop's records are many cards of a few lines.
     widgets = "".join(
         f'<div class="widget"><h4>{name}</h4><ul>{"".join(f"<li><a href=/t/{n}>topic{n}</a></li>" for n in range(25))}</ul></div>'
         for name in ("Categories", "Tags", "Archives", "Authors")
@@ -154,6 +155,25 @@ def test_a_sidebar_of_one_word_links_never_joins_an_article():
     text = _extract(page)
     assert PARAGRAPHS[0] in text
     assert "topic3" not in text
+
+
+def _shop_page(count: int) -> str:
+    # Records of short lines (a name, a price, one colour swatch a line: under 2.5 words a line, like a menu's), all
+    # links, below a paragraph: trafilatura keeps the paragraph alone.
+    cards = "".join(
+        f"<li class='product'><a href='/cup-{i}'><h2>Glass cup {i}oz</h2><span>${12 + i}.00</span></a>"
+        + "".join(f"<div class='swatch'><a href='/cup-{i}?colour={c}'>{c}</a></div>" for c in ("Amber", "Lilac", "Sandstone"))
+        + "</li>"
+        for i in range(count)
+    )
+    return f"<html><body><div class='intro'><p>{PARAGRAPHS[0]}</p></div><ul class='products'>{cards}</ul></body></html>"
+
+
+def test_many_short_records_of_a_shop_join_its_text():
+    text = _extract(_shop_page(12))
+    assert PARAGRAPHS[0] in text
+    assert all(f"Glass cup {i}oz" in text for i in range(12))
+    assert text.count("Sandstone") == 12
 
 
 def test_an_article_the_parser_buries_in_a_popup_is_still_read():

@@ -135,6 +135,19 @@ def test_a_page_of_menus_alone_is_recorded_as_no_document():
     assert "Membership benefits" in parse_html_page(html_page(document(body=f"<ul>{menu}</ul>")), website(markup="ul"))["content"]
 
 
+def test_a_short_page_of_prose_that_resiliparse_skips_is_kept():
+    # Resiliparse leaves out sections whose id says "copyright"; python3.11-doc's copyright page is one, and it is
+    # still a page (its lines are prose, not a menu's).
+    notice = (
+        "<h1>Copyright</h1><p>Python and this documentation is:</p>"
+        "<p>Copyright © 2001-2023 Python Software Foundation. All rights reserved.</p>"
+        "<p>Copyright © 2000 BeOpen.com. All rights reserved.</p>"
+        "<p>See History and License for complete license and permissions information.</p>"
+    )
+    record = parse_html_page(html_page(document(body=f"<div class='body'><section id='copyright'>{notice}</section></div>")), website())
+    assert "BeOpen.com" in record["content"] and record["error"] is None
+
+
 def test_charset_from_meta_and_detection():
     latin1 = document(head="<meta charset='iso-8859-1'>", body="<p>Les élèves étudient à l'école française.</p>").encode("latin-1")
     record = parse_html_page(html_page(latin1, content_type="text/html"), website(markup="body"))
