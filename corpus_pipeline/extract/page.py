@@ -30,7 +30,12 @@ from corpus_pipeline.extract.metadata import (
     page_date,
 )
 from corpus_pipeline.extract.main_content import NotADocument, extract_main_content
-from corpus_pipeline.extract.text import normalize_whitespace, without_copied_lines, without_lines_in
+from corpus_pipeline.extract.text import (
+    normalize_whitespace,
+    without_copied_lines,
+    without_degenerate_lines,
+    without_lines_in,
+)
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -177,7 +182,7 @@ def _main_text(
     # Resiliparse reads the page's source, template included: its lines must not bring the template back.
     extracted = without_lines_in(extracted, template)
     if extracted.strip():
-        return normalize_whitespace(without_copied_lines(extracted).replace("\n", "\n\n"))
+        return normalize_whitespace(without_degenerate_lines(without_copied_lines(extracted)).replace("\n", "\n\n"))
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
     body = _cleaned(text, NON_CONTENT_TAGS, boilerplate).find("body")

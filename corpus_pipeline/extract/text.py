@@ -84,3 +84,30 @@ def without_lines_in(text: str, blocks: list[str]) -> str:
         return text
     known = {line_key(block) for block in blocks}
     return "\n".join(line for line in text.split("\n") if not (line.strip() and line_key(line) in known))
+
+
+# A line this long that is one phrase over and over ("Book Now Book Now ..."), a placeholder ("word word ..."), a
+# rating widget ("1 of 5 stars 2 of 5 stars ...") or a soup of identifiers (a marketplace's tracking ids rendered as
+# text) is markup debris, not language; corpus filters of the field (Gopher's repetition rules, C4's line filters)
+# drop such lines. Shorter lines are left alone.
+MIN_DEGENERATE_LINE_WORDS = 20
+# Share of a line's words covered by its commonest pair of words: Gopher drops text from 20 %; our lines are short,
+# and in a 20-word sentence one pair said twice ("I knew ... I knew") covers 20 %, so debris is counted from 40 %.
+MIN_TOP_PAIR_SHARE = 0.4
+MIN_IDENTIFIER_SHARE = 0.5  # words that mix letters and digits ("9b83", "S19aea247"): ids, not language
+_IDENTIFIER = re.compile(r"^(?=\w*\d)(?=\w*[^\W\d_])\w+$")
+
+
+def without_degenerate_lines(text: str) -> str:
+    """``text`` without lines of ``MIN_DEGENERATE_LINE_WORDS`` words or more that repeat a phrase or are ids."""
+    return "\n".join(line for line in text.split("\n") if not _is_degenerate(line))
+
+
+def _is_degenerate(line: str) -> bool:
+    words = _WORD.findall(line.lower())
+    if len(words) < MIN_DEGENERATE_LINE_WORDS or line.lstrip().startswith("|"):
+        return False  # a table row repeats its values by nature ("| Wired | Wired | Bluetooth |")
+    top_pair_count = Counter(zip(words, words[1:])).most_common(1)[0][1]
+    if 2 * top_pair_count >= MIN_TOP_PAIR_SHARE * len(words):
+        return True
+    return sum(bool(_IDENTIFIER.match(word)) for word in words) >= MIN_IDENTIFIER_SHARE * len(words)

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus_pipeline.extract.text import line_key, without_copied_lines
+from corpus_pipeline.extract.text import line_key, without_copied_lines, without_degenerate_lines
 
 NOTICE = "Colour and model availability may vary depending on country, region or carrier."
 QUESTION = "Which dish from your childhood would you still cook for friends today?"
@@ -29,3 +29,22 @@ def test_lines_are_only_ever_dropped_and_every_text_stays_once(lines):
     remaining = iter(lines)
     assert all(line in remaining for line in kept)  # kept lines are a subsequence, in order
     assert {line_key(line) for line in kept} == {line_key(line) for line in lines}
+
+
+def test_lines_of_markup_debris_are_dropped():
+    debris = [
+        "Book Now *" * 30,
+        "1 of 5 stars 2 of 5 stars 3 of 5 stars 4 of 5 stars 5 of 5 stars",
+        " ".join(f"{n:08x}-9b83-4f3c-a400-{n * 7919:012x}" for n in range(1, 8)),
+    ]
+    assert without_degenerate_lines("\n".join([NOTICE, *debris, QUESTION])) == "\n".join([NOTICE, QUESTION])
+
+
+def test_prose_table_rows_and_short_lines_that_repeat_words_stay():
+    kept = [
+        "I knew what I was looking for, I knew I would find it and I told the head office I would.",
+        "| Connection | Wired | Wired | Bluetooth | Wired | Wired | Bluetooth | Wired | Wired | Wired | Wired |",
+        "Book Now Book Now Book Now",
+        "Model K2 v2 with 84 keys, hot-swap sockets and a 4000 mAh battery, sold in 3 colours since 2019.",
+    ]
+    assert without_degenerate_lines("\n".join(kept)) == "\n".join(kept)
