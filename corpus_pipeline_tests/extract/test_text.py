@@ -48,3 +48,12 @@ def test_prose_table_rows_and_short_lines_that_repeat_words_stay():
         "Model K2 v2 with 84 keys, hot-swap sockets and a 4000 mAh battery, sold in 3 colours since 2019.",
     ]
     assert without_degenerate_lines("\n".join(kept)) == "\n".join(kept)
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("ab1 |"), max_size=80), max_size=8))
+def test_degenerate_lines_are_only_ever_dropped_whole_and_short_lines_always_stay(lines):
+    text = "\n".join(lines)
+    kept = without_degenerate_lines(text).split("\n")
+    remaining = iter(text.split("\n"))
+    assert all(line in remaining for line in kept)
+    assert all(line in kept for line in text.split("\n") if len(line_key(line).split()) < 20)
