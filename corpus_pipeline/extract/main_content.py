@@ -156,8 +156,12 @@ def _grid_around(extracted: str, cards: list[list[str]]) -> list[list[str]]:
     read = word_counts(extracted)
     if not read or contained_share(read, word_counts(_lines_of(cards))) < MIN_READ_IN_GRID:
         return []
-    if any(contained_share(read, word_counts("\n".join(card))) >= MAX_READ_IN_ONE_CARD for card in cards):
-        return []
+    enough = MAX_READ_IN_ONE_CARD * sum(read.values())
+    for card in cards:
+        text = "\n".join(card)
+        # A card of fewer words than that share cannot hold it (the cheap test spares most cards the count).
+        if _word_count(text) >= enough and contained_share(read, word_counts(text)) >= MAX_READ_IN_ONE_CARD:
+            return []
     return cards
 
 

@@ -48,7 +48,11 @@ def word_counts(text: str) -> Counter:
 def contained_share(words: Counter, within: Counter) -> float:
     """Share of ``words`` (counted with repeats) that ``within`` also holds; 0.0 when ``words`` is empty."""
     total = sum(words.values())
-    return sum((words & within).values()) / total if total else 0.0
+    if not total:
+        return 0.0
+    # The shared count is symmetric: walk the smaller bag (a card against a whole page's words, many times over).
+    small, large = (words, within) if len(words) <= len(within) else (within, words)
+    return sum(min(count, large[word]) for word, count in small.items() if word in large) / total
 
 
 def mean_words_per_line(lines: list[str]) -> float:
