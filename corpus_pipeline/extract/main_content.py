@@ -88,8 +88,7 @@ class NotADocument(ValueError):
     """The page has text, but none of it reads as a document (a menu, a search prompt, a promotion strip)."""
 
     def __init__(self, reason: str, text: str) -> None:
-        super().__init__(f"{reason}: {text!r}")
-        self.text = text
+        super().__init__(f"{reason}: {text!r}")  # the words go with the reason: nothing is dropped silently
 
 
 def extract_main_content(

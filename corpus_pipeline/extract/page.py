@@ -151,7 +151,7 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     try:
         content = _main_text(document, text, page.url, website, boilerplate)
     except NotADocument as no_document:
-        record["error"] = str(no_document)[:500]  # the words are kept: nothing is dropped silently
+        record["error"] = str(no_document)[:500]
         content = ""
     words = len(_WORD.findall(content))
     if not website.markup and 0 < words < website.min_content_words:
