@@ -166,7 +166,7 @@ def _grid_around(extracted: str, cards: list[list[str]]) -> list[list[str]]:
 
 def _reads_as_records(cards: list[list[str]]) -> bool:
     """Whether cards read as records rather than menus: lines of a few words, or many cards of several lines each."""
-    if mean_words_per_line(_lines_of(cards).split("\n")) >= MIN_GRID_WORDS_PER_LINE:
+    if mean_words_per_line([line for card in cards for line in card]) >= MIN_GRID_WORDS_PER_LINE:
         return True
     return len(cards) >= MIN_SHORT_RECORDS and sum(map(len, cards)) >= MIN_SHORT_RECORD_LINES * len(cards)
 
