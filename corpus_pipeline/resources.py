@@ -16,10 +16,13 @@ import dagster as dg
 from pydantic import Field
 
 from corpus_pipeline.core.registry import Registry, Website, load_registry
+from corpus_pipeline.core.checkpoint import FLUSH_ROWS
+from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
 from corpus_pipeline.core.warehouse import Warehouse, default_data_dir
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.pdf.settings import PdfSettings
+from corpus_pipeline.quality.checks import GatePolicy
 
 class CrawlerConfig(dg.ConfigurableResource):
     """Global knobs of the crawl, the PDF reader and the deduplication, shared by all websites."""
@@ -56,6 +59,14 @@ class CrawlerConfig(dg.ConfigurableResource):
     ocr_languages: str = Field(default=PdfSettings().languages, description="Tesseract languages, '+'-separated.")
     ocr_dpi: int = Field(default=PdfSettings().dpi, description="Rendering resolution of scanned pages.")
     workers: int = Field(default=os.cpu_count() or 1, description="Processes for parsing, OCR and dedup.")
+    checkpoint_every_rows: int = Field(
+        default=FLUSH_ROWS, ge=1, description="Crawl rows written to disk at a time; a killed crawl re-fetches at most these."
+    )
+    resume_within_hours: float = Field(
+        default=24.0,
+        gt=0,
+        description="A crawl interrupted less than this long ago is resumed; an older one is started afresh.",
+    )
 
     def crawl_settings(self) -> CrawlSettings:
         """The crawler's view of this configuration."""
@@ -98,9 +109,29 @@ class WebsiteRegistry(dg.ConfigurableResource):
 
 
 class ParquetWarehouse(dg.ConfigurableResource):
-    """Where the Parquet partitions live: ``<base_dir>/<asset>/website=<name>/data.parquet``."""
+    """Where the Parquet partitions live (``<base_dir>/<asset>/website=<name>/data.parquet``), and when a new
+    version of a partition may replace the current one."""
 
     base_dir: str = Field(default="", description="Folder of the warehouse; empty means <data dir>/warehouse.")
+    keep_versions: int = Field(
+        default=DEFAULT_KEEP_VERSIONS, ge=1, description="Published versions kept per partition (for roll-backs)."
+    )
+    max_row_drop_share: float = Field(
+        default=GatePolicy().max_row_drop_share,
+        ge=0.0,
+        le=1.0,
+        description="A new version with fewer rows than (1 - this) x the current one is refused; 1.0 accepts any drop.",
+    )
+    max_error_share: float = Field(
+        default=GatePolicy().max_error_share,
+        ge=0.0,
+        le=1.0,
+        description="Share of records with an error above which the error_share check warns.",
+    )
 
     def open(self) -> Warehouse:
-        return Warehouse(self.base_dir or default_data_dir() / "warehouse")
+        return Warehouse(self.base_dir or default_data_dir() / "warehouse", keep_versions=self.keep_versions)
+
+    def gate_policy(self) -> GatePolicy:
+        """What a new version must show to become current."""
+        return GatePolicy(max_row_drop_share=self.max_row_drop_share, max_error_share=self.max_error_share)

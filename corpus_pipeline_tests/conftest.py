@@ -15,9 +15,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
 from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
+
+
+# Property tests judge behaviour, not speed: on a busy 2-core CI machine generation can be slow,
+# and a slow draw is no failure of the code under test.
+settings.register_profile("corpus_pipeline", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("corpus_pipeline")
 
 
 def free_port() -> int:
@@ -29,7 +36,7 @@ def free_port() -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     session_dir = Path(tempfile.mkdtemp(prefix="corpus_pipeline_tests_"))
-    demo_port, closed_port = free_port(), free_port()
+    demo_port, closed_port, nightly_port = free_port(), free_port(), free_port()
     registry = session_dir / "websites.yaml"
     registry.write_text(
         f"""
@@ -43,11 +50,17 @@ websites:
   - name: unreachable
     url: http://127.0.0.1:{closed_port}/
     mode: crawl
+  - name: nightly
+    url: http://127.0.0.1:{nightly_port}/
+    mode: sitemap
+    langs: [fr]
+    default_lang: en
 """
     )
     os.environ[REGISTRY_ENV_VAR] = str(registry)
     os.environ[DATA_DIR_ENV_VAR] = str(session_dir / "data")
     config.stash[_SESSION] = (session_dir, demo_port)
+    config.stash[NIGHTLY_PORT] = nightly_port
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -57,6 +70,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _SESSION = pytest.StashKey[tuple[Path, int]]()
+NIGHTLY_PORT = pytest.StashKey[int]()
 
 
 @pytest.fixture(scope="session")
@@ -70,3 +84,9 @@ def demo_site(pytestconfig):
     facts = build_demo_site(root)
     with serve_site(root, port=port) as base_url:
         yield base_url, facts
+
+
+@pytest.fixture(scope="session")
+def nightly_site_port(pytestconfig) -> int:
+    """Loopback port of the registry's ``nightly`` website, which tests start and stop themselves."""
+    return pytestconfig.stash[NIGHTLY_PORT]

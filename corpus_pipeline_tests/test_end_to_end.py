@@ -122,15 +122,22 @@ def test_materializations_report_rows_schema_and_preview(demo_run):
     assert checks and all(check.passed for check in checks)
 
 
-def test_an_unreachable_website_records_the_failure(tmp_path):
+def test_an_unreachable_website_fails_with_its_cause_and_keeps_the_attempt(tmp_path):
     result = dg.materialize(
         ALL_ASSETS[:1], partition_key="unreachable", resources=resources(tmp_path), raise_on_error=False
     )
-    raw = Warehouse(tmp_path).scan("raw_pages", "unreachable").collect()
-    assert raw.height >= 1
+    assert not result.success
+    (failure,) = [event for event in result.all_events if event.is_step_failure]
+    message = failure.step_failure_data.error.message
+    assert "raw_pages for 'unreachable': 0 of 1 pages fetched: connection" in message
+    warehouse = Warehouse(tmp_path)
+    assert not warehouse.exists("raw_pages", "unreachable"), "a refused crawl never becomes current"
+    (refused,) = warehouse.history("raw_pages", "unreachable").versions()
+    assert refused.state == "refused" and refused.cause in message
+    raw = pl.read_parquet(warehouse.history("raw_pages", "unreachable").path_of(refused.id))
     assert raw["error"].drop_nulls().len() >= 1
     reachable = [c for c in result.get_asset_check_evaluations() if c.check_name == "website_reachable"]
-    assert reachable and not reachable[0].passed
+    assert reachable and not reachable[0].passed and reachable[0].partition == "unreachable"
 
 
 def test_dagster_job_execute_as_ci_runs_it(demo_site, tmp_path):

@@ -3,10 +3,12 @@
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.reporting import partition_metadata
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.partitions import website_partitions
+from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
+from corpus_pipeline.quality.records import UNIQUE_CANONICAL_URLS, judge_records, unique_canonical_urls
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse
 
 ASSET = "canonical_url_groups"
@@ -18,6 +20,7 @@ PREVIEW = ["canonical_url", "candidates", "url", "title", "date"]
     deps=["parsed_pages", "pdf_documents"],
     group_name="dedup",
     kinds={"python", "parquet"},
+    check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS)),
 )
 def canonical_url_groups(
     context: dg.AssetExecutionContext,
@@ -26,13 +29,19 @@ def canonical_url_groups(
 ):
     """One row per canonical URL: its candidate URLs and the elected record (urls_to_ignore dropped here)."""
     store = warehouse.open()
+    website = context.partition_key
     records = pl.concat(
-        [store.scan("parsed_pages", context.partition_key), store.scan("pdf_documents", context.partition_key)],
-        how="diagonal_relaxed",
+        [store.scan("parsed_pages", website), store.scan("pdf_documents", website)], how="diagonal_relaxed"
     )
-    groups, counts = build_canonical_url_groups(
-        records, urls_to_ignore=crawler_config.urls_to_ignore, keep_query_keys=crawler_config.keep_query_keys
-    )
-    store.write_frame(ASSET, context.partition_key, groups, CANONICAL_URL_GROUPS_SCHEMA)
-    path = store.path(ASSET, context.partition_key)
-    return dg.MaterializeResult(metadata=partition_metadata(path, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW, counts))
+    with store.history(ASSET, website).lock() as history:
+        groups, counts = build_canonical_url_groups(
+            records, urls_to_ignore=crawler_config.urls_to_ignore, keep_query_keys=crawler_config.keep_query_keys
+        )
+        with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as version:
+            version.write_frame(groups)
+
+        current = history.current_file()
+        inputs = records.select(pl.len()).collect().item()
+        outcomes = judge_records(version.path, current, inputs, warehouse.gate_policy(), with_errors=False)
+        outcomes.append(unique_canonical_urls(version.path))
+        yield from publish_if_good(context, history, version, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW, counts)

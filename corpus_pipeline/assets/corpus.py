@@ -1,16 +1,26 @@
 """corpus: the final deduplicated corpus of a website."""
 
 import dagster as dg
-import polars as pl
 
-from corpus_pipeline.assets.reporting import partition_metadata
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.corpus import deduplicate
 from corpus_pipeline.partitions import website_partitions
+from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
+from corpus_pipeline.quality.records import (
+    NO_EMPTY_CONTENT,
+    NO_IGNORED_URLS,
+    UNIQUE_CANONICAL_URLS,
+    judge_records,
+    no_empty_content,
+    no_ignored_urls,
+    unique_canonical_urls,
+)
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse
 
 ASSET = "corpus"
 PREVIEW = ["url", "title", "lang", "kind", "content"]
+CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS, NO_IGNORED_URLS, NO_EMPTY_CONTENT)
 
 
 @dg.asset(
@@ -18,11 +28,7 @@ PREVIEW = ["url", "title", "lang", "kind", "content"]
     deps=["canonical_url_groups"],
     group_name="dedup",
     kinds={"python", "parquet"},
-    check_specs=[
-        dg.AssetCheckSpec("unique_canonical_urls", asset=ASSET, blocking=True),
-        dg.AssetCheckSpec("no_ignored_urls", asset=ASSET, blocking=True),
-        dg.AssetCheckSpec("no_empty_content", asset=ASSET, blocking=True),
-    ],
+    check_specs=asset_check_specs(ASSET, CHECKS),
 )
 def corpus(
     context: dg.AssetExecutionContext,
@@ -31,26 +37,20 @@ def corpus(
 ):
     """One record per unique text: exact and near duplicates merged, each merge listed in `absorbed`."""
     store = warehouse.open()
-    groups = store.scan("canonical_url_groups", context.partition_key).collect()
-    records, counts = deduplicate(
-        groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers
-    )
-    store.write_frame(ASSET, context.partition_key, records, CORPUS_SCHEMA)
+    website = context.partition_key
+    groups = store.scan("canonical_url_groups", website).collect()
+    with store.history(ASSET, website).lock() as history:
+        records, counts = deduplicate(
+            groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers
+        )
+        with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
+            version.write_frame(records)
 
-    path = store.path(ASSET, context.partition_key)
-    written = pl.scan_parquet(path)
-    repeated = written.group_by("canonical_url").len().filter(pl.col("len") > 1).select(pl.len()).collect().item()
-    ignored = written.filter(
-        pl.any_horizontal(pl.col("url").str.contains(needle, literal=True) for needle in crawler_config.urls_to_ignore)
-        if crawler_config.urls_to_ignore
-        else pl.lit(False)
-    ).select(pl.len()).collect().item()
-    empty = written.filter(pl.col("content").fill_null("").str.strip_chars() == "").select(pl.len()).collect().item()
-    return dg.MaterializeResult(
-        metadata=partition_metadata(path, CORPUS_SCHEMA, PREVIEW, counts),
-        check_results=[
-            dg.AssetCheckResult(check_name="unique_canonical_urls", passed=repeated == 0, metadata={"repeated": repeated}),
-            dg.AssetCheckResult(check_name="no_ignored_urls", passed=ignored == 0, metadata={"ignored_urls": ignored}),
-            dg.AssetCheckResult(check_name="no_empty_content", passed=empty == 0, metadata={"empty_records": empty}),
-        ],
-    )
+        current = history.current_file()
+        outcomes = judge_records(version.path, current, groups.height, warehouse.gate_policy(), with_errors=False)
+        outcomes += [
+            unique_canonical_urls(version.path),
+            no_ignored_urls(version.path, crawler_config.urls_to_ignore),
+            no_empty_content(version.path),
+        ]
+        yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, counts)

@@ -1,16 +1,18 @@
 """parsed_pages: the text and metadata of every HTML page."""
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import dagster as dg
-import polars as pl
 
-from corpus_pipeline.assets.reporting import partition_metadata
-from corpus_pipeline.core.raw_pages import iter_documents
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.core.raw_pages import count_documents, iter_documents
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import learn_boilerplate
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
 from corpus_pipeline.partitions import website_partitions
+from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
+from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "parsed_pages"
@@ -22,11 +24,7 @@ PREVIEW = ["url", "title", "date", "lang", "content", "error"]
     deps=["raw_pages"],
     group_name="extract",
     kinds={"python", "parquet"},
-    check_specs=[
-        dg.AssetCheckSpec(
-            "pages_have_text", asset=ASSET, description="Most pages yield text (errors are recorded per page)."
-        )
-    ],
+    check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, ERROR_SHARE)),
 )
 def parsed_pages(
     context: dg.AssetExecutionContext,
@@ -38,33 +36,21 @@ def parsed_pages(
     website = websites.website(context.partition_key)
     store = warehouse.open()
     raw_path = store.path("raw_pages", website.name)
+    with store.history(ASSET, website.name).lock() as history:
+        # Two passes over the stored pages: learn the site's boilerplate, then extract with it.
+        boilerplate = learn_boilerplate(
+            ((page.url, page.body) for page in _html_pages(raw_path)), workers=crawler_config.workers
+        )
+        with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
+            for record in parse_html_pages(_html_pages(raw_path), website, boilerplate, workers=crawler_config.workers):
+                version.write(record)
 
-    # Two passes over the stored pages: learn the site's boilerplate, then extract with it.
-    boilerplate = learn_boilerplate(
-        ((page.url, page.body) for page in _html_pages(raw_path)), workers=crawler_config.workers
-    )
-    with store.writer(ASSET, website.name, RECORD_SCHEMA) as output:
-        for record in parse_html_pages(_html_pages(raw_path), website, boilerplate, workers=crawler_config.workers):
-            output.write(record)
-
-    path = store.path(ASSET, website.name)
-    frame = pl.scan_parquet(path)
-    failed = frame.filter(pl.col("error").is_not_null()).select(pl.len()).collect().item()
-    total = frame.select(pl.len()).collect().item()
-    return dg.MaterializeResult(
-        metadata=partition_metadata(path, RECORD_SCHEMA, PREVIEW, {"pages_with_error": failed}),
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="pages_have_text",
-                passed=total == 0 or failed / total < 0.5,
-                severity=dg.AssetCheckSeverity.WARN,
-                metadata={"pages": total, "pages_with_error": failed},
-            )
-        ],
-    )
+        current = history.current_file()
+        outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), warehouse.gate_policy())
+        yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW)
 
 
-def _html_pages(raw_path) -> Iterator[HtmlPage]:
+def _html_pages(raw_path: Path) -> Iterator[HtmlPage]:
     for row in iter_documents(raw_path, kind="html"):
         yield HtmlPage(
             url=row["final_url"] or row["url"],

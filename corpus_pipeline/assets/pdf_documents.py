@@ -1,15 +1,17 @@
 """pdf_documents: the text of every PDF, by outline section, OCR'd when scanned."""
 
 import dagster as dg
-import polars as pl
 
-from corpus_pipeline.assets.reporting import partition_metadata
-from corpus_pipeline.core.raw_pages import iter_documents
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.reporting import count_values
+from corpus_pipeline.core.raw_pages import count_documents, iter_documents
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.pdf.document import PdfError, read_pdf
 from corpus_pipeline.pdf.ocr import check_ocr_languages
+from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
+from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "pdf_documents"
@@ -21,6 +23,7 @@ PREVIEW = ["url", "title", "kind", "lang", "content", "error"]
     deps=["raw_pages"],
     group_name="extract",
     kinds={"python", "parquet"},
+    check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, ERROR_SHARE)),
 )
 def pdf_documents(
     context: dg.AssetExecutionContext,
@@ -34,32 +37,36 @@ def pdf_documents(
     if settings.ocr:
         check_ocr_languages(settings.languages)  # fail before any work, naming the missing language
     store = warehouse.open()
+    raw_path = store.path("raw_pages", website.name)
+    with store.history(ASSET, website.name).lock() as history:
+        with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
+            for row in iter_documents(raw_path, kind="pdf"):
+                for record in _pdf_records(context, row, website.name, website.default_lang, settings):
+                    version.write(record)
 
-    with store.writer(ASSET, website.name, RECORD_SCHEMA) as output:
-        for row in iter_documents(store.path("raw_pages", website.name), kind="pdf"):
-            url = row["final_url"] or row["url"]
-            try:
-                records = read_pdf(
-                    row["body"],
-                    url=url,
-                    website=website.name,
-                    fetched_at=row["fetched_at"],
-                    category=row["category"],
-                    default_lang=website.default_lang,
-                    settings=settings,
-                    date_hint=row["sitemap_lastmod"] or row["last_modified"],
-                )
-            except PdfError as error:
-                context.log.warning(f"{url}: {error}")
-                records = [_unreadable(website.name, url, row, str(error))]
-            for record in records:
-                output.write(record)
+        current = history.current_file()
+        outcomes = judge_records(version.path, current, count_documents(raw_path, "pdf"), warehouse.gate_policy())
+        counts = count_values(version.path, "kind", prefix="records_")
+        yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
-    path = store.path(ASSET, website.name)
-    kinds = pl.scan_parquet(path).group_by("kind").len().collect()
-    counts = {f"records_{kind}": n for kind, n in kinds.iter_rows() if kind}
-    counts["documents_with_error"] = pl.scan_parquet(path).filter(pl.col("error").is_not_null()).select(pl.len()).collect().item()
-    return dg.MaterializeResult(metadata=partition_metadata(path, RECORD_SCHEMA, PREVIEW, counts))
+
+def _pdf_records(context: dg.AssetExecutionContext, row: dict, website: str, default_lang: str, settings) -> list[dict]:
+    """The records of one stored PDF; an unreadable PDF keeps one record with the reason."""
+    url = row["final_url"] or row["url"]
+    try:
+        return read_pdf(
+            row["body"],
+            url=url,
+            website=website,
+            fetched_at=row["fetched_at"],
+            category=row["category"],
+            default_lang=default_lang,
+            settings=settings,
+            date_hint=row["sitemap_lastmod"] or row["last_modified"],
+        )
+    except PdfError as error:
+        context.log.warning(f"{url}: {error}")
+        return [_unreadable(website, url, row, str(error))]
 
 
 def _unreadable(website: str, url: str, row: dict, reason: str) -> dict:

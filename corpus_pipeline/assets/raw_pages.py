@@ -1,32 +1,30 @@
 """raw_pages: every fetch of a website's crawl."""
 
+from collections.abc import Iterable
+from datetime import timedelta
+
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.reporting import partition_metadata
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.core.checkpoint import Checkpoint
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import summarize_crawl
 from corpus_pipeline.partitions import website_partitions
+from corpus_pipeline.quality.crawl import RAW_PAGES_CHECKS, judge_crawl
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "raw_pages"
 PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
-# Everything but the bodies: enough to compare two crawls without holding the website in memory.
-INDEX_COLUMNS = [name for name in RAW_PAGES_SCHEMA.names if name not in ("body", "website")]
 
 
 @dg.asset(
     partitions_def=website_partitions,
     group_name="crawl",
     kinds={"python", "parquet"},
-    check_specs=[
-        dg.AssetCheckSpec("one_row_per_url", asset=ASSET, blocking=True, description="No URL is fetched twice."),
-        dg.AssetCheckSpec(
-            "website_reachable", asset=ASSET, blocking=True, description="At least one document was fetched."
-        ),
-    ],
+    check_specs=asset_check_specs(ASSET, RAW_PAGES_CHECKS),
 )
 def raw_pages(
     context: dg.AssetExecutionContext,
@@ -34,42 +32,41 @@ def raw_pages(
     websites: WebsiteRegistry,
     warehouse: ParquetWarehouse,
 ):
-    """Every fetch of the website's crawl (sitemap or recursive), with status, headers, timing, error and body."""
+    """Every fetch of the website's crawl (sitemap or recursive), with status, headers, timing, error and body.
+
+    The crawl checkpoints its rows as it goes, so a killed run resumes where it stopped. The new crawl
+    becomes current only if the website was reachable and its page count did not collapse; otherwise
+    the run fails with the cause, and the current crawl (and the conditional-GET state it holds) stays.
+    """
     website = websites.website(context.partition_key)
     store = warehouse.open()
-    path = store.path(ASSET, website.name)
+    with store.history(ASSET, website.name).lock() as history:
+        current = history.current_file()
+        previous = PreviousCrawl.open(current) if current else None
+        context.log.info(f"Crawling {website.url} in {website.mode} mode ({'incremental' if previous else 'first crawl'})")
 
-    previous = PreviousCrawl.open(path) if path.exists() else None
-    previous_index = pl.read_parquet(path, columns=INDEX_COLUMNS) if path.exists() else None
-    context.log.info(f"Crawling {website.url} in {website.mode} mode ({'incremental' if previous else 'first crawl'})")
+        checkpoint = store.checkpoint(ASSET, website.name, RAW_PAGES_SCHEMA)
+        resumed = _resume_or_start(context, checkpoint, timedelta(hours=crawler_config.resume_within_hours))
+        with checkpoint.appender(flush_rows=crawler_config.checkpoint_every_rows) as journal:
+            for row in crawl_website(website, crawler_config.crawl_settings(), previous, resumed=resumed):
+                journal.write(row)
+        if previous is not None:
+            previous.close()
 
-    with store.writer(ASSET, website.name, RAW_PAGES_SCHEMA) as output:
-        for row in crawl_website(website, crawler_config.crawl_settings(), previous):
-            output.write(row)
-    if previous is not None:
-        previous.close()
+        with history.new_version(RAW_PAGES_SCHEMA, run_id=context.run.run_id) as version:
+            for table in checkpoint.tables():
+                version.write_table(table)
+        checkpoint.clear()
 
-    rows = pl.scan_parquet(path)
-    summary = summarize_crawl(rows, previous_index.lazy() if previous_index is not None else None)
-    duplicates = rows.group_by("url").len().filter(pl.col("len") > 1).collect()
-    documents = rows.filter(pl.col("kind").is_in(["html", "pdf", "sitemap"]) & pl.col("body").is_not_null())
-    fetched_documents = documents.select(pl.len()).collect().item()
-    errors = rows.filter(pl.col("error").is_not_null()).select("url", "error").head(5).collect()
-    return dg.MaterializeResult(
-        metadata=partition_metadata(path, RAW_PAGES_SCHEMA, PREVIEW, summary),
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="one_row_per_url",
-                passed=duplicates.height == 0,
-                metadata={"duplicated_urls": duplicates.height},
-            ),
-            dg.AssetCheckResult(
-                check_name="website_reachable",
-                passed=fetched_documents > 0,
-                metadata={
-                    "documents": fetched_documents,
-                    "first_errors": dg.MetadataValue.md("\n".join(f"- {u}: {e}" for u, e in errors.iter_rows()) or "none"),
-                },
-            ),
-        ],
-    )
+        outcomes = judge_crawl(version.path, current, warehouse.gate_policy())
+        summary = summarize_crawl(pl.scan_parquet(version.path), pl.scan_parquet(current) if current else None)
+        yield from publish_if_good(context, history, version, outcomes, RAW_PAGES_SCHEMA, PREVIEW, summary)
+
+
+def _resume_or_start(context: dg.AssetExecutionContext, checkpoint: Checkpoint, max_age: timedelta) -> Iterable[dict]:
+    """Rows of an interrupted crawl to resume from, or nothing (and a fresh checkpoint)."""
+    if checkpoint.is_resumable(max_age):
+        context.log.info(f"Resuming an interrupted crawl from {checkpoint.row_count()} rows already fetched")
+        return checkpoint.rows(extra={"website": context.partition_key})
+    checkpoint.start()
+    return ()

@@ -34,6 +34,19 @@ DOCUMENT_COLUMNS = (
 )
 
 
+def count_documents(path: Path, kind: str) -> int:
+    """How many documents ``iter_documents`` yields, counted without reading the bodies.
+
+    Usable rows of a document kind always carry their body (the crawler keeps it), so
+    the body column need not be read to count them.
+    """
+    parquet = pq.ParquetFile(path)
+    total = 0
+    for batch in parquet.iter_batches(columns=["kind", "outcome", "indexable"]):
+        total += pc.sum(_usable_mask(batch, kind, check_body=False)).as_py() or 0
+    return total
+
+
 def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dict[str, Any]]:
     """Usable, indexable documents of one ``kind`` (``html`` or ``pdf``), URL-sorted within each batch.
 
@@ -42,13 +55,17 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dic
     """
     parquet = pq.ParquetFile(path)
     for batch in parquet.iter_batches(batch_size=batch_rows, columns=list(DOCUMENT_COLUMNS)):
-        keep = pc.and_(
-            pc.and_(pc.equal(batch.column("kind"), kind), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
-            pc.and_(pc.fill_null(batch.column("indexable"), False), pc.is_valid(batch.column("body"))),
-        )
-        selected = batch.filter(keep)
+        selected = batch.filter(_usable_mask(batch, kind))
         if selected.num_rows == 0:
             continue
         order = pc.sort_indices(selected, sort_keys=[("final_url", "ascending"), ("url", "ascending")])
         yield from selected.take(order).to_pylist()
 
+
+
+def _usable_mask(batch: pa.RecordBatch, kind: str, check_body: bool = True) -> pa.Array:
+    mask = pc.and_(
+        pc.and_(pc.equal(batch.column("kind"), kind), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
+        pc.fill_null(batch.column("indexable"), False),
+    )
+    return pc.and_(mask, pc.is_valid(batch.column("body"))) if check_body else mask

@@ -1,27 +1,28 @@
-"""Parquet partitions on disk: hive layout, batched writes, atomic publication.
+"""Parquet partitions on disk: hive layout, versions, checkpoints.
 
-Layout: ``<root>/<asset>/website=<name>/data.parquet``. A partition is written
-to a hidden temporary file next to its final place and renamed when complete,
-so a killed run never leaves a half-written file where readers look.
+Layout: ``<root>/<asset>/website=<name>/data.parquet`` is the current version of
+a partition, the one readers see. Versions are written beside it (see
+``versions.py``) and become current only when published; rows of an unfinished
+crawl wait in ``<root>/_checkpoints`` (see ``checkpoint.py``).
 """
 
 from __future__ import annotations
 
 import os
-import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from corpus_pipeline.core.checkpoint import CHECKPOINTS_DIR, Checkpoint
+from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
+from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
 
 DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
 PARTITION_FILE = "data.parquet"
-DEFAULT_ROW_GROUP_SIZE = 256
 
 
 def default_data_dir() -> Path:
@@ -36,9 +37,9 @@ class PartitionPathError(ValueError):
 
 def partition_dir(root: str | os.PathLike[str], asset: str, website: str) -> Path:
     """Folder of one asset partition; refuses keys that could escape ``root``."""
-    if not WEBSITE_NAME_PATTERN.match(website):
+    if not WEBSITE_NAME_PATTERN.fullmatch(website):
         raise PartitionPathError(f"invalid website name for a partition: {website!r}")
-    if not WEBSITE_NAME_PATTERN.match(asset.replace("_", "-")):
+    if not WEBSITE_NAME_PATTERN.fullmatch(asset.replace("_", "-")):
         raise PartitionPathError(f"invalid asset name: {asset!r}")
     root_path = Path(root).resolve()
     folder = (root_path / asset / f"website={website}").resolve()
@@ -52,100 +53,50 @@ def partition_path(root: str | os.PathLike[str], asset: str, website: str) -> Pa
     return partition_dir(root, asset, website) / PARTITION_FILE
 
 
-class PartitionWriter:
-    """Streams rows into a partition in row groups, published atomically on close.
-
-    Use as a context manager; on an exception the temporary file is removed and
-    the previous partition (if any) stays in place.
-    """
-
-    def __init__(
-        self,
-        path: Path,
-        schema: pa.Schema,
-        row_group_size: int = DEFAULT_ROW_GROUP_SIZE,
-        drop_columns: Iterable[str] = (),
-    ) -> None:
-        self.path = path
-        # The hive partition column lives in the folder name; storing it in the
-        # file too would clash when a notebook reads with hive_partitioning.
-        self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
-        self.row_group_size = row_group_size
-        self.rows_written = 0
-        self._buffer: list[dict[str, Any]] = []
-        self._tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-        self._writer: pq.ParquetWriter | None = None
-
-    def __enter__(self) -> PartitionWriter:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = pq.ParquetWriter(self._tmp, self.file_schema, compression="zstd")
-        return self
-
-    def write(self, row: Mapping[str, Any]) -> None:
-        """Buffer one row; a full buffer is flushed as a row group."""
-        self._buffer.append({name: row.get(name) for name in self.file_schema.names})
-        if len(self._buffer) >= self.row_group_size:
-            self._flush()
-
-    def write_table(self, table: pa.Table) -> None:
-        """Append a whole Arrow table (columns are selected and cast to the file schema)."""
-        self._flush()
-        assert self._writer is not None
-        table = table.select(self.file_schema.names).cast(self.file_schema)
-        self._writer.write_table(table, row_group_size=self.row_group_size)
-        self.rows_written += table.num_rows
-
-    def _flush(self) -> None:
-        if not self._buffer:
-            return
-        assert self._writer is not None
-        table = pa.Table.from_pylist(self._buffer, schema=self.file_schema)
-        self._writer.write_table(table)
-        self.rows_written += table.num_rows
-        self._buffer.clear()
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        try:
-            if exc_type is None:
-                self._flush()
-        finally:
-            assert self._writer is not None
-            self._writer.close()
-        if exc_type is None:
-            os.replace(self._tmp, self.path)
-        else:
-            self._tmp.unlink(missing_ok=True)
-
-
 class Warehouse:
-    """The Parquet partitions of all assets under one root folder."""
+    """The Parquet partitions of all assets under one root folder, each with its kept versions."""
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(self, root: str | os.PathLike[str], keep_versions: int = DEFAULT_KEEP_VERSIONS) -> None:
         self.root = Path(root)
+        self.keep_versions = keep_versions
 
     def path(self, asset: str, website: str) -> Path:
+        """The current version of a partition: the file readers see."""
         return partition_path(self.root, asset, website)
 
     def exists(self, asset: str, website: str) -> bool:
         return self.path(asset, website).exists()
 
-    def writer(self, asset: str, website: str, schema: pa.Schema, row_group_size: int = DEFAULT_ROW_GROUP_SIZE) -> PartitionWriter:
-        """A writer for one partition; the ``website`` column is stored by the hive folder name."""
-        return PartitionWriter(self.path(asset, website), schema, row_group_size, drop_columns=("website",))
+    def history(self, asset: str, website: str) -> PartitionHistory:
+        """The versions of one partition (hold ``history.lock()`` to write one)."""
+        folder = partition_dir(self.root / VERSIONS_DIR, asset, website)
+        return PartitionHistory(folder, self.path(asset, website), self.keep_versions)
+
+    def checkpoint(self, asset: str, website: str, schema: pa.Schema) -> Checkpoint:
+        """Rows of an unfinished materialization of a partition, kept so that a re-run can resume."""
+        return Checkpoint(partition_dir(self.root / CHECKPOINTS_DIR, asset, website), schema, drop_columns=("website",))
+
+    @contextmanager
+    def writer(self, asset: str, website: str, schema: pa.Schema, row_group_size: int = DEFAULT_ROW_GROUP_SIZE) -> Iterator[VersionWriter]:
+        """Write a new version and make it current at once, without checks (for fixtures and tools)."""
+        with self.history(asset, website).lock() as history:
+            with history.new_version(schema, row_group_size=row_group_size) as writer:
+                yield writer
+            history.publish(writer.version_id)
 
     def scan(self, asset: str, website: str) -> pl.LazyFrame:
-        """Lazy frame of one partition, with its ``website`` column restored."""
-        path = self.path(asset, website)
-        if not path.exists():
-            raise FileNotFoundError(f"{asset} has no partition for website {website!r} yet ({path}): materialize it first")
-        return pl.scan_parquet(path).with_columns(pl.lit(website).alias("website"))
+        """Lazy frame of the current version of a partition, with its ``website`` column restored."""
+        return scan_partition_file(self.path(asset, website), asset, website)
 
     def write_frame(self, asset: str, website: str, frame: pl.DataFrame, schema: pa.Schema) -> int:
-        """Write a whole frame as a partition (atomically); return its row count."""
+        """Write a whole frame as the new current version, without checks; return its row count."""
         with self.writer(asset, website, schema) as writer:
-            table = frame.to_arrow()
-            missing = [name for name in writer.file_schema.names if name not in table.column_names]
-            for name in missing:
-                table = table.append_column(name, pa.nulls(table.num_rows, writer.file_schema.field(name).type))
-            writer.write_table(table)
+            writer.write_frame(frame)
         return writer.rows_written
+
+
+def scan_partition_file(path: Path, asset: str, website: str) -> pl.LazyFrame:
+    """Lazy frame of one partition file (current or any version), with its ``website`` column restored."""
+    if not path.exists():
+        raise FileNotFoundError(f"{asset} has no partition for website {website!r} yet ({path}): materialize it first")
+    return pl.scan_parquet(path).with_columns(pl.lit(website).alias("website"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import defaultdict, deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -45,8 +45,13 @@ class CrawlTask:
     indexable: bool = False
 
 
-def crawl_website(website: Website, settings: CrawlSettings, previous: PreviousCrawl | None = None) -> Iterator[dict]:
-    """Yield one raw_pages row (RAW_PAGES_SCHEMA keys) per crawl decision; never raises for network trouble."""
+def crawl_website(
+    website: Website, settings: CrawlSettings, previous: PreviousCrawl | None = None, resumed: Iterable[dict] = ()
+) -> Iterator[dict]:
+    """Yield one raw_pages row (RAW_PAGES_SCHEMA keys) per crawl decision; never raises for network trouble.
+
+    ``resumed`` (rows of an interrupted crawl to build on) is not read yet: resumption lands with the frontier rebuild.
+    """
     yield from _Crawl(website, settings, previous).run()
 
 

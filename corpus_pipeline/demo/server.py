@@ -14,6 +14,7 @@ import argparse
 import gzip
 import hashlib
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.utils import formatdate, parsedate_to_datetime
@@ -38,8 +39,12 @@ class StaticSiteHandler(BaseHTTPRequestHandler):
 
     server_version = "DemoSite/1.0"
 
-    def __init__(self, *args, root: Path, **kwargs) -> None:
+    def __init__(
+        self, *args, root: Path, latency_s: float = 0.0, request_log: list[str] | None = None, **kwargs
+    ) -> None:
         self.root = root
+        self.latency_s = latency_s
+        self.request_log = request_log
         super().__init__(*args, **kwargs)
 
     def do_HEAD(self) -> None:  # noqa: N802 (http.server naming)
@@ -52,6 +57,10 @@ class StaticSiteHandler(BaseHTTPRequestHandler):
         return
 
     def _respond(self, with_body: bool) -> None:
+        if self.request_log is not None:
+            self.request_log.append(self.path)
+        if self.latency_s:
+            time.sleep(self.latency_s)
         path = self._resolve()
         if path is None:
             self.send_error(HTTPStatus.NOT_FOUND)
@@ -110,9 +119,18 @@ class _LoopbackServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def serve_site(root: Path, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
-    """Serve ``root`` in a background thread; yields the base URL (``http://127.0.0.1:PORT``)."""
-    handler = partial(StaticSiteHandler, root=Path(root).resolve())
+def serve_site(
+    root: Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    latency_s: float = 0.0,
+    request_log: list[str] | None = None,
+) -> Iterator[str]:
+    """Serve ``root`` in a background thread; yields the base URL (``http://127.0.0.1:PORT``).
+
+    ``latency_s`` delays every answer (a slow website); ``request_log`` receives every requested path.
+    """
+    handler = partial(StaticSiteHandler, root=Path(root).resolve(), latency_s=latency_s, request_log=request_log)
     server = _LoopbackServer((host, port), handler)
     thread = threading.Thread(target=server.serve_forever, name="demo-site", daemon=True)
     thread.start()
@@ -128,8 +146,9 @@ def main() -> None:
     parser.add_argument("--root", default="data/demo_site")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds to wait before each answer")
     args = parser.parse_args()
-    handler = partial(StaticSiteHandler, root=Path(args.root).resolve())
+    handler = partial(StaticSiteHandler, root=Path(args.root).resolve(), latency_s=args.latency)
     server = _LoopbackServer((args.host, args.port), handler)
     print(f"Serving {args.root} on http://{args.host}:{args.port}/", flush=True)
     try:

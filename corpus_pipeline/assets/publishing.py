@@ -1,0 +1,87 @@
+"""From a judged version to Dagster: per-partition check results, then publication or a failure with its cause."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import dagster as dg
+import pyarrow as pa
+
+from corpus_pipeline.assets.reporting import partition_metadata
+from corpus_pipeline.core.versions import PartitionHistory, VersionWriter
+from corpus_pipeline.partitions import website_partitions
+from corpus_pipeline.quality.checks import CheckOutcome, CheckSpec, refusal_cause
+
+
+def asset_check_specs(asset: str, checks: Sequence[CheckSpec]) -> list[dg.AssetCheckSpec]:
+    """Dagster check specs, one result per website partition."""
+    with warnings.catch_warnings():
+        # Partitioned checks are a preview feature in Dagster 1.13; without them every result shows no
+        # partition and the latest website to run overwrites the others' status.
+        warnings.simplefilter("ignore", dg.PreviewWarning)
+        return [
+            dg.AssetCheckSpec(
+                check.name,
+                asset=asset,
+                description=check.description,
+                blocking=check.blocking,
+                partitions_def=website_partitions,
+            )
+            for check in checks
+        ]
+
+
+def publish_if_good(
+    context: dg.AssetExecutionContext,
+    history: PartitionHistory,
+    version: VersionWriter,
+    outcomes: Sequence[CheckOutcome],
+    schema: pa.Schema,
+    preview_columns: Sequence[str],
+    counts: Mapping[str, Any] | None = None,
+) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
+    """Make the new version current when no blocking check failed; otherwise keep the current one and fail.
+
+    The failure's message is the one-line cause, e.g. "raw_pages for 'demo': 0 of 37 pages fetched:
+    connection refused to 127.0.0.1:8765", so the run's failure says why without opening the checks.
+    """
+    asset, website = context.asset_key.to_user_string(), context.partition_key
+    results = [_check_result(outcome) for outcome in outcomes]
+    cause = refusal_cause(outcomes)
+    if cause is not None:
+        current = history.current()
+        history.refuse(version.version_id, cause)
+        yield from results
+        raise dg.Failure(
+            description=f"{asset} for '{website}': {cause}",
+            metadata={
+                "refused_version": version.version_id,
+                "current_version": current.id if current else "none",
+                "refused_path": dg.MetadataValue.path(str(version.path)),
+            },
+            allow_retries=False,  # a retry would crawl the same broken night again
+        )
+    previous = history.current()
+    history.publish(version.version_id)
+    metadata = partition_metadata(history.current_path, schema, preview_columns, counts)
+    metadata["version"] = version.version_id
+    metadata["previous_version"] = previous.id if previous else "none"
+    yield dg.MaterializeResult(metadata=metadata, check_results=results)
+
+
+def _check_result(outcome: CheckOutcome) -> dg.AssetCheckResult:
+    metadata: dict[str, Any] = dict(outcome.metadata)
+    if outcome.cause:
+        metadata["cause"] = outcome.cause
+    for key, value in metadata.items():
+        if isinstance(value, str) and "\n" in value:
+            metadata[key] = dg.MetadataValue.md(value)
+    return dg.AssetCheckResult(
+        check_name=outcome.spec.name,
+        passed=outcome.passed,
+        severity=dg.AssetCheckSeverity.ERROR if outcome.spec.blocking else dg.AssetCheckSeverity.WARN,
+        metadata=metadata,
+        description=outcome.cause,
+    )

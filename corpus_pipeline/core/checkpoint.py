@@ -1,0 +1,138 @@
+"""Rows of an unfinished materialization, flushed to disk in small parts so that a re-run resumes.
+
+A crawl writes its rows here as it goes: every few hundred rows (or seconds) the
+buffer becomes one complete Parquet part, renamed into place, so a run killed at
+any moment loses at most the rows of its last buffer. When the crawl completes,
+its parts are compacted into a version of the partition and the checkpoint is
+cleared. Layout: ``<root>/_checkpoints/<asset>/website=<name>/part-000001.parquet``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+CHECKPOINTS_DIR = "_checkpoints"
+STARTED_FILE = "started.json"
+FLUSH_ROWS = 100  # a killed crawl re-fetches at most this many pages
+FLUSH_SECONDS = 15.0  # ...or what it fetched in this long, on a slow website
+
+
+class Checkpoint:
+    """The parts written so far by an unfinished run of one partition."""
+
+    def __init__(self, folder: Path, schema: pa.Schema, drop_columns: Iterable[str] = ()) -> None:
+        self.folder = folder
+        self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
+
+    def parts(self) -> list[Path]:
+        """The complete parts, in the order they were written."""
+        return sorted(self.folder.glob("part-*.parquet")) if self.folder.exists() else []
+
+    def started_at(self) -> datetime | None:
+        """When the unfinished run began, or None when there is no checkpoint."""
+        marker = self.folder / STARTED_FILE
+        if not marker.exists():
+            return None
+        return datetime.fromisoformat(json.loads(marker.read_text())["started_at"])
+
+    def is_resumable(self, max_age: timedelta) -> bool:
+        """Whether parts exist and are recent enough to build on (older ones describe a stale website)."""
+        started = self.started_at()
+        return bool(self.parts()) and started is not None and datetime.now(timezone.utc) - started <= max_age
+
+    def row_count(self) -> int:
+        return sum(pq.ParquetFile(part).metadata.num_rows for part in self.parts())
+
+    def rows(self, extra: Mapping[str, Any] | None = None, batch_rows: int = 256) -> Iterator[dict[str, Any]]:
+        """The rows written so far, one at a time (parts are read in batches), with ``extra`` columns added."""
+        return _rows_of(self.tables(batch_rows), extra or {})
+
+    def tables(self, batch_rows: int = 256) -> Iterator[pa.Table]:
+        """The rows written so far as small Arrow tables.
+
+        The list of parts is taken now, not when iteration starts, so parts appended
+        while a resumed run reads its past never come back to it as past.
+        """
+        return _read_parts(self.parts(), batch_rows)
+
+    def start(self) -> None:
+        """Begin a fresh run: forget older parts and note the start time."""
+        self.clear()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / STARTED_FILE).write_text(json.dumps({"started_at": datetime.now(timezone.utc).isoformat()}))
+
+    def appender(self, flush_rows: int = FLUSH_ROWS, flush_seconds: float = FLUSH_SECONDS) -> CheckpointAppender:
+        """A writer that adds parts after the existing ones."""
+        return CheckpointAppender(self, flush_rows, flush_seconds)
+
+    def clear(self) -> None:
+        """Remove the checkpoint (the run completed, or its parts are too old to use)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class CheckpointAppender:
+    """Buffers rows and writes each full buffer as one complete part (a temporary file renamed into place)."""
+
+    def __init__(self, checkpoint: Checkpoint, flush_rows: int, flush_seconds: float) -> None:
+        self.checkpoint = checkpoint
+        self.flush_rows = flush_rows
+        self.flush_seconds = flush_seconds
+        self.rows_written = 0
+        self._buffer: list[dict[str, Any]] = []
+        self._last_flush = time.monotonic()
+        existing = checkpoint.parts()
+        self._next_part = int(existing[-1].stem.split("-")[1]) + 1 if existing else 1
+
+    def __enter__(self) -> CheckpointAppender:
+        """Open for writing; call it under the partition's lock, as it removes dead runs' temporary parts."""
+        self.checkpoint.folder.mkdir(parents=True, exist_ok=True)
+        for leftover in self.checkpoint.folder.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+        return self
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        names = self.checkpoint.file_schema.names
+        self._buffer.append({name: row.get(name) for name in names})
+        if len(self._buffer) >= self.flush_rows or time.monotonic() - self._last_flush >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered rows as one part."""
+        self._last_flush = time.monotonic()
+        if not self._buffer:
+            return
+        table = pa.Table.from_pylist(self._buffer, schema=self.checkpoint.file_schema)
+        final = self.checkpoint.folder / f"part-{self._next_part:06d}.parquet"
+        tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, final)
+        self._next_part += 1
+        self.rows_written += table.num_rows
+        self._buffer.clear()
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        # Flushed on failure too: what was fetched before an error or an interrupt is worth resuming from.
+        self.flush()
+
+
+def _read_parts(parts: list[Path], batch_rows: int) -> Iterator[pa.Table]:
+    for part in parts:
+        for batch in pq.ParquetFile(part).iter_batches(batch_size=batch_rows):
+            yield pa.Table.from_batches([batch])
+
+
+def _rows_of(tables: Iterator[pa.Table], extra: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    for table in tables:
+        for row in table.to_pylist():
+            yield {**row, **extra}

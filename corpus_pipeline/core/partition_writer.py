@@ -1,0 +1,92 @@
+"""Streaming rows into one Parquet file in row groups, published by a rename when complete.
+
+The file is written under a hidden temporary name next to its final place, so a
+killed run never leaves a half-written file where readers look.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+DEFAULT_ROW_GROUP_SIZE = 256
+
+
+class PartitionWriter:
+    """Streams rows into a partition in row groups, published atomically on close.
+
+    Use as a context manager; on an exception the temporary file is removed and
+    the previous partition (if any) stays in place.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        schema: pa.Schema,
+        row_group_size: int = DEFAULT_ROW_GROUP_SIZE,
+        drop_columns: Iterable[str] = (),
+    ) -> None:
+        self.path = path
+        # The hive partition column lives in the folder name; storing it in the
+        # file too would clash when a notebook reads with hive_partitioning.
+        self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
+        self.row_group_size = row_group_size
+        self.rows_written = 0
+        self._buffer: list[dict[str, Any]] = []
+        self._tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+        self._writer: pq.ParquetWriter | None = None
+
+    def __enter__(self) -> PartitionWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer = pq.ParquetWriter(self._tmp, self.file_schema, compression="zstd")
+        return self
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        """Buffer one row; a full buffer is flushed as a row group."""
+        self._buffer.append({name: row.get(name) for name in self.file_schema.names})
+        if len(self._buffer) >= self.row_group_size:
+            self._flush()
+
+    def write_table(self, table: pa.Table) -> None:
+        """Append a whole Arrow table (columns are selected and cast to the file schema)."""
+        self._flush()
+        assert self._writer is not None
+        table = table.select(self.file_schema.names).cast(self.file_schema)
+        self._writer.write_table(table, row_group_size=self.row_group_size)
+        self.rows_written += table.num_rows
+
+    def write_frame(self, frame: pl.DataFrame) -> None:
+        """Append a whole polars frame; columns of the schema it lacks are written as nulls."""
+        table = frame.to_arrow()
+        for name in self.file_schema.names:
+            if name not in table.column_names:
+                table = table.append_column(name, pa.nulls(table.num_rows, self.file_schema.field(name).type))
+        self.write_table(table)
+
+    def _flush(self) -> None:
+        if not self._buffer:
+            return
+        assert self._writer is not None
+        table = pa.Table.from_pylist(self._buffer, schema=self.file_schema)
+        self._writer.write_table(table)
+        self.rows_written += table.num_rows
+        self._buffer.clear()
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None:
+                self._flush()
+        finally:
+            assert self._writer is not None
+            self._writer.close()
+        if exc_type is None:
+            os.replace(self._tmp, self.path)
+        else:
+            self._tmp.unlink(missing_ok=True)

@@ -1,0 +1,273 @@
+"""Versions of a warehouse partition: a new version becomes current only once it is judged good.
+
+Layout, beside the hive tree that readers glob::
+
+    <root>/<asset>/website=<name>/data.parquet              the current version (a hard link)
+    <root>/_versions/<asset>/website=<name>/<id>.parquet    every kept version, the current one included
+    <root>/_versions/<asset>/website=<name>/versions.json   the ledger: state, rows and cause of each version
+    <root>/_versions/<asset>/website=<name>/.lock           held by the run that writes this partition
+
+pyarrow, Spark and DuckDB skip folders whose name starts with ``_``, and the notebooks glob one asset's
+folder, so the history never leaks into a reader's data.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime, timezone
+from enum import StrEnum
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE, PartitionWriter
+
+VERSIONS_DIR = "_versions"
+LEDGER_FILE = "versions.json"
+LOCK_FILE = ".lock"
+DEFAULT_KEEP_VERSIONS = 3
+
+
+class VersionState(StrEnum):
+    """Where a version stands."""
+
+    CANDIDATE = "candidate"  # written, not judged yet
+    PUBLISHED = "published"  # passed its checks and was (or is) the current version
+    REFUSED = "refused"  # failed a blocking check; never current
+
+
+class PartitionBusyError(RuntimeError):
+    """Another run is writing the same partition."""
+
+
+class UnknownVersionError(LookupError):
+    """A version id that the ledger does not hold, or that cannot become current."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of a partition, as the ledger records it."""
+
+    id: str
+    state: VersionState
+    created_at: str  # ISO 8601, UTC
+    rows: int
+    run_id: str | None = None
+    cause: str | None = None  # why it was refused
+    published_at: str | None = None
+
+
+@dataclass(frozen=True)
+class _Ledger:
+    current: str | None
+    versions: tuple[Version, ...]  # oldest first
+
+    def find(self, version_id: str) -> Version | None:
+        return next((v for v in self.versions if v.id == version_id), None)
+
+    def with_version(self, version: Version) -> _Ledger:
+        others = tuple(v for v in self.versions if v.id != version.id)
+        return replace(self, versions=tuple(sorted(others + (version,), key=lambda v: v.id)))
+
+
+class PartitionHistory:
+    """The versions of one asset partition, and which of them readers see."""
+
+    def __init__(self, folder: Path, current_path: Path, keep: int = DEFAULT_KEEP_VERSIONS) -> None:
+        if keep < 1:
+            raise ValueError("keep at least one version (the current one)")
+        self.folder = folder
+        self.current_path = current_path
+        self.keep = keep
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def versions(self) -> list[Version]:
+        """Every kept version, newest first."""
+        return list(reversed(self._read_ledger().versions))
+
+    def current(self) -> Version | None:
+        """The version readers see, or None before the first publication."""
+        ledger = self._read_ledger()
+        return ledger.find(ledger.current) if ledger.current else None
+
+    def current_file(self) -> Path | None:
+        """The file readers see, or None before the first publication."""
+        return self.current_path if self._read_ledger().current and self.current_path.exists() else None
+
+    def path_of(self, version_id: str) -> Path:
+        """The Parquet file of one version."""
+        return self.folder / f"{version_id}.parquet"
+
+    # -- writing (hold the lock) -----------------------------------------------------------------
+
+    @contextmanager
+    def lock(self) -> Iterator[PartitionHistory]:
+        """Hold the partition for one run; leftovers of dead runs are cleaned up on entry.
+
+        The lock is an advisory ``flock``: the kernel releases it when its process dies, so a
+        killed run never blocks the next one.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / LOCK_FILE, "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise PartitionBusyError(f"another run is writing {self.folder}") from None
+            try:
+                self._clean_dead_runs()
+                self._adopt_unversioned_current()
+                yield self
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def new_version(
+        self, schema: pa.Schema, run_id: str | None = None, row_group_size: int = DEFAULT_ROW_GROUP_SIZE
+    ) -> VersionWriter:
+        """A writer for a new candidate version (the ``website`` column lives in the folder name)."""
+        return VersionWriter(self, schema, run_id, row_group_size)
+
+    def new_version_id(self) -> str:
+        """A fresh id; ids sort in creation order."""
+        return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
+
+    def record_candidate(self, version_id: str, rows: int, run_id: str | None) -> Version:
+        """Register a version whose file is complete, before it is judged."""
+        version = Version(version_id, VersionState.CANDIDATE, _now(), rows, run_id)
+        self._write_ledger(self._read_ledger().with_version(version))
+        return version
+
+    def publish(self, version_id: str) -> Version:
+        """Make a version current: readers see it from now on. Older versions beyond ``keep`` are pruned."""
+        ledger = self._read_ledger()
+        version = ledger.find(version_id)
+        if version is None or version.state is VersionState.REFUSED or not self.path_of(version_id).exists():
+            raise UnknownVersionError(f"no publishable version {version_id!r} in {self.folder}")
+        _link_atomically(self.path_of(version_id), self.current_path)
+        published = replace(version, state=VersionState.PUBLISHED, published_at=_now(), cause=None)
+        self._write_ledger(replace(ledger.with_version(published), current=version_id))
+        self._prune()
+        return published
+
+    def refuse(self, version_id: str, cause: str) -> Version:
+        """Keep a version for inspection, marked as never current, with the one-line cause."""
+        ledger = self._read_ledger()
+        version = ledger.find(version_id)
+        if version is None:
+            raise UnknownVersionError(f"no version {version_id!r} in {self.folder}")
+        refused = replace(version, state=VersionState.REFUSED, cause=cause)
+        self._write_ledger(ledger.with_version(refused))
+        self._prune()
+        return refused
+
+    def roll_back(self, to: str | None = None) -> Version:
+        """Make an earlier published version current again (by default the one before the current)."""
+        ledger = self._read_ledger()
+        published = [v for v in ledger.versions if v.state is VersionState.PUBLISHED]
+        if to is None:
+            earlier = [v for v in published if ledger.current is None or v.id < ledger.current]
+            if not earlier:
+                raise UnknownVersionError(f"no earlier published version in {self.folder}")
+            to = earlier[-1].id
+        if to not in {v.id for v in published}:
+            raise UnknownVersionError(f"{to!r} is not a published version of {self.folder}")
+        return self.publish(to)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _clean_dead_runs(self) -> None:
+        """Temporary files and unjudged candidates can only come from dead runs while we hold the lock."""
+        for folder in (self.folder, self.current_path.parent):
+            if folder.exists():
+                for leftover in folder.glob(".*.tmp"):
+                    leftover.unlink(missing_ok=True)
+        ledger = self._read_ledger()
+        dead = [v for v in ledger.versions if v.state is VersionState.CANDIDATE]
+        for version in dead:
+            self.path_of(version.id).unlink(missing_ok=True)
+        if dead:
+            self._write_ledger(replace(ledger, versions=tuple(v for v in ledger.versions if v not in dead)))
+
+    def _adopt_unversioned_current(self) -> None:
+        """A partition written before versions existed becomes the first published version."""
+        ledger = self._read_ledger()
+        if ledger.current is not None or not self.current_path.exists():
+            return
+        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, timezone.utc)
+        version_id = f"{stamp:%Y%m%dT%H%M%S%fZ}-adopted"
+        _link_atomically(self.current_path, self.path_of(version_id))
+        rows = count_rows(self.current_path)
+        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), rows, published_at=_now())
+        self._write_ledger(replace(ledger.with_version(version), current=version_id))
+
+    def _prune(self) -> None:
+        ledger = self._read_ledger()
+        kept: list[Version] = []
+        for state in (VersionState.PUBLISHED, VersionState.REFUSED):
+            of_state = [v for v in ledger.versions if v.state is state]
+            newest = of_state[-self.keep:]
+            current = [v for v in of_state if v.id == ledger.current and v not in newest]
+            kept += newest + current
+        kept += [v for v in ledger.versions if v.state is VersionState.CANDIDATE]
+        for version in ledger.versions:
+            if version not in kept:
+                self.path_of(version.id).unlink(missing_ok=True)
+        self._write_ledger(replace(ledger, versions=tuple(sorted(kept, key=lambda v: v.id))))
+
+    def _read_ledger(self) -> _Ledger:
+        path = self.folder / LEDGER_FILE
+        if not path.exists():
+            return _Ledger(None, ())
+        raw = json.loads(path.read_text())
+        versions = tuple(Version(**{**v, "state": VersionState(v["state"])}) for v in raw["versions"])
+        return _Ledger(raw.get("current"), versions)
+
+    def _write_ledger(self, ledger: _Ledger) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {"current": ledger.current, "versions": [asdict(v) for v in ledger.versions]}
+        tmp = self.folder / f".{LEDGER_FILE}.{uuid.uuid4().hex}.tmp"
+        tmp.write_text(json.dumps(data, indent=1, default=str))
+        os.replace(tmp, self.folder / LEDGER_FILE)
+
+
+class VersionWriter(PartitionWriter):
+    """Writes one new version of a partition; once complete it is recorded as a candidate, not yet current."""
+
+    def __init__(self, history: PartitionHistory, schema: pa.Schema, run_id: str | None, row_group_size: int) -> None:
+        self.history = history
+        self.version_id = history.new_version_id()
+        self.run_id = run_id
+        super().__init__(history.path_of(self.version_id), schema, row_group_size, drop_columns=("website",))
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        super().__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            self.history.record_candidate(self.version_id, self.rows_written, self.run_id)
+
+
+def count_rows(path: Path) -> int:
+    """Rows of a Parquet file, read from its footer."""
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def _link_atomically(source: Path, target: Path) -> None:
+    """Make ``target`` the same file as ``source`` in one rename; readers see the old or the new file, never half."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        os.link(source, tmp)
+    except OSError:  # a filesystem without hard links: copy instead
+        shutil.copyfile(source, tmp)
+    os.replace(tmp, target)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()

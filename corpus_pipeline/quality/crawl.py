@@ -1,0 +1,76 @@
+"""Checks of a new raw_pages version: was the website reachable, and does the crawl compare with the current one?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from corpus_pipeline.core.raw_pages import USABLE_OUTCOMES
+from corpus_pipeline.quality.checks import (
+    ERROR_SHARE,
+    ROW_COUNT_VS_CURRENT,
+    CheckOutcome,
+    CheckSpec,
+    GatePolicy,
+    error_share,
+    row_count_vs_current,
+)
+
+WEBSITE_REACHABLE = CheckSpec("website_reachable", "At least one document (page or PDF) was fetched and usable.")
+ONE_ROW_PER_URL = CheckSpec("one_row_per_url", "No URL appears twice: every URL is decided once per crawl.")
+RAW_PAGES_CHECKS = (WEBSITE_REACHABLE, ROW_COUNT_VS_CURRENT, ONE_ROW_PER_URL, ERROR_SHARE)
+
+DOCUMENT_KINDS = ("html", "pdf")
+NOT_DOCUMENT_SOURCES = ("robots", "sitemap_index")  # rows of robots.txt files and sitemaps, not pages
+CAUSE_CHARS = 200
+
+
+def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> list[CheckOutcome]:
+    """The outcomes of RAW_PAGES_CHECKS for a crawl written at ``candidate``, against the ``current`` version."""
+    rows = pl.scan_parquet(candidate).select("url", "kind", "outcome", "error", "source")
+    documents = _usable_documents(rows)
+    current_documents = _usable_documents(pl.scan_parquet(current)) if current is not None else None
+    attempted = rows.filter(~pl.col("source").is_in(NOT_DOCUMENT_SOURCES)).select(pl.len()).collect().item()
+    errors = rows.filter(pl.col("error").is_not_null())
+
+    reachable = documents > 0
+    expected = current_documents if current_documents else attempted
+    cause = None if reachable else f"0 of {expected} pages fetched: {_most_common_error(errors) or 'no page was found'}"
+    duplicated = rows.group_by("url").len().filter(pl.col("len") > 1).select(pl.len()).collect().item()
+    total = rows.select(pl.len()).collect().item()
+    return [
+        CheckOutcome(
+            WEBSITE_REACHABLE, reachable, {"documents": documents, "first_errors": _first_errors(errors)}, cause
+        ),
+        row_count_vs_current(documents, current_documents, policy, what="documents fetched"),
+        CheckOutcome(
+            ONE_ROW_PER_URL,
+            duplicated == 0,
+            {"duplicated_urls": duplicated},
+            None if duplicated == 0 else f"{duplicated} URLs appear more than once",
+        ),
+        error_share(errors.select(pl.len()).collect().item(), total, policy),
+    ]
+
+
+def _usable_documents(rows: pl.LazyFrame) -> int:
+    return (
+        rows.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(list(USABLE_OUTCOMES)))
+        .select(pl.len())
+        .collect()
+        .item()
+    )
+
+
+def _most_common_error(errors: pl.LazyFrame) -> str | None:
+    counted = errors.group_by("error").len().sort(["len", "error"], descending=[True, False]).head(1).collect()
+    if counted.height == 0:
+        return None
+    text = " ".join(str(counted["error"][0]).split())
+    return text if len(text) <= CAUSE_CHARS else text[: CAUSE_CHARS - 3] + "..."
+
+
+def _first_errors(errors: pl.LazyFrame) -> str:
+    sample = errors.select("url", "error").head(5).collect()
+    return "\n".join(f"- {url}: {error}" for url, error in sample.iter_rows()) or "none"

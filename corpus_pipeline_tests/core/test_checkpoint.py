@@ -1,0 +1,53 @@
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
+from corpus_pipeline.core.warehouse import Warehouse
+
+
+def row(n: int) -> dict:
+    return {"website": "site", "url": f"http://site.test/{n}", "outcome": "fetched", "fetched_at": datetime(2026, 11, 24, tzinfo=timezone.utc), "body": b"x"}
+
+
+def test_rows_are_on_disk_in_parts_before_the_run_ends(tmp_path):
+    checkpoint = Warehouse(tmp_path).checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)
+    checkpoint.start()
+    with pytest.raises(KeyboardInterrupt):
+        with checkpoint.appender(flush_rows=3) as journal:
+            for n in range(7):
+                journal.write(row(n))
+                if n == 4:
+                    # What a second process would see if this one were killed now: the full parts only.
+                    assert [r["url"] for r in checkpoint.rows()] == [f"http://site.test/{i}" for i in range(3)]
+            raise KeyboardInterrupt  # an interrupted run still flushes what it buffered
+    assert [r["url"] for r in checkpoint.rows()] == [f"http://site.test/{i}" for i in range(7)]
+    assert checkpoint.row_count() == 7
+    assert len(checkpoint.parts()) == 3
+
+
+def test_a_resumed_run_reads_only_the_parts_that_existed_when_it_began(tmp_path):
+    checkpoint = Warehouse(tmp_path).checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)
+    checkpoint.start()
+    with checkpoint.appender(flush_rows=2) as journal:
+        for n in range(4):
+            journal.write(row(n))
+    past = checkpoint.rows(extra={"website": "site"})
+    with checkpoint.appender(flush_rows=1) as journal:
+        journal.write(row(10))
+        seen = [r["url"] for r in past]
+    assert seen == [f"http://site.test/{i}" for i in range(4)]
+    assert checkpoint.row_count() == 5
+
+
+def test_an_old_or_empty_checkpoint_is_not_resumed(tmp_path):
+    checkpoint = Warehouse(tmp_path).checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)
+    assert not checkpoint.is_resumable(timedelta(hours=24))
+    checkpoint.start()
+    assert not checkpoint.is_resumable(timedelta(hours=24)), "no rows yet: nothing to resume"
+    with checkpoint.appender() as journal:
+        journal.write(row(1))
+    assert checkpoint.is_resumable(timedelta(hours=24))
+    assert not checkpoint.is_resumable(timedelta(0))
+    checkpoint.clear()
+    assert checkpoint.parts() == [] and checkpoint.started_at() is None
