@@ -1,14 +1,19 @@
-"""Sitemaps: plain or gzipped, url sets and indexes, parsed without trusting the XML."""
+"""Sitemaps: plain or gzipped, url sets and indexes, streamed without trusting the XML."""
 
 from __future__ import annotations
 
+import gzip
+import io
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from lxml import etree
 
 from corpus_pipeline.core.dates import parse_date
+
+READ_BYTES = 64 * 1024
 
 
 class SitemapError(ValueError):
@@ -25,11 +30,41 @@ class SitemapEntry:
 
 
 @dataclass(frozen=True)
+class ChildSitemap:
+    """One ``<sitemap>`` of a sitemap index."""
+
+    loc: str
+
+
+@dataclass(frozen=True)
 class Sitemap:
     """A parsed sitemap: either child sitemaps (an index) or page entries."""
 
     sitemaps: tuple[str, ...] = ()
     entries: tuple[SitemapEntry, ...] = ()
+
+
+class _CappedGunzip(io.RawIOBase):
+    """Decompresses gzip as it is read, refusing to produce more than ``max_bytes`` (gzip bombs)."""
+
+    def __init__(self, data: bytes, max_bytes: int) -> None:
+        self._gzip = gzip.GzipFile(fileobj=io.BytesIO(data))
+        self._left = max_bytes
+        self._max_bytes = max_bytes
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        size = READ_BYTES if size is None or size < 0 else size
+        try:
+            chunk = self._gzip.read(min(size, self._left + 1))
+        except (OSError, EOFError, zlib.error) as exc:
+            raise SitemapError(f"corrupt gzip data: {exc}") from exc
+        self._left -= len(chunk)
+        if self._left < 0:
+            raise SitemapError(f"gzip sitemap expands beyond the {self._max_bytes} byte cap")
+        return chunk
 
 
 def gunzip_capped(data: bytes, max_bytes: int) -> bytes:
@@ -44,26 +79,65 @@ def gunzip_capped(data: bytes, max_bytes: int) -> bytes:
     return output
 
 
-def parse_sitemap(data: bytes, max_bytes: int) -> Sitemap:
-    """Parse a sitemap body; gzip is detected by its magic bytes, whatever the name or header."""
-    if data[:2] == b"\x1f\x8b":
-        data = gunzip_capped(data, max_bytes)
+def iter_sitemap(data: bytes, max_bytes: int) -> Iterator[SitemapEntry | ChildSitemap]:
+    """The entries of a url set or the children of an index, one at a time, in bounded memory.
+
+    Gzip is detected by its magic bytes and decompressed as the parser reads. Raises
+    :class:`SitemapError` (possibly after some items) when the sitemap cannot be read on.
+    """
+    stream = _CappedGunzip(data, max_bytes) if data[:2] == b"\x1f\x8b" else io.BytesIO(data)
     # No DTDs, no entities, no network, no huge trees: XXE and billion laughs stay inert.
-    parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=True, remove_comments=True
+    events = etree.iterparse(
+        stream, events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False,
+        huge_tree=False, recover=True, remove_comments=True,
     )
+    root = None
     try:
-        root = etree.fromstring(data, parser=parser)
+        for event, node in events:
+            if not isinstance(node.tag, str):
+                continue
+            if root is None:
+                root = node
+                _check_root(root)
+                continue
+            if event != "end" or node.getparent() is not root:
+                continue
+            item = _item(node)
+            # Drop what was read: the tree never holds more than one entry.
+            node.clear()
+            while node.getprevious() is not None:
+                del root[0]
+            if item is not None:
+                yield item
     except etree.XMLSyntaxError as exc:
         raise SitemapError(f"not a valid XML sitemap: {exc}") from exc
     if root is None:
         raise SitemapError("empty or non-XML sitemap")
+
+
+def parse_sitemap(data: bytes, max_bytes: int) -> Sitemap:
+    """A whole sitemap at once (small sitemaps; the crawler streams with :func:`iter_sitemap`)."""
+    items = list(iter_sitemap(data, max_bytes))
+    return Sitemap(
+        sitemaps=tuple(i.loc for i in items if isinstance(i, ChildSitemap)),
+        entries=tuple(i for i in items if isinstance(i, SitemapEntry)),
+    )
+
+
+def _check_root(root) -> None:
     kind = etree.QName(root).localname.lower()
-    if kind == "sitemapindex":
-        return Sitemap(sitemaps=tuple(loc for loc in (_loc(node) for node in _children(root, "sitemap")) if loc))
-    if kind == "urlset":
-        return Sitemap(entries=tuple(entry for entry in (_entry(node) for node in _children(root, "url")) if entry))
-    raise SitemapError(f"root element <{kind}> is neither <urlset> nor <sitemapindex>")
+    if kind not in ("urlset", "sitemapindex"):
+        raise SitemapError(f"root element <{kind}> is neither <urlset> nor <sitemapindex>")
+
+
+def _item(node) -> SitemapEntry | ChildSitemap | None:
+    name = etree.QName(node).localname.lower()
+    if name == "url":
+        return _entry(node)
+    if name == "sitemap":
+        loc = _loc(node)
+        return ChildSitemap(loc) if loc else None
+    return None
 
 
 def _children(node, name: str):
