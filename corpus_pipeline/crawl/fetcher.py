@@ -7,6 +7,7 @@ pipeline does not read, so a 2 GB video costs a few kilobytes, not 2 GB.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 10  # what browsers and requests allow; a longer chain is a loop or a trap
 DEADLINE_PREFIX = "deadline"
 RETRYABLE_PREFIXES = ("timeout", "connection", DEADLINE_PREFIX)
+NEW_CONNECTION_REASON = re.compile(r"Failed to establish a new connection: ([^'\")]+)")
 SNIFF_BYTES = 1024
 CHUNK_BYTES = 64 * 1024
 
@@ -268,7 +270,8 @@ def connection_error(url: str, exc: requests.RequestException) -> str:
     if "RemoteDisconnected" in text or "Connection aborted" in text or "reset by peer" in text.lower():
         return f"connection closed by {where} before the headers"
     if isinstance(exc, requests.ConnectionError):
-        return f"connection failed to {where}: {_short(exc)}"
+        reason = NEW_CONNECTION_REASON.search(text)
+        return f"connection failed to {where}" + (f": {reason.group(1)[:80]}" if reason else "")
     return f"invalid request: {_short(exc)}"
 
 
