@@ -444,10 +444,8 @@ class _Crawl:
             if row["outcome"] not in USABLE_OUTCOMES or not body:
                 continue
             if row.get("kind") == "sitemap":
-                # Gathered within the page budget: resumed URLs are dropped later, so keep max_pages of them.
-                budget = self.max_pages
-                self._read_sitemap(task, body, lambda t: (t.expected != "document" or (budget := budget - 1) >= 0)
-                                   and (found.append(t) or True))
+                # Resumed URLs among them are dropped later, so up to max_pages pages are kept per sitemap.
+                self._read_sitemap(task, body, _gatherer(found, self.max_pages))
             elif row.get("kind") == "html":
                 chains[task.url] = task.chain
                 found.extend(self._from_page(task, body, row.get("final_url") or task.url))
@@ -499,6 +497,22 @@ class _Crawl:
             "fetched_at": result.fetched_at or datetime.now(timezone.utc),
             "body": result.body if keep_body else None,
         }
+
+
+def _gatherer(found: list[CrawlTask], max_pages: int) -> Callable[[CrawlTask], bool]:
+    """A sitemap's ``accept`` that keeps every child sitemap and at most ``max_pages`` pages in ``found``."""
+    pages = 0
+
+    def accept(task: CrawlTask) -> bool:
+        nonlocal pages
+        if task.expected == "document":
+            if pages >= max_pages:
+                return False
+            pages += 1
+        found.append(task)
+        return True
+
+    return accept
 
 
 def path_template(path: str) -> str:
