@@ -147,7 +147,8 @@ class _Crawl:
         yield from done.rows
         result = done.result
         if result.kind == "sitemap" and result.outcome in USABLE_OUTCOMES and result.body:
-            result.outcome, result.error = self._read_sitemap(done.task, result.body, self._enqueue_within_budget)
+            result.outcome, result.error = self._read_sitemap(
+                done.task, result.body, self._enqueue_within_budget, lambda: self.documents_claimed < self.max_pages)
         yield self._row(done.task, result)
         for task in done.discovered:
             self._enqueue(task)
@@ -213,12 +214,13 @@ class _Crawl:
                 return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached: sitemap not read")
         return None
 
-    def _read_sitemap(self, task: CrawlTask, body: bytes, accept: Callable[[CrawlTask], bool]) -> tuple[FetchOutcome, str | None]:
-        """Stream a sitemap's items into ``accept``; (outcome, error or notice) of the sitemap's row."""
+    def _read_sitemap(self, task: CrawlTask, body: bytes, accept: Callable[[CrawlTask], bool],
+                      has_room: Callable[[], bool]) -> tuple[FetchOutcome, str | None]:
+        """Stream a sitemap's items into ``accept`` while ``has_room``; (outcome, error or notice) of its row."""
         left_out = 0
         try:
-            for page in self._from_sitemap(task, body):
-                if not accept(page):
+            for page in self._from_sitemap(task, body, has_room):
+                if page is None or not accept(page):
                     left_out += 1
         except SitemapError as exc:
             return FetchOutcome.ERROR, str(exc)
@@ -349,13 +351,17 @@ class _Crawl:
         result.last_modified = result.last_modified or cached.last_modified
         return result
 
-    def _from_sitemap(self, task: CrawlTask, body: bytes) -> Iterator[CrawlTask]:
-        """Child sitemaps and page tasks of a sitemap, streamed (raises SitemapError when it breaks)."""
+    def _from_sitemap(self, task: CrawlTask, body: bytes, has_room: Callable[[], bool]) -> Iterator[CrawlTask | None]:
+        """Child sitemaps and page tasks of a sitemap, streamed; None for an entry left out for lack of
+        room (not even normalized: 600k of them must cost little). Raises SitemapError when it breaks."""
         follow = self.website.internal_links != "ignore"
         for item in iter_sitemap(body, self.settings.max_sitemap_bytes):
             if isinstance(item, ChildSitemap):
                 yield from (CrawlTask(url, "sitemap", task.depth, "sitemap_index", referrer=task.url)
                             for url in _normalized([item.loc]))
+                continue
+            if not has_room():
+                yield None
                 continue
             page = self._document_task(item.loc, 0, "sitemap", task.url, follow_links=follow, lastmod=item.lastmod)
             if page is None:
@@ -445,7 +451,8 @@ class _Crawl:
                 continue
             if row.get("kind") == "sitemap":
                 # Resumed URLs among them are dropped later, so up to max_pages pages are kept per sitemap.
-                self._read_sitemap(task, body, _gatherer(found, self.max_pages))
+                gathered = _ResumedSitemapItems(found, self.max_pages)
+                self._read_sitemap(task, body, gathered.accept, gathered.has_room)
             elif row.get("kind") == "html":
                 chains[task.url] = task.chain
                 found.extend(self._from_page(task, body, row.get("final_url") or task.url))
@@ -499,20 +506,24 @@ class _Crawl:
         }
 
 
-def _gatherer(found: list[CrawlTask], max_pages: int) -> Callable[[CrawlTask], bool]:
-    """A sitemap's ``accept`` that keeps every child sitemap and at most ``max_pages`` pages in ``found``."""
-    pages = 0
+@dataclass
+class _ResumedSitemapItems:
+    """Items of a resumed sitemap: every child sitemap and at most ``max_pages`` pages go to ``found``."""
 
-    def accept(task: CrawlTask) -> bool:
-        nonlocal pages
+    found: list[CrawlTask]
+    max_pages: int
+    pages: int = 0
+
+    def has_room(self) -> bool:
+        return self.pages < self.max_pages
+
+    def accept(self, task: CrawlTask) -> bool:
         if task.expected == "document":
-            if pages >= max_pages:
+            if not self.has_room():
                 return False
-            pages += 1
-        found.append(task)
+            self.pages += 1
+        self.found.append(task)
         return True
-
-    return accept
 
 
 def path_template(path: str) -> str:
