@@ -231,12 +231,9 @@ class _Crawl:
     def _network_refusal(self, url: str, expected: str, rows: list[dict]) -> Refusal | None:
         """Checks that need the network (robots.txt, DNS), run in worker threads so that a slow
         or dead host never stalls the frontier; robots.txt rows of new hosts go to ``rows``."""
-        if not self._is_same_site(url) and not self.settings.allow_private_external:
-            host = urlsplit(url).hostname or ""
-            if host not in self.private_hosts:
-                self.private_hosts[host] = is_private_host(host)
-            if self.private_hosts[host]:
-                return Refusal(FetchOutcome.PRIVATE_ADDRESS, f"{host} is a private address outside the website")
+        refusal = self._private_refusal(url)
+        if refusal is not None:
+            return refusal
         rows.extend(self._load_robots(url))
         if self._obeys_robots(url):
             rules = self.robots.get(self._robots_key(url))
@@ -250,7 +247,7 @@ class _Crawl:
         """A redirect hop is judged like a URL of its own before it is requested."""
         if self.settings.matches_no_follow(url):
             return Refusal(FetchOutcome.NO_FOLLOW, "URL matches a no_follow entry")
-        return self._network_refusal(url, "document" if expected == "document" else expected, rows)
+        return self._network_refusal(url, expected, rows)
 
     def _obeys_robots(self, url: str) -> bool:
         return self.website.obey_robots or not self._is_same_site(url)
@@ -273,23 +270,28 @@ class _Crawl:
         host = urlsplit(robots_url).hostname or ""
         # Redirects of robots.txt are followed (RFC 9309 2.3.1.2) but never to a private address.
         result = self.robots_fetcher.fetch(robots_url, host, expected="robots",
-                                           hop_guard=lambda hop: self._private_hop(hop))
-        self.install_robots(key, robots_rules(result.outcome, result.status, result.body, result.error,
+                                           hop_guard=self._private_refusal)
+        self._install_robots(key, robots_rules(result.outcome, result.status, result.body, result.error,
                                               self.settings.user_agent))
         yield self._row(CrawlTask(robots_url, "robots", 0, "robots"), result)
 
-    def install_robots(self, key: str, rules: RobotsRules) -> None:
+    def _install_robots(self, key: str, rules: RobotsRules) -> None:
         """Rules of one host (``scheme://netloc``), with its Crawl-delay."""
         self.robots[key] = rules
         if rules.crawl_delay and self._obeys_robots(key + "/"):
             host = urlsplit(key).hostname or ""
             self.throttle.set_delay(host, min(rules.crawl_delay, self.settings.max_crawl_delay_s))
 
-    def _private_hop(self, url: str) -> Refusal | None:
-        host = urlsplit(url).hostname or ""
-        if self._is_same_site(url) or self.settings.allow_private_external or not is_private_host(host):
+    def _private_refusal(self, url: str) -> Refusal | None:
+        """Only the website's own hosts may be on a private address (unless allow_private_external)."""
+        if self._is_same_site(url) or self.settings.allow_private_external:
             return None
-        return Refusal(FetchOutcome.PRIVATE_ADDRESS, f"{host} is a private address outside the website")
+        host = urlsplit(url).hostname or ""
+        if host not in self.private_hosts:
+            self.private_hosts[host] = is_private_host(host)
+        if self.private_hosts[host]:
+            return Refusal(FetchOutcome.PRIVATE_ADDRESS, f"{host} is a private address outside the website")
+        return None
 
     @staticmethod
     def _robots_key(url: str) -> str:
@@ -437,7 +439,7 @@ class _Crawl:
             task = self._resumed_task(row, chains)
             self.seen.add(task.url)
             if task.expected == "robots":
-                self.install_robots(self._robots_key(task.url), robots_rules(
+                self._install_robots(self._robots_key(task.url), robots_rules(
                     row["outcome"], row.get("status"), row.get("body"), row.get("error"), self.settings.user_agent))
                 continue
             refused_early = row["outcome"] in (FetchOutcome.NO_FOLLOW, FetchOutcome.LIMIT_REACHED)

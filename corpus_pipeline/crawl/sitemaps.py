@@ -7,7 +7,7 @@ import io
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
 from lxml import etree
 
@@ -36,14 +36,6 @@ class ChildSitemap:
     loc: str
 
 
-@dataclass(frozen=True)
-class Sitemap:
-    """A parsed sitemap: either child sitemaps (an index) or page entries."""
-
-    sitemaps: tuple[str, ...] = ()
-    entries: tuple[SitemapEntry, ...] = ()
-
-
 class _CappedGunzip(io.RawIOBase):
     """Decompresses gzip as it is read, refusing to produce more than ``max_bytes`` (gzip bombs)."""
 
@@ -65,18 +57,6 @@ class _CappedGunzip(io.RawIOBase):
         if self._left < 0:
             raise SitemapError(f"gzip sitemap expands beyond the {self._max_bytes} byte cap")
         return chunk
-
-
-def gunzip_capped(data: bytes, max_bytes: int) -> bytes:
-    """Decompress gzip data, refusing to produce more than ``max_bytes`` (gzip bombs)."""
-    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        output = decompressor.decompress(data, max_bytes + 1)
-    except zlib.error as exc:
-        raise SitemapError(f"corrupt gzip data: {exc}") from exc
-    if len(output) > max_bytes or decompressor.unconsumed_tail:
-        raise SitemapError(f"gzip sitemap expands beyond the {max_bytes} byte cap")
-    return output
 
 
 def iter_sitemap(data: bytes, max_bytes: int) -> Iterator[SitemapEntry | ChildSitemap]:
@@ -112,15 +92,6 @@ def iter_sitemap(data: bytes, max_bytes: int) -> Iterator[SitemapEntry | ChildSi
             _check_root(events.root)
     except etree.XMLSyntaxError as exc:
         raise SitemapError(f"not a valid XML sitemap: {exc}") from exc
-
-
-def parse_sitemap(data: bytes, max_bytes: int) -> Sitemap:
-    """A whole sitemap at once (small sitemaps; the crawler streams with :func:`iter_sitemap`)."""
-    items = list(iter_sitemap(data, max_bytes))
-    return Sitemap(
-        sitemaps=tuple(i.loc for i in items if isinstance(i, ChildSitemap)),
-        entries=tuple(i for i in items if isinstance(i, SitemapEntry)),
-    )
 
 
 def _check_root(root) -> None:
