@@ -102,11 +102,13 @@ class _Crawl:
     # -- frontier (main thread) -------------------------------------------------------------
 
     def run(self, resumed: Iterable[Mapping[str, Any]]) -> Iterator[dict]:
-        recovered = self._resume(resumed)
+        from_sitemaps, from_pages = self._resume(resumed)
         yield from self._load_robots(self.website.base_url + "/")
         site_robots = self.robots.get(self._robots_key(self.website.base_url + "/"))
-        for task in self._initial_tasks(site_robots) + recovered:
+        for task in self._initial_tasks(site_robots) + from_pages:
             self._enqueue(task)
+        for task in from_sitemaps:  # as a live crawl reads them: within the page budget
+            self._enqueue_within_budget(task)
 
         in_flight_limit = self.settings.max_in_flight or max(2, self.settings.per_host_concurrency * 2)
         pool = ThreadPoolExecutor(max_workers=in_flight_limit, thread_name_prefix=f"crawl-{self.website.name}")
@@ -426,14 +428,15 @@ class _Crawl:
 
     # -- resume (main thread, before the crawl) --------------------------------------------------
 
-    def _resume(self, rows: Iterable[Mapping[str, Any]]) -> list[CrawlTask]:
+    def _resume(self, rows: Iterable[Mapping[str, Any]]) -> tuple[list[CrawlTask], list[CrawlTask]]:
         """Take in the rows of an interrupted crawl, one at a time, without any request.
 
         Their URLs are seen (never yielded or requested again), robots.txt rules come back from
         robots rows, documents count against max_pages, and links and sitemap items of their bodies
-        are returned as tasks, to be claimed once every resumed URL is known.
+        are returned as tasks (from sitemaps, from pages), to be claimed once every resumed URL is known.
         """
-        found: list[CrawlTask] = []
+        from_sitemaps: list[CrawlTask] = []
+        from_pages: list[CrawlTask] = []
         chains: dict[str, int] = {}
         for row in rows:
             task = self._resumed_task(row, chains)
@@ -453,12 +456,12 @@ class _Crawl:
                 continue
             if row.get("kind") == "sitemap":
                 # Resumed URLs among them are dropped later, so up to max_pages pages are kept per sitemap.
-                gathered = _ResumedSitemapItems(found, self.max_pages)
+                gathered = _ResumedSitemapItems(from_sitemaps, self.max_pages)
                 self._read_sitemap(task, body, gathered.accept, gathered.has_room)
             elif row.get("kind") == "html":
                 chains[task.url] = task.chain
-                found.extend(self._from_page(task, body, row.get("final_url") or task.url))
-        return found
+                from_pages.extend(self._from_page(task, body, row.get("final_url") or task.url))
+        return from_sitemaps, from_pages
 
     def _resumed_task(self, row: Mapping[str, Any], chains: dict[str, int]) -> CrawlTask:
         """The task a resumed row was written for, as a live crawl would have built it."""
