@@ -105,3 +105,16 @@ def test_resumed_documents_count_against_max_pages(hostile_settings, tmp_path):
         first, rest = interrupted_then_resumed(site, make_website(site.url("/"), mode="crawl", max_pages=4), settings, 4, tmp_path)
     assert fetched_documents(first + rest) == uninterrupted
     assert sum(r["error"] == "max_pages (4) reached" for r in rest) > 0
+
+
+@pytest.mark.parametrize("k", [2, 4])
+def test_a_sitemap_crawl_over_its_page_budget_resumes_to_the_same_rows(hostile_settings, tmp_path, k):
+    settings = replace(hostile_settings, max_in_flight=1)
+    with LoopbackSite({}) as full_site:
+        sitemap_site_routes(full_site)
+        full = paths(crawl_website(make_website(full_site.url("/"), max_pages=5), settings), full_site)
+    with LoopbackSite({}) as site:
+        sitemap_site_routes(site)
+        first, rest = interrupted_then_resumed(site, make_website(site.url("/"), max_pages=5), settings, k, tmp_path)
+    assert paths(first + rest, site) == full
+    assert sum(r["kind"] == "html" for r in first + rest) == 5
