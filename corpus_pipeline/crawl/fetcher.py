@@ -127,8 +127,10 @@ class Fetcher:
             target = _redirect_target(current, result.redirect_to)
             if target is None:
                 return _failed(result, f"redirect to an invalid URL {result.redirect_to[:200]!r}", current)
-            if target in visited or hop == MAX_REDIRECTS:
-                return _failed(result, f"redirect loop at {target} (more than {MAX_REDIRECTS} redirects)", target)
+            if target in visited:
+                return _failed(result, f"redirect loop at {target}", target)
+            if hop == MAX_REDIRECTS:
+                return _failed(result, f"more than {MAX_REDIRECTS} redirects, the last to {target}", target)
             refusal = hop_guard(target) if hop_guard is not None else None
             if refusal is not None:
                 result = _failed(result, f"{refusal.reason}: redirect to {target}", target)

@@ -120,3 +120,13 @@ def test_a_site_page_redirected_off_site_is_an_external_document_not_crawled_fur
     moved = {row["url"]: row for row in rows}[site.url("/moved")]
     assert moved["outcome"] == "fetched" and moved["category"] == "external"
     assert moved["final_url"] == other.url("/landing.html")
+
+
+def test_a_chain_longer_than_ten_hops_stops_at_the_eleventh(hostile_settings):
+    routes = {"/": Route(body=page("/hop0"))}
+    for hop in range(15):
+        routes[f"/hop{hop}"] = redirect(f"/hop{hop + 1}")
+    with LoopbackSite(routes) as site:
+        found = rows_by_path(crawl_website(make_website(site.url("/"), mode="crawl"), hostile_settings), site)
+        assert site.hits("/hop10") == 1 and site.hits("/hop11") == 0
+    assert found["/hop0"]["error"] == f"more than 10 redirects, the last to {site.url('/hop11')}"
