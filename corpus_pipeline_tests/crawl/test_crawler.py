@@ -312,6 +312,7 @@ def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
 def test_private_addresses_are_recognized_without_traffic():
     from corpus_pipeline.crawl.politeness import is_private_host
 
-    for host in ("127.0.0.1", "10.1.2.3", "192.168.0.1", "169.254.169.254", "localhost", "::1"):
+    for host in ("127.0.0.1", "10.1.2.3", "192.168.0.1", "169.254.169.254", "localhost", "::1", "0.0.0.0",
+                 "::ffff:169.254.169.254", "[fe80::1%eth0]"):
         assert is_private_host(host), host
     assert not is_private_host("8.8.8.8")
