@@ -22,6 +22,7 @@ class RequestDeadline:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._sock: socket.socket | None = None
+        self._request = 0  # a late timer of a finished request must not shut the next one's socket
         self.expired = False
 
     def arm(self, seconds: float) -> None:
@@ -29,7 +30,8 @@ class RequestDeadline:
         self.disarm()
         with self._lock:
             self.expired = False
-            self._timer = threading.Timer(seconds, self._expire)
+            self._request += 1
+            self._timer = threading.Timer(seconds, self._expire, args=(self._request,))
             self._timer.daemon = True
             self._timer.start()
 
@@ -48,8 +50,10 @@ class RequestDeadline:
             if self.expired:
                 _shut(sock)
 
-    def _expire(self) -> None:
+    def _expire(self, request: int) -> None:
         with self._lock:
+            if request != self._request:
+                return
             self.expired = True
             _shut(self._sock)
 
