@@ -49,6 +49,19 @@ class CrawlerConfig(dg.ConfigurableResource):
         default=CrawlSettings().min_delay_s, description="Minimum delay between requests to one host."
     )
     max_retries: int = Field(default=CrawlSettings().max_retries)
+    allow_private_external: bool = Field(
+        default=CrawlSettings().allow_private_external,
+        description="Also request hosts outside the website (links, redirect hops) that are on private, loopback or "
+        "link-local addresses. Off: only the website's own hosts (url, same_site_hosts) may be private.",
+    )
+    max_sitemaps: int = Field(
+        default=CrawlSettings().max_sitemaps, description="Sitemaps (indexes included) read per website per crawl."
+    )
+    max_template_chain: int = Field(
+        default=CrawlSettings().max_template_chain,
+        description="Pages of one path template (digits abstracted, e.g. /cal/#/#/), each found on the previous one, "
+        "before the line is treated as a crawler trap.",
+    )
     keep_query_keys: list[str] = Field(
         default_factory=lambda: ["lang", "v"],
         description="Query keys that make a different canonical URL; all others are dropped.",
@@ -82,6 +95,9 @@ class CrawlerConfig(dg.ConfigurableResource):
             per_host_concurrency=self.per_host_concurrency,
             min_delay_s=self.min_delay_s,
             max_retries=self.max_retries,
+            allow_private_external=self.allow_private_external,
+            max_sitemaps=self.max_sitemaps,
+            max_template_chain=self.max_template_chain,
         )
 
     def pdf_settings(self, website: Website) -> PdfSettings:

@@ -6,10 +6,10 @@ Usage: ``python -m corpus_pipeline.summary <website> [--warehouse DIR]``
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import polars as pl
 
+from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
 from corpus_pipeline.core.warehouse import Warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
@@ -26,6 +26,8 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
             frame = frame.filter(condition)
         return frame.select(pl.len()).collect().item()
 
+    usable = sorted(outcome.value for outcome in USABLE_OUTCOMES)
+    unchanged = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value]
     corpus_path = warehouse.path("corpus", website)
     absorbed = (
         pl.scan_parquet(corpus_path).select(pl.col("absorbed").explode(empty_as_null=False).struct.field("reason")).collect().to_series()
@@ -33,11 +35,9 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
         else pl.Series([], dtype=pl.String)
     )
     return {
-        "pages fetched": count("raw_pages", pl.col("outcome").is_in(["fetched", "not_modified", "unchanged_lastmod"])),
-        "pages unchanged (304)": count("raw_pages", pl.col("outcome").is_in(["not_modified", "unchanged_lastmod"])),
-        "URLs not fetched or failed": count(
-            "raw_pages", ~pl.col("outcome").is_in(["fetched", "not_modified", "unchanged_lastmod"])
-        ),
+        "pages fetched": count("raw_pages", pl.col("outcome").is_in(usable)),
+        "pages unchanged (304)": count("raw_pages", pl.col("outcome").is_in(unchanged)),
+        "URLs not fetched or failed": count("raw_pages", ~pl.col("outcome").is_in(usable)),
         "HTML records parsed": count("parsed_pages", pl.col("error").is_null()),
         "PDF records": count("pdf_documents", pl.col("error").is_null()),
         "OCR'd PDF records": count("pdf_documents", pl.col("kind") == "pdf_ocr"),

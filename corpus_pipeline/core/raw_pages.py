@@ -14,9 +14,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-# Outcomes whose body is a usable document.
-USABLE_OUTCOMES = ("fetched", "not_modified", "unchanged_lastmod")
-_USABLE = pa.array(USABLE_OUTCOMES)
+from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
+
+_USABLE = pa.array(sorted(outcome.value for outcome in USABLE_OUTCOMES))
 
 DOCUMENT_COLUMNS = (
     "url",

@@ -8,22 +8,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from corpus_pipeline.core.outcomes import FetchOutcome
+
 UTC_TIMESTAMP = pa.timestamp("us", tz="UTC")
 
-# Why a URL is absent or present in raw_pages: every crawl decision is one of these.
-FETCH_OUTCOMES = (
-    "fetched",  # 2xx with a body we kept
-    "not_modified",  # 304 on a conditional GET: body reused from the previous crawl
-    "unchanged_lastmod",  # not requested: sitemap lastmod equals the previous crawl's
-    "http_error",  # a final 4xx/5xx status after retries
-    "error",  # network error, timeout, redirect loop...
-    "robots_disallowed",  # robots.txt forbids it: not requested
-    "no_follow",  # matches a no_follow substring: not requested
-    "too_large",  # body over the size cap: download stopped
-    "unsupported_type",  # neither HTML, PDF nor XML: body not downloaded
-    "limit_reached",  # max pages or max URL length or trap rule: not requested
-    "private_address",  # off-site link resolving to a private address: not requested
-)
+# Why a URL is absent or present in raw_pages: every crawl decision is one of these (see FetchOutcome).
+FETCH_OUTCOMES = tuple(outcome.value for outcome in FetchOutcome)
 
 # Kinds of document a fetch turned out to be.
 FETCH_KINDS = ("html", "pdf", "sitemap", "robots", "other")

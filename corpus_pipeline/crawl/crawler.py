@@ -9,24 +9,27 @@ and memory stays bounded.
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 from collections import defaultdict, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
-from corpus_pipeline.crawl.fetcher import Fetcher, FetchResult
+from corpus_pipeline.crawl.fetcher import Fetcher, FetchResult, HopGuard, Refusal
 from corpus_pipeline.crawl.links import extract_links
 from corpus_pipeline.crawl.politeness import HostThrottle, RobotsRules, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.settings import CrawlSettings
-from corpus_pipeline.crawl.sitemaps import SitemapError, parse_sitemap
+from corpus_pipeline.crawl.sitemaps import ChildSitemap, SitemapError, iter_sitemap
 
-USABLE = ("fetched", "not_modified", "unchanged_lastmod")
+DIGIT_RUN = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -43,16 +46,27 @@ class CrawlTask:
     sitemap_lastmod: datetime | None = None
     follow_links: bool = False
     indexable: bool = False
+    chain: int = 1  # pages of this URL's path template in the line of pages that led here, itself included
 
 
-def crawl_website(
-    website: Website, settings: CrawlSettings, previous: PreviousCrawl | None = None, resumed: Iterable[dict] = ()
-) -> Iterator[dict]:
+@dataclass
+class _Done:
+    """What a worker hands back: rows to write first (robots.txt of new hosts), the task and its fetch."""
+
+    rows: list[dict]
+    task: CrawlTask
+    result: FetchResult
+    discovered: list[CrawlTask] = field(default_factory=list)
+
+
+def crawl_website(website: Website, settings: CrawlSettings, previous: PreviousCrawl | None = None,
+                  resumed: Iterable[Mapping[str, Any]] = ()) -> Iterator[dict]:
     """Yield one raw_pages row (RAW_PAGES_SCHEMA keys) per crawl decision; never raises for network trouble.
 
-    ``resumed`` (rows of an interrupted crawl to build on) is not read yet: resumption lands with the frontier rebuild.
+    ``resumed`` are the rows an interrupted crawl of the same website already wrote: they are not
+    yielded or requested again, and the frontier is rebuilt from them without any request.
     """
-    yield from _Crawl(website, settings, previous).run()
+    yield from _Crawl(website, settings, previous).run(resumed)
 
 
 class _Crawl:
@@ -69,7 +83,6 @@ class _Crawl:
         self.site_netlocs = {urlsplit(normalize_url(website.url)).netloc} | {h.lower() for h in website.same_site_hosts}
         start = urlsplit(normalize_url(urljoin(website.base_url + "/", website.child)))
         self.section = start.path[: start.path.rfind("/") + 1] or "/"
-        self.website_is_private = is_private_host(website.host)
         self.seen: set[str] = set()
         # Raw link spellings already turned into tasks: navigation repeats the same links on every page,
         # and normalizing them again would cost more than fetching (set.add is atomic under the GIL;
@@ -80,48 +93,87 @@ class _Crawl:
         self.robots_host_locks: dict[str, threading.Lock] = {}
         self.private_hosts: dict[str, bool] = {}
         self.query_variants: dict[str, set[str]] = defaultdict(set)
-        self.documents_dispatched = 0
+        self.documents_claimed = 0  # documents queued: the budget sitemap entries are measured against
+        self.documents_dispatched = 0  # documents admitted to a request: max_pages holds exactly here
+        self.sitemaps_dispatched = 0
+        self.queue: deque[CrawlTask] = deque()
+        self.sitemap_queue: deque[CrawlTask] = deque()  # read one at a time, so the page budget is exact
 
     # -- frontier (main thread) -------------------------------------------------------------
 
-    def run(self) -> Iterator[dict]:
-        queue: deque[CrawlTask] = deque()
+    def run(self, resumed: Iterable[Mapping[str, Any]]) -> Iterator[dict]:
+        from_sitemaps, from_pages = self._resume(resumed)
         yield from self._load_robots(self.website.base_url + "/")
         site_robots = self.robots.get(self._robots_key(self.website.base_url + "/"))
-        for task in self._initial_tasks(site_robots):
-            if self._claim(task):
-                queue.append(task)
+        for task in self._initial_tasks(site_robots) + from_pages:
+            self._enqueue(task)
+        for task in from_sitemaps:  # as a live crawl reads them: within the page budget
+            self._enqueue_within_budget(task)
 
-        in_flight_limit = max(2, self.settings.per_host_concurrency * 2)
+        in_flight_limit = self.settings.max_in_flight or max(2, self.settings.per_host_concurrency * 2)
         pool = ThreadPoolExecutor(max_workers=in_flight_limit, thread_name_prefix=f"crawl-{self.website.name}")
         pending: dict[Future, CrawlTask] = {}
         try:
-            while queue or pending:
-                while queue and len(pending) < in_flight_limit:
-                    task = queue.popleft()
+            while self.queue or self.sitemap_queue or pending:
+                for task in self._next_tasks(in_flight_limit - len(pending), pending.values()):
                     refusal = self._admit(task)
                     if refusal is not None:
-                        yield self._row(task, FetchResult(refusal[0], error=refusal[1]))
+                        yield self._row(task, FetchResult(refusal.outcome, error=refusal.reason))
                         continue
-                    if task.expected == "document":
-                        self.documents_dispatched += 1
+                    self.documents_dispatched += task.expected == "document"
+                    self.sitemaps_dispatched += task.expected == "sitemap"
                     pending[pool.submit(self._execute, task)] = task
                 if not pending:
                     continue
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     pending.pop(future)
-                    rows, discovered = future.result()
-                    yield from rows
-                    queue.extend(t for t in discovered if self._claim(t))
+                    yield from self._finish(future.result())
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def _next_tasks(self, room: int, in_flight: Iterable[CrawlTask]) -> Iterator[CrawlTask]:
+        """Tasks to start now: at most one sitemap in flight, then documents up to ``room``."""
+        sitemap_busy = any(t.expected == "sitemap" for t in in_flight)
+        while room > 0 and (self.queue or (self.sitemap_queue and not sitemap_busy)):
+            if self.sitemap_queue and not sitemap_busy:
+                task = self.sitemap_queue.popleft()
+                sitemap_busy = True  # if this one is refused, the next round starts the next sitemap
+            else:
+                task = self.queue.popleft()
+            room -= 1
+            yield task
+
+    def _finish(self, done: _Done) -> Iterator[dict]:
+        """Rows of a finished fetch; a sitemap's entries are read here, against the page budget."""
+        yield from done.rows
+        result = done.result
+        if result.kind == "sitemap" and result.outcome in USABLE_OUTCOMES and result.body:
+            result.outcome, result.error = self._read_sitemap(
+                done.task, result.body, self._enqueue_within_budget, lambda: self.documents_claimed < self.max_pages)
+        yield self._row(done.task, result)
+        for task in done.discovered:
+            self._enqueue(task)
+
+    def _enqueue(self, task: CrawlTask) -> bool:
+        if not self._claim(task):
+            return False
+        (self.sitemap_queue if task.expected == "sitemap" else self.queue).append(task)
+        return True
+
+    def _enqueue_within_budget(self, task: CrawlTask) -> bool:
+        """Queue a sitemap item unless the page budget is spent (False: left out, to be counted)."""
+        if task.expected == "document" and self.documents_claimed >= self.max_pages:
+            return False
+        self._enqueue(task)
+        return True
 
     def _initial_tasks(self, robots: RobotsRules | None) -> list[CrawlTask]:
         website = self.website
         if website.mode == "crawl":
             url = urljoin(website.base_url + "/", website.child)
-            return [self._document_task(url, depth=0, source="start", follow_links=True)]
+            task = self._document_task(url, depth=0, source="start", follow_links=True)
+            return [task] if task else []
         sitemap_urls = [urljoin(website.base_url + "/", website.sitemap)] + (robots.sitemaps if robots else [])
         return [
             CrawlTask(url, "sitemap", 0, "sitemap_index" if i == 0 else "robots")
@@ -129,48 +181,75 @@ class _Crawl:
         ]
 
     def _claim(self, task: CrawlTask) -> bool:
-        """Normalize and de-duplicate: the first claim of a URL wins, later ones are dropped."""
+        """De-duplicate: the first claim of a URL wins, later ones are dropped."""
         if task.url in self.seen:
             return False
         self.seen.add(task.url)
+        self.documents_claimed += task.expected == "document"
         return True
 
-    def _admit(self, task: CrawlTask) -> tuple[str, str] | None:
-        """Checks that need no network: (outcome, reason) when the task is refused, else None."""
+    def _admit(self, task: CrawlTask) -> Refusal | None:
+        """Checks that need no network: a refusal, or None when the task may go ahead."""
         url, settings = task.url, self.settings
         if settings.matches_no_follow(url):
-            return "no_follow", "URL matches a no_follow entry"
+            return Refusal(FetchOutcome.NO_FOLLOW, "URL matches a no_follow entry")
         if len(url) > settings.max_url_length:
-            return "limit_reached", f"URL longer than {settings.max_url_length} characters"
+            return Refusal(FetchOutcome.LIMIT_REACHED, f"URL longer than {settings.max_url_length} characters")
         parts = urlsplit(url)
         segments = [s for s in parts.path.split("/") if s]
         if segments and max(segments.count(s) for s in set(segments)) > settings.max_repeated_segments:
-            return "limit_reached", "path segment repeated: likely a crawler trap"
-        if parts.query:
+            return Refusal(FetchOutcome.LIMIT_REACHED, "path segment repeated: likely a crawler trap")
+        if task.chain > settings.max_template_chain:
+            return Refusal(FetchOutcome.LIMIT_REACHED, f"path trap: over {settings.max_template_chain} pages of "
+                           f"{path_template(parts.path)}, each found on the previous one")
+        if parts.query and task.expected == "document":
             variants = self.query_variants[f"{parts.netloc}{parts.path}"]
             variants.add(parts.query)
             if len(variants) > settings.max_query_variants:
-                return "limit_reached", f"more than {settings.max_query_variants} query variants of one path"
+                return Refusal(FetchOutcome.LIMIT_REACHED, f"more than {settings.max_query_variants} query variants of one path")
         if task.expected == "document" and self.documents_dispatched >= self.max_pages:
-            return "limit_reached", f"max_pages ({self.max_pages}) reached"
+            return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached")
+        if task.expected == "sitemap":
+            if self.sitemaps_dispatched >= settings.max_sitemaps:
+                return Refusal(FetchOutcome.LIMIT_REACHED, f"max_sitemaps ({settings.max_sitemaps}) reached: sitemap not read")
+            if self.documents_claimed >= self.max_pages:
+                return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached: sitemap not read")
         return None
 
-    def _network_refusal(self, task: CrawlTask) -> tuple[tuple[str, str] | None, list[dict]]:
+    def _read_sitemap(self, task: CrawlTask, body: bytes, accept: Callable[[CrawlTask], bool],
+                      has_room: Callable[[], bool]) -> tuple[FetchOutcome, str | None]:
+        """Stream a sitemap's items into ``accept`` while ``has_room``; (outcome, error or notice) of its row."""
+        left_out = 0
+        try:
+            for page in self._from_sitemap(task, body, has_room):
+                if page is None or not accept(page):
+                    left_out += 1
+        except SitemapError as exc:
+            return FetchOutcome.ERROR, str(exc)
+        if left_out:
+            return FetchOutcome.FETCHED, f"limit: {left_out:,} sitemap entries beyond max_pages not queued"
+        return FetchOutcome.FETCHED, None
+
+    def _network_refusal(self, url: str, expected: str, rows: list[dict]) -> Refusal | None:
         """Checks that need the network (robots.txt, DNS), run in worker threads so that a slow
-        or dead host never stalls the frontier: (outcome, reason) when refused, plus robots.txt rows."""
-        url = task.url
-        if not self._is_same_site(url) and not self.settings.allow_private_external and not self.website_is_private:
-            host = urlsplit(url).hostname or ""
-            if host not in self.private_hosts:
-                self.private_hosts[host] = is_private_host(host)
-            if self.private_hosts[host]:
-                return ("private_address", f"{host} resolves to a private address"), []
-        robots_rows = list(self._load_robots(url))
-        if task.expected == "document" and self._obeys_robots(url):
+        or dead host never stalls the frontier; robots.txt rows of new hosts go to ``rows``."""
+        refusal = self._private_refusal(url)
+        if refusal is not None:
+            return refusal
+        rows.extend(self._load_robots(url))
+        if self._obeys_robots(url):
             rules = self.robots.get(self._robots_key(url))
-            if rules is not None and not rules.allows(url):
-                return ("robots_disallowed", "disallowed by robots.txt"), robots_rows
-        return None, robots_rows
+            if rules is not None and rules.disallow_reason is not None:
+                return Refusal(FetchOutcome.ROBOTS_DISALLOWED, rules.disallow_reason)
+            if expected == "document" and rules is not None and not rules.allows(url):
+                return Refusal(FetchOutcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
+        return None
+
+    def _hop_refusal(self, url: str, expected: str, rows: list[dict]) -> Refusal | None:
+        """A redirect hop is judged like a URL of its own before it is requested."""
+        if self.settings.matches_no_follow(url):
+            return Refusal(FetchOutcome.NO_FOLLOW, "URL matches a no_follow entry")
+        return self._network_refusal(url, expected, rows)
 
     def _obeys_robots(self, url: str) -> bool:
         return self.website.obey_robots or not self._is_same_site(url)
@@ -191,13 +270,30 @@ class _Crawl:
         robots_url = f"{key}/robots.txt"
         self.seen.add(robots_url)
         host = urlsplit(robots_url).hostname or ""
-        result = self.robots_fetcher.fetch(robots_url, host, expected="robots")
-        text = result.body.decode("utf-8", "replace") if result.outcome == "fetched" and result.body else None
-        rules = RobotsRules(text, self.settings.user_agent)
-        self.robots[key] = rules
-        if rules.crawl_delay and self._obeys_robots(robots_url):
-            self.throttle.set_delay(host, min(rules.crawl_delay, self.settings.max_crawl_delay_s))
+        # Redirects of robots.txt are followed (RFC 9309 2.3.1.2) but never to a private address.
+        result = self.robots_fetcher.fetch(robots_url, host, expected="robots",
+                                           hop_guard=self._private_refusal)
+        self._install_robots(key, robots_rules(result.outcome, result.status, result.body, result.error,
+                                              self.settings.user_agent))
         yield self._row(CrawlTask(robots_url, "robots", 0, "robots"), result)
+
+    def _install_robots(self, key: str, rules: RobotsRules) -> None:
+        """Rules of one host (``scheme://netloc``), with its Crawl-delay."""
+        self.robots[key] = rules
+        if rules.crawl_delay and self._obeys_robots(key + "/"):
+            host = urlsplit(key).hostname or ""
+            self.throttle.set_delay(host, min(rules.crawl_delay, self.settings.max_crawl_delay_s))
+
+    def _private_refusal(self, url: str) -> Refusal | None:
+        """Only the website's own hosts may be on a private address (unless allow_private_external)."""
+        if self._is_same_site(url) or self.settings.allow_private_external:
+            return None
+        host = urlsplit(url).hostname or ""
+        if host not in self.private_hosts:
+            self.private_hosts[host] = is_private_host(host)
+        if self.private_hosts[host]:
+            return Refusal(FetchOutcome.PRIVATE_ADDRESS, f"{host} is a private address outside the website")
+        return None
 
     @staticmethod
     def _robots_key(url: str) -> str:
@@ -210,35 +306,42 @@ class _Crawl:
 
     # -- work (worker threads) --------------------------------------------------------------
 
-    def _execute(self, task: CrawlTask) -> tuple[list[dict], list[CrawlTask]]:
-        refusal, rows = self._network_refusal(task)
+    def _execute(self, task: CrawlTask) -> _Done:
+        rows: list[dict] = []
+        refusal = self._network_refusal(task.url, task.expected, rows)
         if refusal is not None:
-            return rows + [self._row(task, FetchResult(refusal[0], error=refusal[1]))], []
-        result = self._fetch(task)
+            return _Done(rows, task, FetchResult(refusal.outcome, error=refusal.reason))
+        result = self._fetch(task, lambda hop: self._hop_refusal(hop, task.expected, rows))
+        task = self._retarget(task, result.final_url)
         discovered: list[CrawlTask] = []
-        if result.outcome in USABLE and result.body:
-            if result.kind == "sitemap":
-                try:
-                    discovered = self._from_sitemap(task, result.body)
-                except SitemapError as exc:
-                    result.outcome, result.error = "error", str(exc)
-            elif result.kind == "html":
-                discovered = self._from_page(task, result)
-        return rows + [self._row(task, result)], discovered
+        if result.outcome in USABLE_OUTCOMES and result.body and result.kind == "html":
+            discovered = self._from_page(task, result.body, result.final_url or task.url)
+        return _Done(rows, task, result, discovered)
 
-    def _fetch(self, task: CrawlTask) -> FetchResult:
+    def _retarget(self, task: CrawlTask, final_url: str | None) -> CrawlTask:
+        """Category and link following follow where a redirect ended: a site page sent off-site is external."""
+        if task.expected != "document" or not final_url or final_url == task.url:
+            return task
+        same_site = self._is_same_site(final_url)
+        if same_site == self._is_same_site(task.url):
+            return task
+        if same_site:
+            return dataclasses.replace(task, category=self.website.category)
+        return dataclasses.replace(task, category="external", follow_links=False)
+
+    def _fetch(self, task: CrawlTask, hop_guard: HopGuard) -> FetchResult:
         host = urlsplit(task.url).hostname or ""
         cached = self.previous.lookup(task.url) if self.previous is not None else None
         if cached is None:
-            return self.fetcher.fetch(task.url, host, task.expected)
+            return self.fetcher.fetch(task.url, host, task.expected, hop_guard=hop_guard)
         if (
             self.website.skip_unchanged_lastmod
             and task.sitemap_lastmod is not None
             and task.sitemap_lastmod == cached.sitemap_lastmod
         ):
-            return self._from_cache(task.url, cached, FetchResult("unchanged_lastmod"))
-        result = self.fetcher.fetch(task.url, host, task.expected, cached.conditional_headers())
-        if result.outcome == "not_modified":
+            return self._from_cache(task.url, cached, FetchResult(FetchOutcome.UNCHANGED_LASTMOD))
+        result = self.fetcher.fetch(task.url, host, task.expected, cached.conditional_headers(), hop_guard)
+        if result.outcome == FetchOutcome.NOT_MODIFIED:
             return self._from_cache(task.url, cached, result)
         return result
 
@@ -252,25 +355,30 @@ class _Crawl:
         result.last_modified = result.last_modified or cached.last_modified
         return result
 
-    def _from_sitemap(self, task: CrawlTask, body: bytes) -> list[CrawlTask]:
-        sitemap = parse_sitemap(body, self.settings.max_sitemap_bytes)
-        tasks = [CrawlTask(url, "sitemap", task.depth, "sitemap_index", referrer=task.url) for url in _normalized(sitemap.sitemaps)]
+    def _from_sitemap(self, task: CrawlTask, body: bytes, has_room: Callable[[], bool]) -> Iterator[CrawlTask | None]:
+        """Child sitemaps and page tasks of a sitemap, streamed; None for an entry left out for lack of
+        room (not even normalized: 600k of them must cost little). Raises SitemapError when it breaks."""
         follow = self.website.internal_links != "ignore"
-        for entry in sitemap.entries:
-            page = self._document_task(entry.loc, 0, "sitemap", task.url, follow_links=follow, lastmod=entry.lastmod)
+        for item in iter_sitemap(body, self.settings.max_sitemap_bytes):
+            if isinstance(item, ChildSitemap):
+                yield from (CrawlTask(url, "sitemap", task.depth, "sitemap_index", referrer=task.url)
+                            for url in _normalized([item.loc]))
+                continue
+            if not has_room():
+                yield None
+                continue
+            page = self._document_task(item.loc, 0, "sitemap", task.url, follow_links=follow, lastmod=item.lastmod)
             if page is None:
                 continue
-            tasks.append(page)
+            yield page
             for lang in self.website.langs:
-                if lang in entry.alternates:
-                    alternate = self._document_task(entry.alternates[lang], 0, "alternate", page.url, hreflang=lang)
-                    tasks.extend([alternate] if alternate else [])
-        return tasks
+                if lang in item.alternates:
+                    alternate = self._document_task(item.alternates[lang], 0, "alternate", page.url, hreflang=lang)
+                    yield from [alternate] if alternate else []
 
-    def _from_page(self, task: CrawlTask, result: FetchResult) -> list[CrawlTask]:
-        page_url = result.final_url or task.url
-        links = extract_links(result.body or b"", page_url)
-        tasks: list[CrawlTask] = []
+    def _from_page(self, task: CrawlTask, body: bytes, page_url: str) -> list[CrawlTask]:
+        links = extract_links(body, page_url)
+        tasks: list[CrawlTask | None] = []
         for lang in self.website.langs:
             if lang in links.alternates:
                 tasks.append(self._document_task(
@@ -285,41 +393,103 @@ class _Crawl:
         if crawl_mode and limit != -1 and next_depth >= limit:
             return [t for t in tasks if t]
         mode = self.website.internal_links
+        page_template = path_template(urlsplit(page_url).path)
         for link in links.links:
             if link in self.links_seen:
                 continue
             self.links_seen.add(link)
             same_site = self._is_same_site(link)
-            is_pdf = urlsplit(link).path.lower().endswith(".pdf")
+            link_path = urlsplit(link).path
+            is_pdf = link_path.lower().endswith(".pdf")
             if crawl_mode:
-                in_section = not self.website.restrict_section or urlsplit(link).path.startswith(self.section)
+                in_section = not self.website.restrict_section or link_path.startswith(self.section)
                 wanted = (same_site and in_section) or is_pdf
             else:
                 wanted = is_pdf or (mode in ("any", "internal") if same_site else mode in ("any", "external"))
             if wanted:
+                template = path_template(link_path)
+                chain = task.chain + 1 if template == page_template and template != link_path else 1
                 tasks.append(self._document_task(
                     link, next_depth, "link", page_url, follow_links=crawl_mode and same_site and not is_pdf,
+                    chain=chain,
                 ))
         return [t for t in tasks if t]
 
     def _document_task(self, url: str, depth: int, source: str, referrer: str | None = None, *,
                        follow_links: bool = False, hreflang: str | None = None,
-                       lastmod: datetime | None = None) -> CrawlTask | None:
+                       lastmod: datetime | None = None, chain: int = 1) -> CrawlTask | None:
         try:
             normalized = normalize_url(url)
         except InvalidUrlError:
             return None
         category = self.website.category if self._is_same_site(normalized) else "external"
         return CrawlTask(normalized, "document", depth, source, referrer, category, hreflang, lastmod,
-                         follow_links, self.website.is_indexable(normalized))
+                         follow_links, self.website.is_indexable(normalized), chain)
+
+    # -- resume (main thread, before the crawl) --------------------------------------------------
+
+    def _resume(self, rows: Iterable[Mapping[str, Any]]) -> tuple[list[CrawlTask], list[CrawlTask]]:
+        """Take in the rows of an interrupted crawl, one at a time, without any request.
+
+        Their URLs are seen (never yielded or requested again), robots.txt rules come back from
+        robots rows, documents count against max_pages, and links and sitemap items of their bodies
+        are returned as tasks (from sitemaps, from pages), to be claimed once every resumed URL is known.
+        """
+        from_sitemaps: list[CrawlTask] = []
+        from_pages: list[CrawlTask] = []
+        chains: dict[str, int] = {}
+        for row in rows:
+            task = self._resumed_task(row, chains)
+            self.seen.add(task.url)
+            if task.expected == "robots":
+                self._install_robots(self._robots_key(task.url), robots_rules(
+                    row["outcome"], row.get("status"), row.get("body"), row.get("error"), self.settings.user_agent))
+                continue
+            refused_early = row["outcome"] in (FetchOutcome.NO_FOLLOW, FetchOutcome.LIMIT_REACHED)
+            if task.expected == "document":
+                self.documents_claimed += 1
+                self.documents_dispatched += not refused_early
+            else:
+                self.sitemaps_dispatched += not refused_early
+            body = row.get("body")
+            if row["outcome"] not in USABLE_OUTCOMES or not body:
+                continue
+            if row.get("kind") == "sitemap":
+                # Resumed URLs among them are dropped later, so up to max_pages pages are kept per sitemap.
+                gathered = _ResumedSitemapItems(from_sitemaps, self.max_pages)
+                self._read_sitemap(task, body, gathered.accept, gathered.has_room)
+            elif row.get("kind") == "html":
+                chains[task.url] = task.chain
+                from_pages.extend(self._from_page(task, body, row.get("final_url") or task.url))
+        return from_sitemaps, from_pages
+
+    def _resumed_task(self, row: Mapping[str, Any], chains: dict[str, int]) -> CrawlTask:
+        """The task a resumed row was written for, as a live crawl would have built it."""
+        url, source, category = row["url"], row.get("source") or "link", row.get("category")
+        if source == "robots" and urlsplit(url).path == "/robots.txt":
+            return CrawlTask(url, "robots", 0, "robots")
+        if source in ("sitemap_index", "robots"):
+            return CrawlTask(url, "sitemap", row.get("depth") or 0, source, row.get("referrer"))
+        crawl_mode = self.website.mode == "crawl"
+        if crawl_mode:
+            follow = category != "external" and source in ("start", "link", "alternate") and not (
+                urlsplit(url).path.lower().endswith(".pdf"))
+        else:
+            follow = source == "sitemap" and self.website.internal_links != "ignore"
+        referrer = row.get("referrer")
+        template = path_template(urlsplit(url).path)
+        same_line = referrer in chains and template == path_template(urlsplit(referrer).path) and template != urlsplit(url).path
+        return CrawlTask(url, "document", row.get("depth") or 0, source, referrer, category, row.get("hreflang"),
+                         row.get("sitemap_lastmod"), follow, bool(row.get("indexable")),
+                         chains[referrer] + 1 if same_line else 1)
 
     def _row(self, task: CrawlTask, result: FetchResult) -> dict:
-        keep_body = result.outcome in USABLE and result.kind in ("html", "pdf", "sitemap", "robots")
+        keep_body = result.outcome in USABLE_OUTCOMES and result.kind in ("html", "pdf", "sitemap", "robots")
         return {
             "website": self.website.name,
             "url": task.url,
             "final_url": result.final_url,
-            "outcome": result.outcome,
+            "outcome": FetchOutcome(result.outcome).value,
             "kind": result.kind,
             "status": result.status,
             "content_type": result.content_type,
@@ -339,6 +509,43 @@ class _Crawl:
             "fetched_at": result.fetched_at or datetime.now(timezone.utc),
             "body": result.body if keep_body else None,
         }
+
+
+@dataclass
+class _ResumedSitemapItems:
+    """Items of a resumed sitemap: every child sitemap and at most ``max_pages`` pages go to ``found``."""
+
+    found: list[CrawlTask]
+    max_pages: int
+    pages: int = 0
+
+    def has_room(self) -> bool:
+        return self.pages < self.max_pages
+
+    def accept(self, task: CrawlTask) -> bool:
+        if task.expected == "document":
+            if not self.has_room():
+                return False
+            self.pages += 1
+        self.found.append(task)
+        return True
+
+
+def path_template(path: str) -> str:
+    """A URL path with every run of digits abstracted: /cal/2026/11/ and /cal/2027/01/ share /cal/#/#/."""
+    return DIGIT_RUN.sub("#", path)
+
+
+def robots_rules(outcome: str, status: int | None, body: bytes | None, error: str | None, user_agent: str) -> RobotsRules:
+    """What a robots.txt fetch means (RFC 9309 2.3.1): rules when read, allow all when missing (4xx),
+    complete disallow when unreachable (5xx, 429, network error), for this run only."""
+    if outcome in USABLE_OUTCOMES:
+        return RobotsRules(body.decode("utf-8", "replace") if body else None, user_agent)
+    if outcome == FetchOutcome.HTTP_ERROR and status is not None and (status >= 500 or status == 429):
+        return RobotsRules.unreachable(user_agent, f"answered HTTP {status}")
+    if outcome == FetchOutcome.ERROR and not (error or "").startswith("redirect"):
+        return RobotsRules.unreachable(user_agent, f"unreachable ({error})")
+    return RobotsRules(None, user_agent)  # missing, too large, or redirected away: unavailable, allow all
 
 
 def _normalized(urls) -> list[str]:

@@ -1,4 +1,4 @@
-"""One GET per document: retries, deadlines, size caps and type detection.
+"""One GET per document: redirects hop by hop, retries, deadlines, size caps and type detection.
 
 The body is streamed and abandoned as soon as it is too large or of a type the
 pipeline does not read, so a 2 GB video costs a few kilobytes, not 2 GB.
@@ -7,6 +7,7 @@ pipeline does not read, so a 2 GB video costs a few kilobytes, not 2 GB.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -14,13 +15,24 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Literal
 
+from collections.abc import Callable
+from urllib.parse import urljoin, urlsplit
+
 import requests
 
+from corpus_pipeline.core.outcomes import FetchOutcome
+from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
+from corpus_pipeline.crawl.deadline import DeadlineAdapter, RequestDeadline
 from corpus_pipeline.crawl.politeness import HostThrottle
 from corpus_pipeline.crawl.settings import CrawlSettings
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 10  # what browsers and requests allow; a longer chain is a loop or a trap
+DEADLINE_PREFIX = "deadline"
+RETRYABLE_PREFIXES = ("timeout", "connection", DEADLINE_PREFIX)
+NEW_CONNECTION_REASON = re.compile(r"Failed to establish a new connection: ([^'\")]+)")
 SNIFF_BYTES = 1024
 CHUNK_BYTES = 64 * 1024
 
@@ -29,7 +41,7 @@ CHUNK_BYTES = 64 * 1024
 class FetchResult:
     """What one fetch produced (after retries)."""
 
-    outcome: str
+    outcome: FetchOutcome
     kind: str | None = None
     status: int | None = None
     final_url: str | None = None
@@ -42,6 +54,7 @@ class FetchResult:
     elapsed_s: float = 0.0
     bytes: int = 0
     fetched_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    redirect_to: str | None = None  # Location of a redirect not yet followed (never stored)
 
 
 def sniff_kind(content_type: str | None, head: bytes, url: str) -> str:
@@ -63,6 +76,17 @@ def sniff_kind(content_type: str | None, head: bytes, url: str) -> str:
     return "other"
 
 
+HopGuard = Callable[[str], "Refusal | None"]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A decision not to request a URL: the row's outcome and a short reason."""
+
+    outcome: FetchOutcome
+    reason: str
+
+
 class Fetcher:
     """HTTP client of one crawl: one requests session per thread, shared politeness."""
 
@@ -71,81 +95,128 @@ class Fetcher:
         self.throttle = throttle
         self._local = threading.local()
 
-    def _session(self) -> requests.Session:
+    def _session(self) -> tuple[requests.Session, RequestDeadline]:
         session = getattr(self._local, "session", None)
         if session is None:
             session = requests.Session()
             session.headers["User-Agent"] = self.settings.user_agent
             session.headers["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
-            session.max_redirects = 10
+            self._local.deadline = RequestDeadline()
+            for prefix in ("http://", "https://"):
+                session.mount(prefix, DeadlineAdapter(self._local.deadline))
             self._local.session = session
-        return session
+        return session, self._local.deadline
 
-    def fetch(self, url: str, host: str, expected: Expected = "document", validators: dict[str, str] | None = None) -> FetchResult:
-        """GET ``url`` with retries on 429, 5xx, timeouts and connection errors."""
+    def fetch(self, url: str, host: str, expected: Expected = "document", validators: dict[str, str] | None = None,
+              hop_guard: HopGuard | None = None) -> FetchResult:
+        """GET ``url``, following redirects hop by hop: ``hop_guard`` judges each new hop before it is requested.
+
+        ``host`` is the host of ``url`` (its throttle slot); each hop takes the slot of its own host.
+        """
         started = time.monotonic()
+        attempts = 0
+        visited = {url}
+        current = url
+        for hop in range(MAX_REDIRECTS + 1):
+            result = self._fetch_one(current, host if hop == 0 else _host(current), expected, validators or {})
+            attempts += result.attempts
+            result.attempts, result.elapsed_s = attempts, time.monotonic() - started
+            if result.redirect_to is None:
+                result.final_url = result.final_url or current
+                return result
+            target = _redirect_target(current, result.redirect_to)
+            if target is None:
+                return _failed(result, f"redirect to an invalid URL {result.redirect_to[:200]!r}", current)
+            if target in visited:
+                return _failed(result, f"redirect loop at {target}", target)
+            if hop == MAX_REDIRECTS:
+                return _failed(result, f"more than {MAX_REDIRECTS} redirects, the last to {target}", target)
+            refusal = hop_guard(target) if hop_guard is not None else None
+            if refusal is not None:
+                result = _failed(result, f"{refusal.reason}: redirect to {target}", target)
+                result.outcome = refusal.outcome
+                return result
+            visited.add(target)
+            current = target
+        raise AssertionError("unreachable: the loop returns at MAX_REDIRECTS")
+
+    def _fetch_one(self, url: str, host: str, expected: Expected, validators: dict[str, str]) -> FetchResult:
+        """One URL, without following redirects, with retries on 429, 5xx, timeouts and connection errors."""
         attempt = 0
+        deadline_misses = 0
         while True:
             attempt += 1
             with self.throttle.request_slot(host):
-                result, retry_after = self._attempt(url, expected, validators or {})
+                result, retry_after = self._attempt(url, expected, validators)
             result.attempts = attempt
+            missed_deadline = (result.error or "").startswith(DEADLINE_PREFIX)
+            deadline_misses += missed_deadline
             retryable = result.status in RETRY_STATUSES or (
-                result.outcome == "error" and (result.error or "").startswith(("timeout", "connection"))
+                result.outcome == FetchOutcome.ERROR and (result.error or "").startswith(RETRYABLE_PREFIXES)
             )
+            # A server that trickled past the deadline once will likely do it again: one more try only.
+            if missed_deadline and deadline_misses > 1:
+                retryable = False
             if not retryable or attempt > self.settings.max_retries:
-                result.elapsed_s = time.monotonic() - started
                 return result
             if retry_after is not None and retry_after > self.settings.max_retry_after_s:
                 result.error = f"{result.error}; Retry-After {retry_after:.0f}s exceeds the {self.settings.max_retry_after_s:.0f}s cap"
-                result.elapsed_s = time.monotonic() - started
                 return result
             backoff = self.settings.backoff_base_s * (2 ** (attempt - 1)) * (1 + random.random() / 2)
             time.sleep(retry_after if retry_after is not None else backoff)
 
     def _attempt(self, url: str, expected: Expected, validators: dict[str, str]) -> tuple[FetchResult, float | None]:
         settings = self.settings
-        deadline = time.monotonic() + settings.total_timeout_s
+        session, deadline = self._session()
+        deadline.arm(settings.total_timeout_s)
         try:
-            response = self._session().get(
+            return self._request(session, deadline, url, expected, validators)
+        finally:
+            deadline.disarm()
+
+    def _request(self, session: requests.Session, deadline: RequestDeadline, url: str, expected: Expected,
+                 validators: dict[str, str]) -> tuple[FetchResult, float | None]:
+        settings = self.settings
+        try:
+            response = session.get(
                 url,
                 headers=validators,
                 timeout=(settings.connect_timeout_s, settings.read_timeout_s),
                 stream=True,
-                allow_redirects=True,
+                allow_redirects=False,
             )
-        except requests.TooManyRedirects:
-            return FetchResult("error", error="redirect loop (more than 10 redirects)"), None
-        except requests.Timeout as exc:
-            return FetchResult("error", error=f"timeout: {_short(exc)}"), None
-        except requests.ConnectionError as exc:
-            if "NameResolutionError" in str(exc) or "Name or service not known" in str(exc):
-                # DNS says the host does not exist: asking again in a second will not change that.
-                return FetchResult("error", error=f"unknown host: {_short(exc)}"), None
-            return FetchResult("error", error=f"connection failed: {_short(exc)}"), None
         except requests.RequestException as exc:
-            return FetchResult("error", error=f"invalid request: {_short(exc)}"), None
+            if deadline.expired:
+                return FetchResult(FetchOutcome.ERROR, error=self._deadline_error("the headers")), None
+            return FetchResult(FetchOutcome.ERROR, error=connection_error(url, exc)), None
 
         with response:
             headers = response.headers
             result = FetchResult(
-                "fetched",
+                FetchOutcome.FETCHED,
                 status=response.status_code,
-                final_url=response.url,
+                final_url=url,
                 content_type=headers.get("Content-Type"),
                 etag=headers.get("ETag"),
                 last_modified=parse_http_date(headers.get("Last-Modified")),
             )
+            if response.status_code in REDIRECT_STATUSES and headers.get("Location"):
+                result.redirect_to = headers["Location"]
+                return result, None
             if response.status_code == 304:
-                result.outcome = "not_modified"
+                result.outcome = FetchOutcome.NOT_MODIFIED
                 return result, None
             if response.status_code >= 400:
-                result.outcome = "http_error"
+                result.outcome = FetchOutcome.HTTP_ERROR
                 result.error = f"HTTP {response.status_code} {response.reason or ''}".strip()
                 return result, _retry_after(headers.get("Retry-After"))
             return self._read_body(response, result, expected, deadline), None
 
-    def _read_body(self, response: requests.Response, result: FetchResult, expected: Expected, deadline: float) -> FetchResult:
+    def _deadline_error(self, part: str) -> str:
+        return f"{DEADLINE_PREFIX} of {self.settings.total_timeout_s:g} s exceeded while reading {part}"
+
+    def _read_body(self, response: requests.Response, result: FetchResult, expected: Expected,
+                   deadline: RequestDeadline) -> FetchResult:
         settings = self.settings
         chunks: list[bytes] = []
         size = 0
@@ -155,24 +226,27 @@ class Fetcher:
                 if result.kind is None:
                     result.kind = _kind_for(sniff_kind(result.content_type, chunk[:SNIFF_BYTES], result.final_url or ""), expected)
                     if result.kind == "other":
-                        result.outcome = "unsupported_type"
+                        result.outcome = FetchOutcome.UNSUPPORTED_TYPE
                         return result
                 chunks.append(chunk)
                 size += len(chunk)
                 cap = _cap(settings, result.kind)
                 if size > cap:
-                    result.outcome = "too_large"
+                    result.outcome = FetchOutcome.TOO_LARGE
                     result.error = f"body larger than the {cap} byte cap"
                     result.bytes = size
                     return result
-                if time.monotonic() > deadline:
-                    result.outcome = "error"
-                    result.error = f"timeout: body not complete within {settings.total_timeout_s:.0f}s"
-                    return result
         except requests.RequestException as exc:
-            result.outcome = "error"
-            stalled = "timed out" in str(exc).lower()
-            result.error = f"{'timeout' if stalled else 'connection broken'} while reading the body: {_short(exc)}"
+            result.outcome = FetchOutcome.ERROR
+            result.bytes = size
+            if deadline.expired:
+                result.error = self._deadline_error("the body")
+            else:
+                stalled = "timed out" in str(exc).lower()
+                result.error = f"{'timeout' if stalled else 'connection broken'} while reading the body"
+            return result
+        if deadline.expired:  # the shut socket looked like the end of a body without a length
+            result.outcome, result.error, result.bytes = FetchOutcome.ERROR, self._deadline_error("the body"), size
             return result
         body = b"".join(chunks)
         if result.kind is None:  # empty body
@@ -180,6 +254,45 @@ class Fetcher:
         result.body = body
         result.bytes = len(body)
         return result
+
+
+def connection_error(url: str, exc: requests.RequestException) -> str:
+    """A short, causal error for a request that got no response: "connection refused to host:port"..."""
+    parts = urlsplit(url)
+    where = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+    text = str(exc)
+    if isinstance(exc, requests.ConnectTimeout):
+        return f"timeout connecting to {where}"
+    if isinstance(exc, requests.Timeout):
+        return f"timeout waiting for the headers from {where}"
+    if "NameResolutionError" in text or "Name or service not known" in text or "No address associated" in text:
+        return f"unknown host {parts.hostname}"
+    if "Connection refused" in text or "Errno 111" in text:
+        return f"connection refused to {where}"
+    if "RemoteDisconnected" in text or "Connection aborted" in text or "reset by peer" in text.lower():
+        return f"connection closed by {where} before the headers"
+    if isinstance(exc, requests.ConnectionError):
+        reason = NEW_CONNECTION_REASON.search(text)
+        return f"connection failed to {where}" + (f": {reason.group(1)[:80]}" if reason else "")
+    return f"invalid request: {_short(exc)}"
+
+
+def _redirect_target(current: str, location: str) -> str | None:
+    try:
+        return normalize_url(urljoin(current, location.strip()))
+    except (InvalidUrlError, ValueError):
+        return None
+
+
+def _failed(result: FetchResult, error: str, final_url: str) -> FetchResult:
+    """A redirect that is not followed ends the fetch: no body, the hop named in the error."""
+    result.outcome, result.error, result.final_url, result.redirect_to = FetchOutcome.ERROR, error, final_url, None
+    result.kind, result.body = None, None
+    return result
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).hostname or ""
 
 
 def _cap(settings: CrawlSettings, kind: str | None) -> int:

@@ -59,13 +59,22 @@ class HostThrottle:
 
 
 class RobotsRules:
-    """robots.txt of one host; an unreachable or broken file allows everything (as crawlers agree)."""
+    """robots.txt of one host (RFC 9309): a missing file (4xx) allows everything; an unreachable
+    one (5xx, network error) disallows everything for this run."""
 
-    def __init__(self, text: str | None, user_agent: str) -> None:
+    def __init__(self, text: str | None, user_agent: str, disallow_reason: str | None = None) -> None:
         self._parser = Protego.parse(text) if text else None
         self._agent = user_agent.split("/", 1)[0]
+        self.disallow_reason = disallow_reason  # set when the whole host is off limits
+
+    @classmethod
+    def unreachable(cls, user_agent: str, cause: str) -> RobotsRules:
+        """Complete disallow (RFC 9309 2.3.1.4), with the cause for the rows it refuses."""
+        return cls(None, user_agent, f"robots.txt {cause}: complete disallow (RFC 9309)")
 
     def allows(self, url: str) -> bool:
+        if self.disallow_reason is not None:
+            return False
         return self._parser is None or self._parser.can_fetch(url, self._agent)
 
     @property
@@ -85,13 +94,31 @@ class RobotsRules:
 
 
 def is_private_host(host: str) -> bool:
-    """Whether ``host`` resolves to a loopback, private, link-local or reserved address."""
+    """Whether ``host`` is or resolves to a loopback, private, link-local, reserved or unspecified address.
+
+    An address literal is judged without any lookup.
+    """
+    literal = _address_literal(host)
+    if literal is not None:
+        return _is_private_address(literal)
     try:
         infos = socket.getaddrinfo(host, None)
-    except (socket.gaierror, UnicodeError):
+    except (OSError, UnicodeError):
         return False  # unresolvable: the request will fail on its own, with its own error
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
-        if address.is_private or address.is_loopback or address.is_link_local or address.is_reserved:
-            return True
-    return False
+    return any(_is_private_address(ipaddress.ip_address(info[4][0].split("%", 1)[0])) for info in infos)
+
+
+def _address_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return None
+
+
+def _is_private_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return (
+        address.is_private or address.is_loopback or address.is_link_local or address.is_reserved
+        or address.is_unspecified or address.is_multicast
+    )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from corpus_pipeline.core.raw_pages import USABLE_OUTCOMES
+from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
 
 _VALIDATOR_COLUMNS = ["url", "final_url", "outcome", "kind", "content_type", "etag", "last_modified", "sitemap_lastmod"]
 _CACHED_ROW_GROUPS = 4

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import polars as pl
 
+from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
+
 DOCUMENT_KINDS = ["html", "pdf"]
-USABLE = ["fetched", "not_modified", "unchanged_lastmod"]
+USABLE = sorted(outcome.value for outcome in USABLE_OUTCOMES)
+UNCHANGED = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value]
 
 
 def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[str, int | float]:
@@ -28,9 +31,9 @@ def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[s
     before = previous.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE)).select("url", "etag").collect()
     known = set(before["url"])
     now = set(documents["url"])
-    unchanged = documents.filter(pl.col("outcome").is_in(["not_modified", "unchanged_lastmod"]))
+    unchanged = documents.filter(pl.col("outcome").is_in(UNCHANGED))
     summary["pages_new"] = len(now - known)
     summary["pages_unchanged"] = unchanged.height
-    summary["pages_changed"] = documents.filter(pl.col("url").is_in(list(known)) & (pl.col("outcome") == "fetched")).height
+    summary["pages_changed"] = documents.filter(pl.col("url").is_in(list(known)) & (pl.col("outcome") == FetchOutcome.FETCHED.value)).height
     summary["pages_gone"] = len(known - now)
     return summary

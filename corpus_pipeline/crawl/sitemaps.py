@@ -1,14 +1,19 @@
-"""Sitemaps: plain or gzipped, url sets and indexes, parsed without trusting the XML."""
+"""Sitemaps: plain or gzipped, url sets and indexes, streamed without trusting the XML."""
 
 from __future__ import annotations
 
+import gzip
+import io
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
 from lxml import etree
 
 from corpus_pipeline.core.dates import parse_date
+
+READ_BYTES = 64 * 1024
 
 
 class SitemapError(ValueError):
@@ -25,67 +30,98 @@ class SitemapEntry:
 
 
 @dataclass(frozen=True)
-class Sitemap:
-    """A parsed sitemap: either child sitemaps (an index) or page entries."""
+class ChildSitemap:
+    """One ``<sitemap>`` of a sitemap index."""
 
-    sitemaps: tuple[str, ...] = ()
-    entries: tuple[SitemapEntry, ...] = ()
-
-
-def gunzip_capped(data: bytes, max_bytes: int) -> bytes:
-    """Decompress gzip data, refusing to produce more than ``max_bytes`` (gzip bombs)."""
-    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        output = decompressor.decompress(data, max_bytes + 1)
-    except zlib.error as exc:
-        raise SitemapError(f"corrupt gzip data: {exc}") from exc
-    if len(output) > max_bytes or decompressor.unconsumed_tail:
-        raise SitemapError(f"gzip sitemap expands beyond the {max_bytes} byte cap")
-    return output
+    loc: str
 
 
-def parse_sitemap(data: bytes, max_bytes: int) -> Sitemap:
-    """Parse a sitemap body; gzip is detected by its magic bytes, whatever the name or header."""
-    if data[:2] == b"\x1f\x8b":
-        data = gunzip_capped(data, max_bytes)
+class _CappedGunzip(io.RawIOBase):
+    """Decompresses gzip as it is read, refusing to produce more than ``max_bytes`` (gzip bombs)."""
+
+    def __init__(self, data: bytes, max_bytes: int) -> None:
+        self._gzip = gzip.GzipFile(fileobj=io.BytesIO(data))
+        self._left = max_bytes
+        self._max_bytes = max_bytes
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        size = READ_BYTES if size is None or size < 0 else size
+        try:
+            chunk = self._gzip.read(min(size, self._left + 1))
+        except (OSError, EOFError, zlib.error) as exc:
+            raise SitemapError(f"corrupt gzip data: {exc}") from exc
+        self._left -= len(chunk)
+        if self._left < 0:
+            raise SitemapError(f"gzip sitemap expands beyond the {self._max_bytes} byte cap")
+        return chunk
+
+
+def iter_sitemap(data: bytes, max_bytes: int) -> Iterator[SitemapEntry | ChildSitemap]:
+    """The entries of a url set or the children of an index, one at a time, in bounded memory.
+
+    Gzip is detected by its magic bytes and decompressed as the parser reads. Raises
+    :class:`SitemapError` (possibly after some items) when the sitemap cannot be read on.
+    """
+    stream = _CappedGunzip(data, max_bytes) if data[:2] == b"\x1f\x8b" else io.BytesIO(data)
     # No DTDs, no entities, no network, no huge trees: XXE and billion laughs stay inert.
-    parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, recover=True, remove_comments=True
+    # lxml hands back only <url> and <sitemap> elements: the rest never reaches Python.
+    events = etree.iterparse(
+        stream, events=("end",), tag=("{*}url", "{*}sitemap"), resolve_entities=False, no_network=True,
+        load_dtd=False, huge_tree=False, recover=True, remove_comments=True,
     )
+    root = None
     try:
-        root = etree.fromstring(data, parser=parser)
+        for _, node in events:
+            parent = node.getparent()
+            if root is None and parent is not None:
+                root = parent
+                _check_root(root)
+            if parent is not root or root is None:
+                continue  # a <url> nested in something else is not an entry
+            item = _item(node)
+            # Drop what was read: the tree never holds more than one entry.
+            node.clear()
+            while node.getprevious() is not None:
+                del root[0]
+            if item is not None:
+                yield item
+        if root is None:
+            _check_root(events.root)
     except etree.XMLSyntaxError as exc:
         raise SitemapError(f"not a valid XML sitemap: {exc}") from exc
+
+
+def _check_root(root) -> None:
     if root is None:
         raise SitemapError("empty or non-XML sitemap")
-    kind = etree.QName(root).localname.lower()
-    if kind == "sitemapindex":
-        return Sitemap(sitemaps=tuple(loc for loc in (_loc(node) for node in _children(root, "sitemap")) if loc))
-    if kind == "urlset":
-        return Sitemap(entries=tuple(entry for entry in (_entry(node) for node in _children(root, "url")) if entry))
-    raise SitemapError(f"root element <{kind}> is neither <urlset> nor <sitemapindex>")
+    kind = _local_name(root.tag).lower()
+    if kind not in ("urlset", "sitemapindex"):
+        raise SitemapError(f"root element <{kind}> is neither <urlset> nor <sitemapindex>")
 
 
-def _children(node, name: str):
-    return (child for child in node if isinstance(child.tag, str) and etree.QName(child).localname == name)
+def _local_name(tag) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
-def _loc(node) -> str | None:
-    for child in _children(node, "loc"):
-        text = (child.text or "").strip()
-        return text or None
-    return None
-
-
-def _entry(node) -> SitemapEntry | None:
-    loc = _loc(node)
-    if not loc:
+def _item(node) -> SitemapEntry | ChildSitemap | None:
+    """One ``<url>`` or ``<sitemap>``, its children read in a single pass (this runs 600k times a sitemap)."""
+    loc = lastmod = None
+    alternates: dict[str, str] = {}
+    for child in node:
+        name = _local_name(child.tag)
+        if name == "loc" and loc is None:
+            loc = (child.text or "").strip() or None
+        elif name == "lastmod":
+            lastmod = parse_date(child.text or "")
+        elif name == "link" and child.get("rel") == "alternate":
+            lang, href = child.get("hreflang"), child.get("href")
+            if lang and href:
+                alternates[lang.lower()] = href.strip()
+    if loc is None:
         return None
-    lastmod = None
-    for child in _children(node, "lastmod"):
-        lastmod = parse_date(child.text or "")
-    alternates = {}
-    for child in _children(node, "link"):
-        if child.get("rel") == "alternate" and child.get("hreflang") and child.get("href"):
-            alternates[child.get("hreflang").lower()] = child.get("href").strip()
+    if _local_name(node.tag) == "sitemap":
+        return ChildSitemap(loc)
     return SitemapEntry(loc, lastmod, alternates)

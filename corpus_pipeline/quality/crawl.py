@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from corpus_pipeline.core.raw_pages import USABLE_OUTCOMES
+from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
 from corpus_pipeline.quality.checks import (
     ERROR_SHARE,
     ROW_COUNT_VS_CURRENT,
@@ -22,6 +22,7 @@ ONE_ROW_PER_URL = CheckSpec("one_row_per_url", "No URL appears twice: every URL 
 RAW_PAGES_CHECKS = (WEBSITE_REACHABLE, ROW_COUNT_VS_CURRENT, ONE_ROW_PER_URL, ERROR_SHARE)
 
 DOCUMENT_KINDS = ("html", "pdf")
+USABLE = sorted(outcome.value for outcome in USABLE_OUTCOMES)
 NOT_DOCUMENT_SOURCES = ("robots", "sitemap_index")  # rows of robots.txt files and sitemaps, not pages
 CAUSE_CHARS = 200
 
@@ -56,7 +57,7 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
 
 def _usable_documents(rows: pl.LazyFrame) -> int:
     return (
-        rows.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(list(USABLE_OUTCOMES)))
+        rows.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
         .select(pl.len())
         .collect()
         .item()

@@ -1,6 +1,7 @@
 """The crawler against real HTTP servers on 127.0.0.1."""
 
 import gzip
+from dataclasses import replace
 
 import polars as pl
 
@@ -80,6 +81,7 @@ def test_contains_str_decides_indexing_not_traversal_and_alternates_are_followed
 
 
 def test_internal_links_modes_and_external_category(fast_settings):
+    fast_settings = replace(fast_settings, allow_private_external=True)  # the "external" site is on loopback too
     with LoopbackSite({"/outside.html": Route(body=page())}) as other:
         routes = {"/a.html": Route(body=page("/inside.html", other.url("/outside.html"))), "/inside.html": Route(body=page())}
         with LoopbackSite(routes) as site:
@@ -124,6 +126,7 @@ def test_crawl_mode_depth_fragments_and_restrict_section_at_every_depth(fast_set
 
 
 def test_pdfs_linked_from_pages_are_fetched_from_other_hosts(fast_settings):
+    fast_settings = replace(fast_settings, allow_private_external=True)  # the other host is on loopback too
     with LoopbackSite({"/report.pdf": Route(body=PDF, content_type="application/pdf")}) as other:
         routes = {"/": Route(body=page(other.url("/report.pdf"), other.url("/page.html")))}
         with LoopbackSite(routes) as site:
@@ -270,12 +273,18 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
 def test_a_website_whose_host_is_down_is_recorded_not_raised(fast_settings):
     from corpus_pipeline_tests.conftest import free_port
 
-    website = make_website(f"http://127.0.0.1:{free_port()}/", mode="crawl")
-    rows = list(crawl_website(website, fast_settings))
+    port = free_port()
+    rows = list(crawl_website(make_website(f"http://127.0.0.1:{port}/", mode="crawl"), fast_settings))
     assert rows, "the failure is recorded"
-    assert all(row["outcome"] == "error" and "connection" in row["error"] for row in rows)
-    start = [r for r in rows if r["source"] == "start"]
-    assert start and start[0]["attempts"] == fast_settings.max_retries + 1
+    robots, start = rows[0], rows[1]
+    assert robots["outcome"] == "error" and robots["error"] == f"connection refused to 127.0.0.1:{port}"
+    assert start["outcome"] == "robots_disallowed", "an unreachable robots.txt is a complete disallow (RFC 9309)"
+    assert f"connection refused to 127.0.0.1:{port}" in start["error"], "the cause stays in the page's row"
+
+    ignoring = make_website(f"http://127.0.0.1:{port}/", mode="crawl", obey_robots=False)
+    start = [r for r in crawl_website(ignoring, fast_settings) if r["source"] == "start"]
+    assert start[0]["outcome"] == "error" and start[0]["error"] == f"connection refused to 127.0.0.1:{port}"
+    assert start[0]["attempts"] == fast_settings.max_retries + 1
 
 
 def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
@@ -303,6 +312,7 @@ def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
 def test_private_addresses_are_recognized_without_traffic():
     from corpus_pipeline.crawl.politeness import is_private_host
 
-    for host in ("127.0.0.1", "10.1.2.3", "192.168.0.1", "169.254.169.254", "localhost", "::1"):
+    for host in ("127.0.0.1", "10.1.2.3", "192.168.0.1", "169.254.169.254", "localhost", "::1", "0.0.0.0",
+                 "::ffff:169.254.169.254", "[fe80::1%eth0]"):
         assert is_private_host(host), host
     assert not is_private_host("8.8.8.8")

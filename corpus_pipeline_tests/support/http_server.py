@@ -33,6 +33,8 @@ class Response:
     delay_s: float = 0.0  # before the status line
     hang_s: float = 0.0  # after the headers, before the body: a server that stalls
     gzip_body: bool = False  # Content-Encoding: gzip
+    trickle_s: float = 0.0  # a hostile server: the body is sent one byte every trickle_s seconds
+    trickle_headers: bool = False  # ... and the status line and headers too
 
 
 @dataclass
@@ -132,6 +134,9 @@ class LoopbackSite:
         response = route.response_for(hit, request) if route else Response(404, b"not found", "text/plain")
         time.sleep(self.latency_s + response.delay_s)
         body = gzip.compress(response.body) if response.gzip_body else response.body
+        if response.trickle_s:
+            self._trickle(request, response, body, with_body)
+            return
         try:
             request.send_response(response.status)
             if response.content_type:
@@ -148,4 +153,23 @@ class LoopbackSite:
             if with_body and response.status != 304:
                 request.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
+            pass  # the crawler gave up on us, as it should
+
+    @staticmethod
+    def _trickle(request: BaseHTTPRequestHandler, response: Response, body: bytes, with_body: bool) -> None:
+        """Send byte by byte, ``trickle_s`` apart, until done or the client hangs up."""
+        head = f"HTTP/1.1 {response.status} X\r\n"
+        if response.content_type:
+            head += f"Content-Type: {response.content_type}\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in response.headers.items())
+        head += f"Content-Length: {len(body)}\r\n\r\n"
+        slow = (head.encode() if response.trickle_headers else b"") + (body if with_body else b"")
+        try:
+            if not response.trickle_headers:
+                request.wfile.write(head.encode())
+            for index in range(len(slow)):
+                request.wfile.write(slow[index:index + 1])
+                request.wfile.flush()
+                time.sleep(response.trickle_s)
+        except OSError:
             pass  # the crawler gave up on us, as it should
