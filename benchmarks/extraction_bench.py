@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import DATASETS, PYTHON_DOCS, print_table, python_doc_pages  # noqa: E402
 from corpus_pipeline.core.registry import parse_registry  # noqa: E402
-from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page  # noqa: E402
+from corpus_pipeline.extract.site_survey import learn_boilerplate  # noqa: E402
 
 NOW = datetime.now(timezone.utc)
 WORD = re.compile(r"\w+")
@@ -189,7 +189,7 @@ def run_python_docs(limit):
     for url, raw in pages:
         body = html.document_fromstring(raw).xpath("//div[@class='body']")
         truth[url] = body[0].text_content() if body else ""
-    model = learn_boilerplate(pages, workers=2)
+    model = learn_boilerplate(((url, None, raw) for url, raw in pages), workers=2)
     rows = []
     for label, site in (("markup unset", website()), ('markup="body"', website(markup="body"))):
         for use_model in (False, True):
