@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import DATASETS, PYTHON_DOCS, print_table, python_doc_pages  # noqa: E402
 from corpus_pipeline.core.registry import parse_registry  # noqa: E402
+from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page  # noqa: E402
-from corpus_pipeline.extract.site_survey import learn_boilerplate  # noqa: E402
 
 NOW = datetime.now(timezone.utc)
 WORD = re.compile(r"\w+")

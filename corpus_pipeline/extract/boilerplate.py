@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 from lxml import etree, html
 
 from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.pool import map_in_windows
 
 NEAR_IDENTICAL_IOU = 0.8
 # Template repeats along the whole website; two neighbouring near-duplicate pages share their text too.
@@ -106,6 +107,27 @@ class BoilerplateLearner:
             language: PageTemplate(frozenset(s for s, pairs in counts.items() if pairs >= MIN_SHARED_PAIRS))
             for language, counts in self._shared_pairs.items()
         })
+
+
+def learn_boilerplate(
+    pages: Iterable[tuple[str, str | None, bytes]] | Iterable[tuple[str, bytes]], workers: int = 2
+) -> BoilerplateModel:
+    """Learn a website's template from its pages, ``(url, lang_hint, body)`` in URL order, on ``workers`` processes.
+
+    ``lang_hint`` is what the crawl knows of the page's language (raw_pages ``hreflang``), or None. ``(url, body)``
+    pairs, as the parsed_pages asset gave them before the site survey, are read without a hint. The pipeline
+    learns the model in :func:`corpus_pipeline.extract.site_survey.survey_site`, with the site's link graph.
+    """
+    learner = BoilerplateLearner()
+    for language, signatures in map_in_windows(_language_and_signatures, pages, workers):
+        learner.add(language, signatures)
+    return learner.model()
+
+
+def _language_and_signatures(page: tuple[str, str | None, bytes] | tuple[str, bytes]) -> tuple[str, frozenset[int]]:
+    url, hint, body = page if len(page) == 3 else (page[0], None, page[-1])
+    document = parse_page(body) if body else None
+    return template_language(document, url, hint), page_signatures(document) if document is not None else frozenset()
 
 
 def template_language(document: html.HtmlElement | None, url: str, lang_hint: str | None = None) -> str:

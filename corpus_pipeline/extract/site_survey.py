@@ -6,10 +6,8 @@ Each page is parsed once, on worker processes, for both the boilerplate model
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
 
 from corpus_pipeline.extract.boilerplate import (
     BoilerplateLearner,
@@ -18,9 +16,8 @@ from corpus_pipeline.extract.boilerplate import (
     parse_page,
     template_language,
 )
+from corpus_pipeline.extract.pool import map_in_windows
 from corpus_pipeline.extract.site_links import InlinkCounter, page_key, page_links, sitemap_listing
-
-_WINDOW_PER_WORKER = 64
 
 
 @dataclass(frozen=True)
@@ -54,26 +51,10 @@ def survey_site(
     the previous page of each language, never the website's bodies.
     """
     learner, links = BoilerplateLearner(), InlinkCounter()
-    for facts in _surveyed(pages, workers):
+    for facts in map_in_windows(_page_facts, pages, workers):
         learner.add(facts.language, facts.signatures)
         links.add(facts.links)
     return SiteSurvey(learner.model(), sitemap_listing(sitemaps), links.counts())
-
-
-def learn_boilerplate(pages: Iterable[tuple[str, str | None, bytes]], workers: int = 2) -> BoilerplateModel:
-    """Only the boilerplate model of :func:`survey_site`."""
-    return survey_site(pages, workers=workers).boilerplate
-
-
-def _surveyed(pages: Iterable[tuple[str, str | None, bytes]], workers: int) -> Iterator[_PageFacts]:
-    if workers <= 1:
-        yield from map(_page_facts, pages)
-        return
-    iterator = iter(pages)
-    # Windows keep memory bounded: a pool's map would otherwise read the whole website ahead.
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        while window := list(islice(iterator, workers * _WINDOW_PER_WORKER)):
-            yield from pool.map(_page_facts, window, chunksize=8)
 
 
 def _page_facts(page: tuple[str, str | None, bytes]) -> _PageFacts:

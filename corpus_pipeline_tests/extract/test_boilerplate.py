@@ -6,9 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.boilerplate import parse_page, template_language, url_language
+from corpus_pipeline.extract.boilerplate import learn_boilerplate, parse_page, template_language, url_language
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
-from corpus_pipeline.extract.site_survey import learn_boilerplate
 
 TOPICS = ["tomatoes", "bicycles", "compost", "bees", "rainwater", "orchards", "seeds", "slugs"]
 SITE = "http://127.0.0.1:8000"
