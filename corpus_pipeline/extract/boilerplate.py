@@ -47,6 +47,8 @@ ISO_639_1 = frozenset(
     "sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu".split()
 )
 _LANGUAGE_SEGMENT = re.compile(r"([a-z]{2})(?:[-_][a-z]{2,4})?")
+# Content negotiation's file names (Apache MultiViews, Debian's documentation): index.de.html, ch01.pt-br.html.
+_LANGUAGE_SUFFIX = re.compile(r"\.([a-z]{2})(?:[-_][a-z]{2,4})?\.x?html?$")
 LANGUAGE_QUERY_KEYS = ("lang", "hl", "locale")
 UNKNOWN_LANGUAGE = ""
 
@@ -131,7 +133,7 @@ def _language_and_signatures(page: tuple[str, str | None, bytes] | tuple[str, by
 
 
 def template_language(document: html.HtmlElement | None, url: str, lang_hint: str | None = None) -> str:
-    """The language a page is compared in: its URL's (``/de/``, ``?lang=de``), else ``<html lang>``, else the hint.
+    """The language a page is compared in: its URL's (see :func:`url_language`), else ``<html lang>``, else the hint.
 
     The URL comes first because an untranslated copy published under ``/de/`` may still declare ``en``; a wrong
     but consistent key (``/it/`` for an IT section) only makes learning more cautious.
@@ -145,13 +147,16 @@ def template_language(document: html.HtmlElement | None, url: str, lang_hint: st
 
 
 def url_language(url: str) -> str | None:
-    """The language a URL names in its first path segment or a ``lang`` query key, else None."""
+    """The language a URL names: first path segment (``/de/``), file suffix (``ch01.de.html``), ``lang`` query key."""
     parts = urlsplit(url)
     segments = [s for s in parts.path.lower().split("/") if s]
     if segments:
         match = _LANGUAGE_SEGMENT.fullmatch(segments[0])
         if match and match.group(1) in ISO_639_1:
             return match.group(1)
+        suffix = _LANGUAGE_SUFFIX.search(segments[-1])
+        if suffix and suffix.group(1) in ISO_639_1:
+            return suffix.group(1)
     for key, value in parse_qsl(parts.query):
         if key.lower() in LANGUAGE_QUERY_KEYS and _primary(value):
             return _primary(value)

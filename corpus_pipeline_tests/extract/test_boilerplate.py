@@ -125,7 +125,9 @@ def test_the_language_a_page_is_compared_in():
     assert template_language(parse_page(b"<p>x</p>"), f"{SITE}/docs/page.html", "pt-BR") == "pt"
     assert template_language(parse_page(b"<p>x</p>"), f"{SITE}/docs/page.html") == ""
     assert url_language(f"{SITE}/pt-br/a") == "pt" and url_language(f"{SITE}/page?lang=fr") == "fr"
+    assert url_language(f"{SITE}/doc/ch01.de.html") == "de" and url_language(f"{SITE}/doc/index.pt-br.html") == "pt"
     assert url_language(f"{SITE}/js/app") is None and url_language(f"{SITE}/about") is None
+    assert url_language(f"{SITE}/lib/setup.py.html") is None and url_language(f"{SITE}/v1.2.html") is None
 
 
 BLOCKS = [f"<p>block {i} of the site, with a few words</p>" for i in range(6)]
