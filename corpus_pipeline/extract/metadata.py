@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from copy import deepcopy
 from datetime import datetime
 from functools import lru_cache
 
 from lxml import html
 
 from corpus_pipeline.core.dates import parse_date, to_utc
+from corpus_pipeline.extract.page_chrome import in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
 TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|_|::|·|»|/)\s+")
@@ -23,14 +23,6 @@ _DATE_META = (
     "article:modified_time", "og:updated_time", "dateModified", "last-modified",
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "publishDate", "pubdate",
 )
-# What the website wraps around every page; a date found there is the website's, not the page's.
-CHROME_TAGS = ("header", "footer", "nav", "aside")
-CONTENT_TAGS = ("article", "main")
-CHROME_ROLES = frozenset({"banner", "contentinfo", "navigation", "complementary"})
-CHROME_NAMES = frozenset({
-    "header", "footer", "site-header", "site-footer", "masthead", "tagline", "site-tagline", "site-description",
-    "copyright", "sidebar", "navbar", "breadcrumb", "breadcrumbs",
-})
 # Meta tags carrying the first publication date, most specific first.
 _PUBLISHED_META = (
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued",
@@ -87,7 +79,7 @@ def _declared_date(document: html.HtmlElement, ld_keys: tuple[str, ...], meta_ke
         if value:
             return value
     for node in document.iter("time"):
-        value = None if _in_page_chrome(node) else parse_date(node.get("datetime") or "")
+        value = None if in_page_chrome(node) else parse_date(node.get("datetime") or "")
         if value:
             return value
     return None
@@ -116,54 +108,6 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
     except (ValueError, TypeError):
         return None
     return parse_date(found) if found else None
-
-
-def without_page_chrome(document: html.HtmlElement) -> html.HtmlElement:
-    """A copy of ``document`` without the website's header, footer, navigation and sidebars.
-
-    Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or
-    class/id (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>``, where a
-    header or footer holds the article's own byline and date, or holds the page's ``<h1>``.
-    """
-    copy = deepcopy(document)
-    for node in _page_chrome(copy):
-        node.drop_tree()
-    return copy
-
-
-def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
-    """The outermost chrome elements of a page, found top-down in one walk."""
-    found, stack = [], [(document, False)]
-    while stack:
-        node, in_content = stack.pop()
-        for child in node:
-            if not isinstance(child.tag, str):
-                continue
-            if not in_content and _says_chrome(child):
-                found.append(child)
-            else:
-                stack.append((child, in_content or child.tag in CONTENT_TAGS))
-    return found
-
-
-def _in_page_chrome(node: html.HtmlElement) -> bool:
-    """Whether ``node`` is, or is inside, the website's chrome."""
-    in_content = False
-    for element in [*reversed(list(node.iterancestors())), node]:
-        if not in_content and _says_chrome(element):
-            return True
-        in_content = in_content or element.tag in CONTENT_TAGS
-    return False
-
-
-def _says_chrome(node: html.HtmlElement) -> bool:
-    names = f"{node.get('class') or ''} {node.get('id') or ''}".lower().split()
-    says = node.tag in CHROME_TAGS or (node.get("role") or "").strip().lower() in CHROME_ROLES
-    if not (says or any(name in CHROME_NAMES for name in names)):
-        return False
-    # A header holding the page's h1 is the page's own title block (with its byline), or a header whose unclosed
-    # tags swallowed the page: wcxb-dev has both.
-    return node.find(".//h1") is None
 
 
 def _ld_json_dates(document: html.HtmlElement) -> dict[str, datetime]:

@@ -7,7 +7,7 @@ from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.demo.site import build_demo_site
-from corpus_pipeline.extract.metadata import page_date, published_date, without_page_chrome
+from corpus_pipeline.extract.metadata import page_date, published_date
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 
 NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
@@ -56,15 +56,6 @@ def test_a_date_in_the_main_text_or_the_article_byline_is_found():
     byline = '<article><header><h1>Rainwater tanks</h1><time datetime="2021-03-03T10:00:00Z">3 March</time></header></article>'
     document = html.document_fromstring(page(byline + PROSE, footer='<time datetime="2022-05-04">4 May</time>'))
     assert published_date(document) == page_date(document) == datetime(2021, 3, 3, 10, tzinfo=timezone.utc)
-
-
-def test_a_header_holding_the_page_title_is_the_page_own():
-    hero = '<header class="header"><h1>Rainwater tanks</h1><p>Published on 3 March 2021</p></header>'
-    document = html.document_fromstring(page(PROSE.replace("<h1>Rainwater tanks</h1>", "") + hero))
-    kept = without_page_chrome(document)
-    assert "Published on 3 March 2021" in kept.text_content()
-    assert "Riverside Garden" not in kept.text_content() and "Home" not in kept.text_content()
-    assert "Riverside Garden" in document.text_content(), "the page itself is left untouched"
 
 
 def test_the_demo_site_tagline_dates_no_page(tmp_path):
