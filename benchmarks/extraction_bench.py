@@ -189,7 +189,7 @@ def run_python_docs(limit):
     for url, raw in pages:
         body = html.document_fromstring(raw).xpath("//div[@class='body']")
         truth[url] = body[0].text_content() if body else ""
-    model = learn_boilerplate(pages, workers=2)
+    model = learn_boilerplate(((url, None, raw) for url, raw in pages), workers=2)
     rows = []
     for label, site in (("markup unset", website()), ('markup="body"', website(markup="body"))):
         for use_model in (False, True):

@@ -6,10 +6,10 @@ from pathlib import Path
 import dagster as dg
 
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
-from corpus_pipeline.core.raw_pages import count_documents, iter_documents
+from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
 from corpus_pipeline.core.schema import RECORD_SCHEMA
-from corpus_pipeline.extract.boilerplate import learn_boilerplate
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
+from corpus_pipeline.extract.site_survey import survey_site
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import judge_records
@@ -37,13 +37,17 @@ def parsed_pages(
     store = warehouse.open()
     raw_path = store.path("raw_pages", website.name)
     with store.history(ASSET, website.name).lock() as history:
-        # Two passes over the stored pages: learn the site's boilerplate, then extract with it.
-        boilerplate = learn_boilerplate(
-            ((page.url, page.body) for page in _html_pages(raw_path)), workers=crawler_config.workers
+        # Two passes over the stored pages: survey the site (its template per language, its sitemap
+        # listing, its links), then extract every page with that knowledge.
+        survey = survey_site(
+            ((page.url, page.hreflang, page.body) for page in _html_pages(raw_path)),
+            iter_sitemap_bodies(raw_path),
+            workers=crawler_config.workers,
         )
+        pages = parse_html_pages(_html_pages(raw_path), website, survey.boilerplate, workers=crawler_config.workers)
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
-            for record in parse_html_pages(_html_pages(raw_path), website, boilerplate, workers=crawler_config.workers):
-                version.write(record)
+            for record in pages:
+                version.write(record | survey.facts_for(record["url"]))
 
         current = history.current_file()
         outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), warehouse.gate_policy())

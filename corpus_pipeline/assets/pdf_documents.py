@@ -4,9 +4,10 @@ import dagster as dg
 
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import count_values
-from corpus_pipeline.core.raw_pages import count_documents, iter_documents
+from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
+from corpus_pipeline.extract.site_links import page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.pdf.document import PdfError, read_pdf
 from corpus_pipeline.pdf.ocr import check_ocr_languages
@@ -38,11 +39,12 @@ def pdf_documents(
         check_ocr_languages(settings.languages)  # fail before any work, naming the missing language
     store = warehouse.open()
     raw_path = store.path("raw_pages", website.name)
+    listed = sitemap_listing(iter_sitemap_bodies(raw_path))  # for the election of canonical_url_groups
     with store.history(ASSET, website.name).lock() as history:
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
             for row in iter_documents(raw_path, kind="pdf"):
                 for record in _pdf_records(context, row, website.name, website.default_lang, settings):
-                    version.write(record)
+                    version.write(record | {"in_sitemap": page_key(record["url"]) in listed})
 
         current = history.current_file()
         outcomes = judge_records(version.path, current, count_documents(raw_path, "pdf"), warehouse.gate_policy())

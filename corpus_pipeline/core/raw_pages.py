@@ -62,6 +62,16 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dic
         yield from selected.take(order).to_pylist()
 
 
+def iter_sitemap_bodies(path: Path, batch_rows: int = 64) -> Iterator[bytes]:
+    """Bodies of the sitemaps the crawl read (plain or gzip, as fetched), for what they list."""
+    parquet = pq.ParquetFile(path)
+    for batch in parquet.iter_batches(batch_size=batch_rows, columns=["kind", "outcome", "body"]):
+        keep = pc.and_(
+            pc.and_(pc.equal(batch.column("kind"), "sitemap"), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
+            pc.is_valid(batch.column("body")),
+        )
+        yield from batch.filter(keep).column("body").to_pylist()
+
 
 def _usable_mask(batch: pa.RecordBatch, kind: str, check_body: bool = True) -> pa.Array:
     mask = pc.and_(

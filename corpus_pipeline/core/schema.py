@@ -67,6 +67,8 @@ RECORD_FIELDS = [
     pa.field("alternates", pa.list_(ALTERNATE)),  # hreflang translations of this page
     pa.field("rel_canonical", pa.string()),  # same-host <link rel=canonical>, null when absent
     pa.field("error", pa.string()),  # why a record has no usable content; null when fine
+    pa.field("in_sitemap", pa.bool_()),  # a sitemap of the website lists the document (null: not known)
+    pa.field("inlinks", pa.int32()),  # pages of the website linking to the document (null: not known)
 ]
 RECORD_SCHEMA = pa.schema(RECORD_FIELDS)
 

@@ -16,7 +16,9 @@ from corpus_pipeline.dedup.near import near_duplicate_pairs
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
-_DECISION_COLUMNS = ["url", "canonical_url", "category", "date", "lang", "alternates", "candidate_urls"]
+_DECISION_COLUMNS = [
+    "url", "canonical_url", "category", "date", "lang", "alternates", "candidate_urls", "in_sitemap", "inlinks",
+]
 
 
 class _Texts(Sequence[str]):
@@ -44,7 +46,7 @@ def deduplicate(groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, w
     ``absorbed`` listing every URL merged into a record and why.
     """
     contents = groups["content"]
-    records = groups.select(_DECISION_COLUMNS).to_dicts()
+    records = groups.select([c for c in _DECISION_COLUMNS if c in groups.columns]).to_dicts()
     for row, record in enumerate(records):
         record["row"] = row
         record["length"] = len(contents[row] or "")

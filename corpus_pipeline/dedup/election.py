@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from urllib.parse import urlsplit
 
 _OLDEST = datetime.min.replace(tzinfo=timezone.utc)
 
@@ -15,11 +16,28 @@ def declares_its_own_language(record: dict) -> bool:
     return True
 
 
+def path_cleanliness(url: str) -> tuple[bool, int]:
+    """Sort key of a URL's address, cleanest first: without query or fragment, then the shortest path.
+
+    A reprint or a draft left online lives at a longer address than its original (``post-04-reprint.html``);
+    a query or a fragment (``?replytocom=3``) names a view of a page, not the page.
+    """
+    parts = urlsplit(url or "")
+    return bool(parts.query or parts.fragment), len(parts.path)
+
+
 def election_key(record: dict) -> tuple:
-    """Sort key, best first: on-site, language as declared, most recent, longest, then the smallest URL."""
+    """Sort key, best first.
+
+    On-site, language as declared; then what the website itself puts forward: listed in its sitemaps, linked to
+    from more of its pages, at the cleanest address; only then the most recent, the longest, the smallest URL.
+    """
     return (
         record.get("category") == "external",
         not declares_its_own_language(record),
+        not record.get("in_sitemap"),
+        -(record.get("inlinks") or 0),
+        path_cleanliness(record.get("url") or ""),
         -(record.get("date") or _OLDEST).timestamp(),
         -(record["length"] if "length" in record else len(record.get("content") or "")),
         record.get("url") or "",

@@ -1,24 +1,31 @@
-"""Domain-level boilerplate: DOM subtrees that consecutive pages of a website share.
+"""Domain-level boilerplate: DOM subtrees that consecutive pages of one language of a website share.
 
 After the deboiler idea: walk a website's pages in URL order; an element whose
 tag, class and text appear identically on the previous page is template
 (navigation, sidebars, footers, cookie banners). Pairs of near-identical pages
 (intersection over union of their elements above a threshold) teach nothing,
 so duplicates and reprints are never emptied.
+
+Pages are compared only with pages of their own language (see
+:func:`template_language`): a multilingual site publishes untranslated copies of
+its pages under other languages' URLs, and a copy must never teach that the text
+it shares with its original is template. So every block removed from a page
+appears, identically, on at least one other page of the same language.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
+from urllib.parse import parse_qsl, urlsplit
 
 from lxml import etree, html
 
 from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.pool import map_in_windows
 
 NEAR_IDENTICAL_IOU = 0.8
 # Template repeats along the whole website; two neighbouring near-duplicate pages share their text too.
@@ -31,12 +38,24 @@ BLOCK_TAGS = frozenset(
     "address article aside blockquote dd details dialog div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 "
     "h5 h6 header hgroup li main menu nav ol p section summary table tbody td tfoot th thead tr ul".split()
 )
-_WINDOW_PER_WORKER = 64
+# ISO 639-1 codes: a first path segment that is one of them names the page's language (/de/, /pt-br/).
+ISO_639_1 = frozenset(
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el "
+    "en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu "
+    "ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na "
+    "nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so "
+    "sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu".split()
+)
+_LANGUAGE_SEGMENT = re.compile(r"([a-z]{2})(?:[-_][a-z]{2,4})?")
+# Content negotiation's file names (Apache MultiViews, Debian's documentation): index.de.html, ch01.pt-br.html.
+_LANGUAGE_SUFFIX = re.compile(r"\.([a-z]{2})(?:[-_][a-z]{2,4})?\.x?html?$")
+LANGUAGE_QUERY_KEYS = ("lang", "hl", "locale")
+UNKNOWN_LANGUAGE = ""
 
 
 @dataclass(frozen=True)
-class BoilerplateModel:
-    """Signatures of the template elements of one website."""
+class PageTemplate:
+    """Signatures of the template elements of one language of a website."""
 
     signatures: frozenset[int] = field(default_factory=frozenset)
 
@@ -56,40 +75,109 @@ class BoilerplateModel:
         return removed
 
 
-def learn_boilerplate(pages: Iterable[tuple[str, bytes]], workers: int = 2) -> BoilerplateModel:
-    """Learn a website's template from its pages (given in URL order), streaming, on ``workers`` processes."""
-    shared_pairs: Counter[int] = Counter()
-    previous: frozenset[int] | None = None
-    for signatures in _page_signatures(pages, workers):
-        if previous is not None and signatures and previous:
+@dataclass(frozen=True)
+class BoilerplateModel:
+    """A website's template, one :class:`PageTemplate` per language."""
+
+    templates: Mapping[str, PageTemplate] = field(default_factory=dict)
+
+    def for_page(self, document: html.HtmlElement, url: str, lang_hint: str | None = None) -> PageTemplate:
+        """The template of the page's language (empty when the model learned nothing for it)."""
+        return self.templates.get(template_language(document, url, lang_hint), PageTemplate())
+
+
+class BoilerplateLearner:
+    """Learns a website's template from its pages' signatures, fed in URL order, page by page."""
+
+    def __init__(self) -> None:
+        self._shared_pairs: dict[str, Counter[int]] = {}
+        self._previous: dict[str, frozenset[int]] = {}
+
+    def add(self, language: str, signatures: frozenset[int]) -> None:
+        """One page: its :func:`template_language` and its :func:`page_signatures`."""
+        previous = self._previous.get(language)
+        if previous and signatures:
             shared = signatures & previous
             union = len(signatures | previous)
             if union and len(shared) / union < NEAR_IDENTICAL_IOU:
-                shared_pairs.update(shared)
-        previous = signatures
-    return BoilerplateModel(frozenset(s for s, pairs in shared_pairs.items() if pairs >= MIN_SHARED_PAIRS))
+                self._shared_pairs.setdefault(language, Counter()).update(shared)
+        self._previous[language] = signatures
+
+    def model(self) -> BoilerplateModel:
+        """Blocks shared by at least MIN_SHARED_PAIRS pairs of neighbouring pages of one language."""
+        return BoilerplateModel({
+            language: PageTemplate(frozenset(s for s, pairs in counts.items() if pairs >= MIN_SHARED_PAIRS))
+            for language, counts in self._shared_pairs.items()
+        })
 
 
-def page_signatures(body: bytes) -> frozenset[int]:
-    """Signatures of every element with text in a page (tag, class and normalized text)."""
+def learn_boilerplate(pages: Iterable[tuple[str, str | None, bytes]], workers: int = 2) -> BoilerplateModel:
+    """Learn a website's template from its pages, ``(url, lang_hint, body)`` in URL order, on ``workers`` processes.
+
+    ``lang_hint`` is what the crawl knows of the page's language (raw_pages ``hreflang``), or None. The pipeline
+    learns the model in :func:`corpus_pipeline.extract.site_survey.survey_site`, with the site's link graph.
+    """
+    learner = BoilerplateLearner()
+    for language, signatures in map_in_windows(_language_and_signatures, pages, workers):
+        learner.add(language, signatures)
+    return learner.model()
+
+
+def _language_and_signatures(page: tuple[str, str | None, bytes]) -> tuple[str, frozenset[int]]:
+    url, hint, body = page
+    document = parse_page(body) if body else None
+    return template_language(document, url, hint), page_signatures(document) if document is not None else frozenset()
+
+
+def template_language(document: html.HtmlElement | None, url: str, lang_hint: str | None = None) -> str:
+    """The language a page is compared in: its URL's (see :func:`url_language`), else ``<html lang>``, else the hint.
+
+    The URL comes first because an untranslated copy published under ``/de/`` may still declare ``en``; a wrong
+    but consistent key (``/it/`` for an IT section) only makes learning more cautious.
+    """
+    root = document.find(".") if document is not None else None
+    declared = root.get("lang") if root is not None else None
+    for candidate in (url_language(url), _primary(declared), _primary(lang_hint)):
+        if candidate:
+            return candidate
+    return UNKNOWN_LANGUAGE
+
+
+def url_language(url: str) -> str | None:
+    """The language a URL names: first path segment (``/de/``), file suffix (``ch01.de.html``), ``lang`` query key."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.lower().split("/") if s]
+    if segments:
+        match = _LANGUAGE_SEGMENT.fullmatch(segments[0])
+        if match and match.group(1) in ISO_639_1:
+            return match.group(1)
+        suffix = _LANGUAGE_SUFFIX.search(segments[-1])
+        if suffix and suffix.group(1) in ISO_639_1:
+            return suffix.group(1)
+    for key, value in parse_qsl(parts.query):
+        if key.lower() in LANGUAGE_QUERY_KEYS and _primary(value):
+            return _primary(value)
+    return None
+
+
+def parse_page(body: bytes) -> html.HtmlElement | None:
+    """The page's tree as the model reads it, None when it is not HTML."""
     try:
-        document = html.document_fromstring(
+        return html.document_fromstring(
             decode_html(body), parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True)
         )
     except (etree.ParserError, ValueError):
-        return frozenset()
+        return None
+
+
+def page_signatures(document: html.HtmlElement) -> frozenset[int]:
+    """Signatures of every block element with text in a page (tag, class and normalized text)."""
     return frozenset(signature for _, signature in _signed_elements(document))
 
 
-def _page_signatures(pages: Iterable[tuple[str, bytes]], workers: int) -> Iterator[frozenset[int]]:
-    bodies = (body for _, body in pages)
-    if workers <= 1:
-        yield from map(page_signatures, bodies)
-        return
-    # Windows keep memory bounded: a pool's map would otherwise read the whole website ahead.
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        while window := list(islice(bodies, workers * _WINDOW_PER_WORKER)):
-            yield from pool.map(page_signatures, window, chunksize=8)
+def _primary(code: str | None) -> str | None:
+    match = _LANGUAGE_SEGMENT.fullmatch((code or "").strip().lower())
+    return match.group(1) if match and match.group(1) in ISO_639_1 else None
 
 
 def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Element, int]]:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from lxml import html
 
 from corpus_pipeline.core.dates import parse_date, to_utc
+from corpus_pipeline.extract.page_chrome import in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
 TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|_|::|·|»|/)\s+")
@@ -78,14 +79,17 @@ def _declared_date(document: html.HtmlElement, ld_keys: tuple[str, ...], meta_ke
         if value:
             return value
     for node in document.iter("time"):
-        value = parse_date(node.get("datetime") or "")
+        value = None if in_page_chrome(node) else parse_date(node.get("datetime") or "")
         if value:
             return value
     return None
 
 
 def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
-    """htmldate's heuristics when the page declares no date itself.
+    """htmldate's heuristics when the page declares no date itself, on the page without its chrome.
+
+    The website's header, footer, navigation and sidebars date the website, not the page ("since 2019",
+    "© 2024"): they are left out (see :func:`without_page_chrome`).
 
     For the publication date (``original``) the search extends to dates written in the text ("Posted on
     3 May"), where pages put them; for the last modification it stays in the markup, because a date
@@ -95,7 +99,11 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
 
     try:
         found = find_date(
-            document, extensive_search=original, original_date=original, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url
+            without_page_chrome(document),
+            extensive_search=original,
+            original_date=original,
+            outputformat="%Y-%m-%dT%H:%M:%S%z",
+            url=url,
         )
     except (ValueError, TypeError):
         return None

@@ -15,7 +15,7 @@ from lxml import etree, html
 
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
-from corpus_pipeline.extract.boilerplate import BoilerplateModel
+from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.markup import element_text, select_markup
@@ -148,8 +148,9 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
     if record["rel_canonical"]:
         record["canonical_url"] = canonical_url(record["rel_canonical"])
 
+    template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
     try:
-        content = _main_text(document, text, page.url, website, boilerplate)
+        content = _main_text(document, text, page.url, website, template)
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
         content = ""
@@ -168,7 +169,7 @@ def _fill(record: dict, page: HtmlPage, website: Website, boilerplate: Boilerpla
 
 
 def _main_text(
-    document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: BoilerplateModel | None
+    document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None
 ) -> str:
     removable = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
@@ -190,7 +191,7 @@ def _main_text(
 
 
 def _clear(
-    document: html.HtmlElement, removable: tuple[str, ...], boilerplate: BoilerplateModel | None
+    document: html.HtmlElement, removable: tuple[str, ...], boilerplate: PageTemplate | None
 ) -> tuple[list[str], list[str]]:
     """Remove what no extractor should read, in place: ``removable`` tags, consent banners, the website's template.
 
@@ -204,7 +205,7 @@ def _clear(
     return consent_banners, template
 
 
-def _cleaned(text: str, removable: tuple[str, ...], boilerplate: BoilerplateModel | None) -> html.HtmlElement:
+def _cleaned(text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None) -> html.HtmlElement:
     document = _parse(text)
     _clear(document, removable, boilerplate)
     return document

@@ -52,7 +52,8 @@ def test_one_row_per_canonical_url_with_the_elected_record():
     groups, counts = build_canonical_url_groups(records_frame(rows), urls_to_ignore=DEFAULT_URLS_TO_IGNORE)
     assert groups["canonical_url"].to_list() == ["http://e.org/a", "http://e.org/b"]
     elected = groups.row(0, named=True)
-    assert elected["content"] == "newer on site and longer"
+    # The page at its clean address wins over newer views of it (a fragment, a reply query).
+    assert elected["content"] == "older but on site"
     assert elected["candidates"] == 4 and len(elected["candidate_urls"]) == 4
     assert counts["records_ignored"] == 1 and counts["records_unusable"] == 1
 

@@ -1,54 +1,74 @@
-"""Domain-level boilerplate learned from consecutive pages of a generated website."""
+"""Domain-level boilerplate learned from consecutive pages of one language of a generated website."""
 
 from datetime import datetime, timezone
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.boilerplate import learn_boilerplate
+from corpus_pipeline.extract.boilerplate import learn_boilerplate, parse_page, template_language, url_language
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 
 TOPICS = ["tomatoes", "bicycles", "compost", "bees", "rainwater", "orchards", "seeds", "slugs"]
+SITE = "http://127.0.0.1:8000"
+NAV = {
+    "en": ("Home", "News", "Shop", "Copyright Riverside Garden. All rights reserved. Privacy policy."),
+    "de": ("Startseite", "Neuigkeiten", "Laden", "Urheberrecht Riverside Garten. Alle Rechte vorbehalten."),
+    "fr": ("Accueil", "Actualités", "Boutique", "Droits d'auteur Jardin Riverside. Tous droits réservés."),
+}
 
 
-def site_page(topic: str, index: int) -> bytes:
-    return f"""<html><body>
-<div class="menu"><a href="/">Home</a> <a href="/news">News</a> <a href="/shop">Shop</a></div>
+def site_page(topic: str, index: int, lang: str = "en", nav: str | None = None, declared: str | None = None) -> bytes:
+    """A page of the garden website: ``lang`` is its text's language, ``nav`` the template's (default ``lang``)."""
+    home, news, shop, footer = NAV[nav or lang]
+    if lang == "en":
+        content = (f"<h1>All about {topic}</h1>\n<p>This page number {index} explains {topic} in detail, with advice "
+                   f"collected from many members over the years.</p>\n<p>Everything you wanted to know about {topic} "
+                   "but never dared to ask the committee.</p>")
+    else:
+        content = (f"<h1>Alles über {topic} ({lang})</h1>\n<p>Diese Seite Nummer {index} erklärt {topic} ausführlich, "
+                   f"mit Ratschlägen vieler Mitglieder ({lang}).</p>")
+    return f"""<html lang="{declared or lang}"><body>
+<div class="menu"><a href="/">{home}</a> <a href="/news">{news}</a> <a href="/shop">{shop}</a></div>
 <div class="cookie">We use cookies to improve your experience. Accept all cookies?</div>
-<div class="content"><h1>All about {topic}</h1>
-<p>This page number {index} explains {topic} in detail, with advice collected from many members over the years.</p>
-<p>Everything you wanted to know about {topic} but never dared to ask the committee.</p></div>
-<div class="footer">Copyright Riverside Garden. All rights reserved. Privacy policy.</div>
+<div class="content">{content}</div>
+<div class="footer">{footer}</div>
 </body></html>""".encode()
 
 
+def website(**options):
+    return parse_registry({"websites": [{"name": "s", "url": f"{SITE}/", **options}]}).websites[0]
+
+
+def parsed(url: str, body: bytes, model, hreflang: str | None = None, **options) -> dict:
+    page = HtmlPage(url, body, "text/html", datetime.now(timezone.utc), hreflang=hreflang)
+    return parse_html_page(page, website(**({"markup": "body"} | options)), model)
+
+
 def test_shared_navigation_and_footer_are_removed_and_unique_text_kept():
-    pages = [(f"http://127.0.0.1:8000/{t}.html", site_page(t, i)) for i, t in enumerate(TOPICS)]
+    pages = [(f"{SITE}/{t}.html", None, site_page(t, i)) for i, t in enumerate(TOPICS)]
     model = learn_boilerplate(pages, workers=2)
-    website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/", "markup": "body"}]}).websites[0]
-    record = parse_html_page(HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc)), website, model)
+    record = parsed(pages[3][0], pages[3][2], model)
     assert "All about bees" in record["content"]
     assert "page number 3 explains bees" in record["content"]
     for boilerplate in ("cookies", "Copyright", "Home News Shop"):
         assert boilerplate not in record["content"]
-    without = parse_html_page(HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc)), website, None)
-    assert "cookies" in without["content"], "the model is what removes it"
+    assert "cookies" in parsed(pages[3][0], pages[3][2], None)["content"], "the model is what removes it"
 
 
 def test_identical_pages_are_not_emptied():
     same = site_page("tomatoes", 1)
-    pages = [(f"http://127.0.0.1:8000/copy-{i}.html", same) for i in range(4)]
+    pages = [(f"{SITE}/copy-{i}.html", None, same) for i in range(4)]
     model = learn_boilerplate(pages, workers=1)
-    website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/", "markup": "body"}]}).websites[0]
-    record = parse_html_page(HtmlPage(pages[0][0], same, "text/html", datetime.now(timezone.utc)), website, model)
-    assert "explains tomatoes" in record["content"]
+    assert "explains tomatoes" in parsed(pages[0][0], same, model)["content"]
 
 
 def test_neighbouring_near_duplicates_keep_their_shared_text():
-    pages = [(f"http://127.0.0.1:8000/{t}.html", site_page(t, i)) for i, t in enumerate(TOPICS)]
+    pages = [(f"{SITE}/{t}.html", None, site_page(t, i)) for i, t in enumerate(TOPICS)]
     draft = site_page("bees", 3).replace(b"in detail", b"at length")
-    pages.insert(4, ("http://127.0.0.1:8000/bees-draft.html", draft))
+    pages.insert(4, (f"{SITE}/bees-draft.html", None, draft))
     model = learn_boilerplate(pages, workers=1)
-    website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/", "markup": "body"}]}).websites[0]
-    record = parse_html_page(HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc)), website, model)
+    record = parsed(pages[3][0], pages[3][2], model)
     assert "never dared to ask the committee" in record["content"]
     assert "cookies" not in record["content"]
 
@@ -56,13 +76,79 @@ def test_neighbouring_near_duplicates_keep_their_shared_text():
 def test_the_automatic_extractor_reads_pages_without_their_template():
     promotion = b"<p>Members get ten percent off every packet of seeds at the spring fair, each Saturday in April.</p>"
     pages = [
-        (f"http://127.0.0.1:8000/{t}.html", site_page(t, i).replace(b'<div class="footer">', promotion + b'<div class="footer">'))
+        (f"{SITE}/{t}.html", None, site_page(t, i).replace(b'<div class="footer">', promotion + b'<div class="footer">'))
         for i, t in enumerate(TOPICS)
     ]
     model = learn_boilerplate(pages, workers=1)
-    website = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/"}]}).websites[0]
-    page = HtmlPage(pages[3][0], pages[3][1], "text/html", datetime.now(timezone.utc))
-    with_model, without = parse_html_page(page, website, model), parse_html_page(page, website, None)
+    url, _, body = pages[3]
+    with_model, without = parsed(url, body, model, markup=None), parsed(url, body, None, markup=None)
     assert "page number 3 explains bees" in with_model["content"]
     assert "spring fair" not in with_model["content"]
     assert "spring fair" in without["content"], "the model is what removes it"
+
+
+def multilingual_site(copy_declares: str | None = None) -> list[tuple[str, str | None, bytes]]:
+    """Pages as a crawl fetches them: each English page, then its German and French versions.
+
+    Half the topics are translated; the others are untranslated copies of the English text under /de/ and /fr/,
+    around which the site's template is translated (and whose <html lang> is ``copy_declares`` when given).
+    """
+    pages = []
+    for index, topic in enumerate(TOPICS):
+        pages.append((f"{SITE}/en/{topic}.html", "en", site_page(topic, index)))
+        for lang in ("de", "fr"):
+            translated = index % 2 == 0
+            body = site_page(topic, index, lang) if translated else site_page(topic, index, "en", nav=lang, declared=copy_declares or lang)
+            pages.append((f"{SITE}/{lang}/{topic}.html", lang, body))
+    return pages
+
+
+def test_untranslated_copies_under_other_languages_never_make_english_text_template():
+    for copy_declares in (None, "en"):
+        pages = multilingual_site(copy_declares)
+        model = learn_boilerplate(pages, workers=1)
+        for url, hint, body in pages:
+            record = parsed(url, body, model, hint)
+            if "/en/" in url:
+                topic = url.rsplit("/", 1)[1].removesuffix(".html")
+                assert f"All about {topic}" in record["content"], (copy_declares, url)
+                assert f"explains {topic} in detail" in record["content"], (copy_declares, url)
+                assert f"know about {topic} but never dared" in record["content"], (copy_declares, url)
+            for template in ("cookies", "Copyright", "Urheberrecht", "Droits d'auteur", "Startseite"):
+                assert template not in record["content"], (copy_declares, url, template)
+
+
+def test_the_language_a_page_is_compared_in():
+    english = parse_page(b'<html lang="en-GB"><body><p>x</p></body></html>')
+    assert template_language(english, f"{SITE}/de/page.html") == "de", "the URL names the language first"
+    assert template_language(english, f"{SITE}/docs/page.html") == "en"
+    assert template_language(parse_page(b"<p>x</p>"), f"{SITE}/docs/page.html", "pt-BR") == "pt"
+    assert template_language(parse_page(b"<p>x</p>"), f"{SITE}/docs/page.html") == ""
+    assert url_language(f"{SITE}/pt-br/a") == "pt" and url_language(f"{SITE}/page?lang=fr") == "fr"
+    assert url_language(f"{SITE}/doc/ch01.de.html") == "de" and url_language(f"{SITE}/doc/index.pt-br.html") == "pt"
+    assert url_language(f"{SITE}/js/app") is None and url_language(f"{SITE}/about") is None
+    assert url_language(f"{SITE}/lib/setup.py.html") is None and url_language(f"{SITE}/v1.2.html") is None
+
+
+BLOCKS = [f"<p>block {i} of the site, with a few words</p>" for i in range(6)]
+PAGE_SPECS = st.lists(
+    st.tuples(st.sampled_from(["en", "de", "fr"]), st.lists(st.integers(0, len(BLOCKS) - 1), min_size=1, max_size=6)),
+    min_size=2,
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(PAGE_SPECS)
+def test_a_removed_block_is_on_another_page_of_the_same_language(specs):
+    pages = [
+        (f"{SITE}/{lang}/page-{n}.html", None, f"<html><body>{''.join(BLOCKS[i] for i in blocks)}</body></html>".encode())
+        for n, (lang, blocks) in enumerate(specs)
+    ]
+    model = learn_boilerplate(pages, workers=1)
+    for n, (url, _, body) in enumerate(pages):
+        document = parse_page(body)
+        removed = set(model.for_page(document, url).strip(document))
+        others = [b for m, (lang, blocks) in enumerate(specs) if m != n and lang == specs[n][0] for b in blocks]
+        others_text = {" ".join(BLOCKS[b].removeprefix("<p>").removesuffix("</p>").split()) for b in others}
+        assert removed <= others_text, (url, removed - others_text)

@@ -1,0 +1,76 @@
+"""How a website's pages point at each other: its sitemaps' listings and the links between its pages.
+
+The dedup election prefers, among copies of one text, the page the website itself
+puts forward: the one its sitemaps list and its other pages link to.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from urllib.parse import urlsplit
+
+from lxml import html
+
+from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
+from corpus_pipeline.crawl.sitemaps import SitemapEntry, SitemapError, iter_sitemap
+
+# Same cap as the crawler's: a sitemap expanding beyond it was already refused (or cut) at crawl time.
+MAX_SITEMAP_BYTES = 50 * 1024 * 1024
+
+
+def page_key(url: str) -> str | None:
+    """The key pages are counted under: the canonical URL of ``url`` without its fragment, None if invalid."""
+    try:
+        return canonical_url(url.split("#", 1)[0])
+    except InvalidUrlError:
+        return None
+
+
+def page_links(document: html.HtmlElement, url: str) -> frozenset[str]:
+    """Keys of the same-host pages ``document`` (found at ``url``) links to with ``<a href>``, itself excluded."""
+    own = page_key(url)
+    host = urlsplit(url).netloc.lower()
+    base = url
+    for node in document.iter("base"):
+        base = absolutize(node.get("href") or "", url) or url
+        break
+    targets = set()
+    for href in {(node.get("href") or "").split("#", 1)[0].strip() for node in document.iter("a")}:
+        target = absolutize(href, base) if href else None
+        if target and urlsplit(target).netloc.lower() == host:
+            key = page_key(target)
+            if key and key != own:
+                targets.add(key)
+    return frozenset(targets)
+
+
+def sitemap_listing(bodies: Iterable[bytes], max_bytes: int = MAX_SITEMAP_BYTES) -> frozenset[str]:
+    """Keys of every page the sitemaps list, as an entry or as an entry's hreflang alternate.
+
+    Sitemap indexes and unreadable sitemaps list no page (the crawl recorded why they could not be read).
+    """
+    listed = set()
+    for body in bodies:
+        try:
+            for item in iter_sitemap(body, max_bytes):
+                if isinstance(item, SitemapEntry):
+                    listed.update(key for key in map(page_key, (item.loc, *item.alternates.values())) if key)
+        except SitemapError:
+            continue  # entries read before the error stay listed
+    return frozenset(listed)
+
+
+class InlinkCounter:
+    """How many distinct pages of the website link to each page."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[str] = Counter()
+
+    def add(self, targets: Iterable[str]) -> None:
+        """The link targets of one page (each counted once, see :func:`page_links`)."""
+        self._counts.update(set(targets))
+
+    def counts(self) -> Mapping[str, int]:
+        """Page key -> number of pages linking to it."""
+        return dict(self._counts)

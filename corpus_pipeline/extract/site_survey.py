@@ -1,0 +1,65 @@
+"""One pass over a website's pages, before extraction: its template and how its pages point at each other.
+
+Each page is parsed once, on worker processes, for both the boilerplate model
+(per language) and the link graph; the results are then added to every record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from corpus_pipeline.extract.boilerplate import (
+    BoilerplateLearner,
+    BoilerplateModel,
+    page_signatures,
+    parse_page,
+    template_language,
+)
+from corpus_pipeline.extract.pool import map_in_windows
+from corpus_pipeline.extract.site_links import InlinkCounter, page_key, page_links, sitemap_listing
+
+
+@dataclass(frozen=True)
+class SiteSurvey:
+    """What the whole website says about each page: its template, its sitemap listing, its inbound links."""
+
+    boilerplate: BoilerplateModel = field(default_factory=BoilerplateModel)
+    listed: frozenset[str] = frozenset()
+    inlinks: Mapping[str, int] = field(default_factory=dict)
+
+    def facts_for(self, url: str) -> dict[str, bool | int]:
+        """The record columns ``in_sitemap`` and ``inlinks`` of the document at ``url`` (fragment ignored)."""
+        key = page_key(url)
+        return {"in_sitemap": key in self.listed, "inlinks": self.inlinks.get(key, 0) if key else 0}
+
+
+@dataclass(frozen=True)
+class _PageFacts:
+    language: str
+    signatures: frozenset[int]
+    links: frozenset[str]
+
+
+def survey_site(
+    pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[bytes] = (), workers: int = 2
+) -> SiteSurvey:
+    """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps' bodies.
+
+    ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
+    (raw_pages ``hreflang``) or None. Streams: memory holds one window of pages and the per-page signatures of
+    the previous page of each language, never the website's bodies.
+    """
+    learner, links = BoilerplateLearner(), InlinkCounter()
+    for facts in map_in_windows(_page_facts, pages, workers):
+        learner.add(facts.language, facts.signatures)
+        links.add(facts.links)
+    return SiteSurvey(learner.model(), sitemap_listing(sitemaps), links.counts())
+
+
+def _page_facts(page: tuple[str, str | None, bytes]) -> _PageFacts:
+    url, lang_hint, body = page
+    document = parse_page(body) if body else None
+    if document is None:
+        return _PageFacts(template_language(None, url, lang_hint), frozenset(), frozenset())
+    return _PageFacts(template_language(document, url, lang_hint), page_signatures(document), page_links(document, url))

@@ -1,0 +1,25 @@
+"""Reading sitemaps back from raw_pages."""
+
+from datetime import datetime, timezone
+
+from corpus_pipeline.core.raw_pages import iter_sitemap_bodies
+from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
+from corpus_pipeline.core.warehouse import Warehouse
+
+NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+
+
+def row(url: str, kind: str, outcome: str, body: bytes | None) -> dict:
+    return {"website": "s", "url": url, "kind": kind, "outcome": outcome, "fetched_at": NOW, "body": body}
+
+
+def test_only_sitemaps_read_with_a_body_are_given_back(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    with warehouse.writer("raw_pages", "s", RAW_PAGES_SCHEMA, row_group_size=2) as out:
+        out.write(row("http://e.org/sitemap.xml", "sitemap", "fetched", b"<urlset/>"))
+        out.write(row("http://e.org/a.html", "html", "fetched", b"<p>a</p>"))
+        out.write(row("http://e.org/old.xml", "sitemap", "not_modified", b"<urlset>old</urlset>"))
+        out.write(row("http://e.org/gone.xml", "sitemap", "http_error", None))
+        out.write(row("http://e.org/other.xml", "sitemap", "error", b"partial"))
+    bodies = list(iter_sitemap_bodies(warehouse.path("raw_pages", "s")))
+    assert bodies == [b"<urlset/>", b"<urlset>old</urlset>"]

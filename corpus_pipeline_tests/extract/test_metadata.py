@@ -1,0 +1,75 @@
+"""Dates come from the page's metadata and main content, never from the website's header, footer or sidebars."""
+
+from datetime import datetime, timezone
+
+import pytest
+from lxml import html
+
+from corpus_pipeline.core.registry import parse_registry
+from corpus_pipeline.demo.site import build_demo_site
+from corpus_pipeline.extract.metadata import page_date, published_date
+from corpus_pipeline.extract.page import HtmlPage, parse_html_page
+
+NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+SITE = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/"}]}).websites[0]
+
+
+def page(main: str, *, header: str = "", footer: str = "", aside: str = "") -> bytes:
+    return f"""<html lang="en"><head><title>Rainwater tanks</title></head><body>
+<header class="site-header"><a href="/">Riverside Garden</a>{header}</header>
+<nav><a href="/">Home</a> <a href="/blog/">Blog</a></nav>
+<main>{main}</main>
+<aside>{aside}</aside>
+<footer>{footer}</footer>
+</body></html>""".encode()
+
+
+PROSE = (
+    "<h1>Rainwater tanks</h1><p>A tank under every gutter of the shed collects enough rain for the whole plot in "
+    "summer, and the committee lends pumps to members who ask for one at the open hour.</p><p>Clean the filter "
+    "every month and empty the tank before the first frost, or the ice will split its walls.</p>"
+)
+
+
+def parsed(body: bytes, url: str = "http://127.0.0.1:8000/blog/rainwater.html") -> dict:
+    return parse_html_page(HtmlPage(url, body, "text/html", NOW), SITE)
+
+
+@pytest.mark.parametrize(
+    "chrome",
+    [
+        {"header": '<p class="tagline">Growing food by the river since 2019</p>'},
+        {"footer": "<p>© 2018 Riverside Garden. Updated 4 May 2022.</p>"},
+        {"footer": '<p>Site updated <time datetime="2022-05-04">4 May 2022</time></p>'},
+        {"aside": '<h3>Archives</h3><p>Posted on 12 January 2020: our first harvest</p>'},
+    ],
+)
+def test_dates_in_the_website_chrome_are_not_the_page_dates(chrome):
+    record = parsed(page(PROSE, **chrome))
+    assert record["published"] is None
+    assert record["date"] is None
+
+
+def test_a_date_in_the_main_text_or_the_article_byline_is_found():
+    in_text = parsed(page(PROSE.replace("<p>A tank", "<p>Posted on 3 March 2021.</p><p>A tank"), header="<p>since 2019</p>"))
+    assert in_text["published"] == datetime(2021, 3, 3, tzinfo=timezone.utc)
+    byline = '<article><header><h1>Rainwater tanks</h1><time datetime="2021-03-03T10:00:00Z">3 March</time></header></article>'
+    document = html.document_fromstring(page(byline + PROSE, footer='<time datetime="2022-05-04">4 May</time>'))
+    assert published_date(document) == page_date(document) == datetime(2021, 3, 3, 10, tzinfo=timezone.utc)
+
+
+def test_the_demo_site_tagline_dates_no_page(tmp_path):
+    facts = build_demo_site(tmp_path / "site")
+    declared = {"/blog/post-01.html", "/blog/post-02.html", "/blog/post-03.html", "/blog/post-04.html",
+                "/blog/post-04-reprint.html"}
+    pages = sorted((tmp_path / "site").rglob("*.html"))
+    assert len(pages) >= 30
+    for path in pages:
+        site_path = "/" + path.relative_to(tmp_path / "site").as_posix()
+        record = parsed(path.read_bytes(), f"http://127.0.0.1:8000{site_path}")
+        if site_path in declared:
+            assert record["published"] is not None and record["published"].year == 2026, site_path
+        else:
+            assert record["published"] is None, (site_path, record["published"])
+        if site_path in facts.dated_pages:
+            assert record["date"] == facts.dated_pages[site_path], site_path

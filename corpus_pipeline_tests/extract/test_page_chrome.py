@@ -1,0 +1,32 @@
+"""The website's chrome around a page, found by what elements say they are."""
+
+from lxml import html
+
+from corpus_pipeline.extract.page_chrome import in_page_chrome, without_page_chrome
+
+
+def page(main: str) -> html.HtmlElement:
+    return html.document_fromstring(f"""<html><body>
+<header class="site-header"><a href="/">Riverside Garden</a><p class="tagline">since 2019</p></header>
+<nav><a href="/">Home</a></nav><div class="sidebar"><p>Archives 2020</p></div>
+<main>{main}</main>
+<div id="footer"><p>© 2018 <time datetime="2018-01-01">2018</time></p></div>
+</body></html>""")
+
+
+def test_a_header_holding_the_page_title_is_the_page_own():
+    hero = '<header class="header"><h1>Rainwater tanks</h1><p>Published on 3 March 2021</p></header>'
+    document = page(hero + "<p>Tanks under every gutter.</p>")
+    kept = without_page_chrome(document).text_content()
+    assert "Published on 3 March 2021" in kept and "Tanks under every gutter." in kept
+    for chrome in ("Riverside Garden", "since 2019", "Home", "Archives 2020", "© 2018"):
+        assert chrome not in kept
+    assert "Riverside Garden" in document.text_content(), "the page itself is left untouched"
+
+
+def test_headers_and_footers_of_the_article_are_the_article_own():
+    document = page('<article><header><time datetime="2021-03-03">3 March</time></header><p>Text.</p>'
+                    '<footer>Posted in <a href="/tag/x">x</a> on <time datetime="2021-03-04">4 March</time></footer></article>')
+    times = {node.get("datetime"): in_page_chrome(node) for node in document.iter("time")}
+    assert times == {"2021-03-03": False, "2021-03-04": False, "2018-01-01": True}
+    assert "Posted in" in without_page_chrome(document).text_content()
