@@ -37,7 +37,11 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
 
     reachable = documents > 0
     expected = current_documents if current_documents else attempted
-    cause = None if reachable else f"0 of {expected} pages fetched: {_most_common_error(errors) or 'no page was found'}"
+    # What happened to the pages says more than the robots.txt row ("HTTP 503" vs "robots.txt answered HTTP 503:
+    # complete disallow"), so their errors come first.
+    page_errors = errors.filter(~pl.col("url").str.ends_with("/robots.txt"))
+    reason = _most_common_error(page_errors) or _most_common_error(errors) or "no page was found"
+    cause = None if reachable else f"0 of {expected} pages fetched: {reason}"
     duplicated = rows.group_by("url").len().filter(pl.col("len") > 1).select(pl.len()).collect().item()
     total = rows.select(pl.len()).collect().item()
     return [

@@ -1,7 +1,8 @@
 """Nights that go wrong, told end to end through Dagster against the demo website served on loopback.
 
-Site up, materialize; site down, the run fails with its cause and the corpus stays byte-identical;
-reprocess_job rebuilds the same corpus; site up again, the re-crawl is answered with 304s.
+Site up, materialize; site down, then robots.txt answering 503, then a sitemap that lost most pages: each
+night fails with its cause and the corpus stays byte-identical; reprocess_job rebuilds the same corpus;
+site up again, the re-crawl is answered with 304s.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import polars as pl
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.definitions import defs
 from corpus_pipeline.demo.server import serve_site
+from corpus_pipeline_tests.support.http_server import LoopbackSite, Route
 
 WEBSITE = "nightly"
 FAST = {"resources": {"crawler_config": {"config": {"min_delay_s": 0.0}}}}
@@ -53,6 +55,17 @@ def test_a_night_with_the_website_down_keeps_the_last_good_corpus(nightly_demo_r
         checks = {c.check_name: c for c in down.get_asset_check_evaluations()}
         assert not checks["website_reachable"].passed and checks["website_reachable"].partition == WEBSITE
 
+        with LoopbackSite({"/robots.txt": Route(status=503)}, port=nightly_site_port):
+            robots_failing = run_job("corpus_job", instance, warehouse_dir)
+        assert "robots.txt" in step_failure_message(robots_failing) and "RFC 9309" in step_failure_message(robots_failing)
+
+        with LoopbackSite(shrunken_site(nightly_site_port), port=nightly_site_port):
+            collapsed = run_job("corpus_job", instance, warehouse_dir)
+        assert f"2 documents fetched, down 9" in step_failure_message(collapsed)
+        assert f"from {pages} in the current version (max_row_drop_share 50%)" in step_failure_message(collapsed)
+        assert warehouse.path("corpus", WEBSITE).read_bytes() == corpus_bytes
+        assert warehouse.path("raw_pages", WEBSITE).read_bytes() == raw_bytes
+
         again = run_job("reprocess_job", instance, warehouse_dir)
         assert again.success
         assert_same_records(pl.read_parquet(warehouse.path("corpus", WEBSITE)), corpus_bytes, tmp_path)
@@ -63,9 +76,25 @@ def test_a_night_with_the_website_down_keeps_the_last_good_corpus(nightly_demo_r
         unchanged = documents(warehouse).filter(pl.col("outcome").is_in(["not_modified", "unchanged_lastmod"]))
         assert unchanged.height == pages, "the state for conditional requests survived the bad night"
         assert "not_modified" in unchanged["outcome"], "pages without a sitemap lastmod answered 304"
-        assert [v.state for v in warehouse.history("raw_pages", WEBSITE).versions()] == [
-            "published", "refused", "published"
-        ]
+        states = [v.state for v in reversed(warehouse.history("raw_pages", WEBSITE).versions())]
+        assert states == ["published", "refused", "refused", "refused", "published"]
+
+
+def shrunken_site(port: int) -> dict[str, Route]:
+    """The website on a bad night: its sitemap lists two pages of the usual thirty-odd (a broken CMS export)."""
+    base = f"http://127.0.0.1:{port}"
+    page = "<html><head><title>{0}</title></head><body><main><h1>{0}</h1><p>{1}</p></main></body></html>"
+    text = "This page is one of the two the broken sitemap still lists, with enough words to be a document."
+    return {
+        "/robots.txt": Route(status=404, content_type="text/plain"),
+        "/sitemap.xml": Route(
+            body=f"<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'><url><loc>{base}/a.html</loc></url>"
+            f"<url><loc>{base}/b.html</loc></url></urlset>",
+            content_type="application/xml",
+        ),
+        "/a.html": Route(body=page.format("A", text)),
+        "/b.html": Route(body=page.format("B", text)),
+    }
 
 
 def documents(warehouse: Warehouse) -> pl.DataFrame:

@@ -72,10 +72,11 @@ class _Server(ThreadingHTTPServer):
 
 
 class LoopbackSite:
-    """Serve routes on an ephemeral 127.0.0.1 port in a background thread; count every request."""
+    """Serve routes on 127.0.0.1 (an ephemeral port unless one is given) in a background thread; count every request."""
 
-    def __init__(self, routes: dict[str, Route], latency_s: float = 0.0) -> None:
+    def __init__(self, routes: dict[str, Route], latency_s: float = 0.0, port: int = 0) -> None:
         self.routes = routes
+        self.port = port  # 0: any free port
         self.latency_s = latency_s
         self.requests: list[tuple[str, str, dict[str, str]]] = []  # (method, path with query, headers)
         self._counts: Counter[str] = Counter()
@@ -97,7 +98,7 @@ class LoopbackSite:
             def log_message(self, format, *args) -> None:
                 return
 
-        self._server = _Server(("127.0.0.1", 0), Handler)
+        self._server = _Server(("127.0.0.1", self.port), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
