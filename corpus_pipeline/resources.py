@@ -19,6 +19,7 @@ from corpus_pipeline.core.registry import Registry, Website, load_registry
 from corpus_pipeline.core.warehouse import Warehouse, default_data_dir
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
+from corpus_pipeline.extract.page import ExtractionBudget
 from corpus_pipeline.pdf.settings import PdfSettings
 
 class CrawlerConfig(dg.ConfigurableResource):
@@ -56,6 +57,21 @@ class CrawlerConfig(dg.ConfigurableResource):
     ocr_languages: str = Field(default=PdfSettings().languages, description="Tesseract languages, '+'-separated.")
     ocr_dpi: int = Field(default=PdfSettings().dpi, description="Rendering resolution of scanned pages.")
     workers: int = Field(default=os.cpu_count() or 1, description="Processes for parsing, OCR and dedup.")
+    page_time_budget_s: float = Field(
+        default=ExtractionBudget().page_time_s,
+        ge=0,
+        description="Seconds one HTML page may take to parse before it is stopped and recorded with an error; 0: no limit.",
+    )
+    max_markup_depth: int = Field(
+        default=ExtractionBudget().max_markup_depth,
+        ge=1,
+        description="Pages whose tags nest deeper than this are recorded with an error, not parsed.",
+    )
+    ocr_time_budget_s: float = Field(
+        default=PdfSettings().ocr_budget_s,
+        ge=0,
+        description="Seconds of OCR per PDF; past them the document keeps the pages read, with an error. 0: no limit.",
+    )
 
     def crawl_settings(self) -> CrawlSettings:
         """The crawler's view of this configuration."""
@@ -73,6 +89,10 @@ class CrawlerConfig(dg.ConfigurableResource):
             max_retries=self.max_retries,
         )
 
+    def extraction_budget(self) -> ExtractionBudget:
+        """What one HTML page may cost (time and markup depth)."""
+        return ExtractionBudget(page_time_s=self.page_time_budget_s or None, max_markup_depth=self.max_markup_depth)
+
     def pdf_settings(self, website: Website) -> PdfSettings:
         """The PDF reader's view of this configuration, with the website's OCR mode."""
         return PdfSettings(
@@ -81,6 +101,7 @@ class CrawlerConfig(dg.ConfigurableResource):
             dpi=self.ocr_dpi,
             max_bytes=self.max_pdf_bytes,
             workers=self.workers,
+            ocr_budget_s=self.ocr_time_budget_s or None,
         )
 
 

@@ -46,3 +46,13 @@ def test_the_default_budget_refuses_the_bomb_without_parsing_it():
     records = list(parse_html_pages([page(0, nested_divs(50_000)), page(1)], website(), None, workers=1))
     assert records[0]["error"] == "markup nested deeper than 1000 levels: not parsed"
     assert records[1]["error"] is None and "Volunteers" in records[1]["content"]
+
+
+def test_the_budgets_are_run_configuration():
+    from corpus_pipeline.resources import CrawlerConfig
+
+    config = CrawlerConfig(page_time_budget_s=12, max_markup_depth=400, ocr_time_budget_s=90)
+    assert config.extraction_budget() == ExtractionBudget(page_time_s=12, max_markup_depth=400)
+    assert config.pdf_settings(website()).ocr_budget_s == 90
+    unlimited = CrawlerConfig(page_time_budget_s=0, ocr_time_budget_s=0)
+    assert unlimited.extraction_budget().page_time_s is None and unlimited.pdf_settings(website()).ocr_budget_s is None
