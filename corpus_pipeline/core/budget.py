@@ -18,12 +18,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
-_QUEUED_PER_WORKER = 2
+_QUEUED_PER_WORKER = 2  # the running item and the next, so a worker never waits for the parent
 _READ_AHEAD_PER_WORKER = 32  # items read ahead of the oldest unfinished one: bounds memory, keeps workers busy
 
 
@@ -182,7 +182,7 @@ class _WorkerPool:
             worker.stop()
 
 
-class _Schedule(Generic[Item, Result]):
+class _Schedule:
     """Feeds items to the pool, enforces the budgets, and hands results back in input order."""
 
     def __init__(self, pool: _WorkerPool, items: Iterator, fallback: Callable, budget: Budget, read_ahead: int):
