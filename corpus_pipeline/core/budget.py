@@ -108,7 +108,17 @@ class _Worker:
         except OSError:
             self.process.kill()
         self.process.join()
+        self._drain()
         self._close()
+
+    def _drain(self) -> None:
+        """Read back what is still queued for the dead worker, so the queue's feeder thread is not left blocked
+        on a full pipe, holding the item, for as long as the parent lives."""
+        while True:
+            try:
+                self.tasks.get(timeout=_DRAIN_WAIT_S)
+            except (queue.Empty, OSError, EOFError):
+                return
 
     def stop(self) -> None:
         """Ask an idle worker to leave; kill a busy one."""
@@ -128,6 +138,7 @@ class _Worker:
         self.connection.close()
 
 
+_DRAIN_WAIT_S = 0.05  # an item still being written to a dead worker's queue arrives within this
 _PARENT_CHECK_S = 1.0  # how often an idle worker checks that its parent is still there
 
 

@@ -58,8 +58,9 @@ _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 class ExtractionBudget:
     """What one page may cost before it is given up, with an error on its record."""
 
-    # Real pages take 25 ms on average and under 2 s at worst (article benchmark, python3.11-doc); a page still
-    # running after 30 s is a parser trap (Resiliparse spends ~50 s on 50,000 nested divs). None: no limit.
+    # Real pages take 70 ms at the median and 2.7 s at worst (python3.11-doc's codecs.html; 498 pages of the
+    # article benchmark and python3.11-doc's library): 30 s leaves ten times that for a loaded machine, and
+    # still stops a parser trap (Resiliparse spends ~50 s on 50,000 nested divs). None: no limit.
     page_time_s: float | None = 30.0
     # The deepest real page measured nests 498 levels (sloppy markup counted as open); Resiliparse reads
     # 1,000 levels in 0.02 s but 5,000 in 0.7 s, growing with the square. lxml keeps only 255 levels anyway.
