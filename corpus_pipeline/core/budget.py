@@ -130,10 +130,12 @@ class _Worker:
         if self.process.is_alive():
             self.kill()
         else:
-            self._close()
+            self.tasks.close()
+            self.tasks.join_thread()  # the worker read everything: the feeder has nothing left to write
+            self.connection.close()
 
     def _close(self) -> None:
-        self.tasks.cancel_join_thread()  # items still in a dead worker's queue are dropped, not waited for
+        self.tasks.cancel_join_thread()  # an item still in a dead worker's queue is dropped, not waited for
         self.tasks.close()
         self.connection.close()
 

@@ -2,6 +2,7 @@
 
 import multiprocessing
 import os
+import threading
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -64,3 +65,18 @@ def test_stopping_early_leaves_no_worker_behind():
 def test_results_follow_the_input_order(items, workers):
     results = list(map_within_budget(work, items, fallback=note, budget=Budget(item_s=30), workers=workers))
     assert results == [f"done {item}" for item in items]
+
+
+def measure(item: tuple[int, str]) -> int:
+    return work(item[0]) and len(item[1])
+
+
+def test_killing_a_worker_with_a_large_item_queued_behind_it_leaves_no_thread_behind():
+    items = [(1, "small"), (HANG, ""), (2, "x" * 500_000), (3, "y" * 500_000)]
+    results = list(map_within_budget(measure, items, fallback=lambda item, why: why.reason, budget=Budget(item_s=1), workers=1))
+    assert results == [5, "budget exceeded: 1 s", 500_000, 500_000]
+    # A queue's feeder thread left blocked on the dead worker's full pipe would never end.
+    feeders = [thread for thread in threading.enumerate() if thread.name == "QueueFeederThread"]
+    for thread in feeders:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in feeders)
