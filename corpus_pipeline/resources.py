@@ -21,6 +21,7 @@ from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
 from corpus_pipeline.core.warehouse import Warehouse, default_data_dir
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
+from corpus_pipeline.extract.page import ExtractionBudget
 from corpus_pipeline.pdf.settings import PdfSettings
 from corpus_pipeline.quality.checks import GatePolicy
 
@@ -80,6 +81,21 @@ class CrawlerConfig(dg.ConfigurableResource):
         gt=0,
         description="A crawl interrupted less than this long ago is resumed; an older one is started afresh.",
     )
+    page_time_budget_s: float = Field(
+        default=ExtractionBudget().page_time_s,
+        ge=0,
+        description="Seconds one HTML page may take to parse before it is stopped and recorded with an error; 0: no limit.",
+    )
+    max_markup_depth: int = Field(
+        default=ExtractionBudget().max_markup_depth,
+        ge=1,
+        description="Pages whose tags nest deeper than this are recorded with an error, not parsed.",
+    )
+    ocr_time_budget_s: float = Field(
+        default=PdfSettings().ocr_budget_s,
+        ge=0,
+        description="Seconds of OCR per PDF; past them the document keeps the pages read, with an error. 0: no limit.",
+    )
 
     def crawl_settings(self) -> CrawlSettings:
         """The crawler's view of this configuration."""
@@ -100,6 +116,10 @@ class CrawlerConfig(dg.ConfigurableResource):
             max_template_chain=self.max_template_chain,
         )
 
+    def extraction_budget(self) -> ExtractionBudget:
+        """What one HTML page may cost (time and markup depth)."""
+        return ExtractionBudget(page_time_s=self.page_time_budget_s or None, max_markup_depth=self.max_markup_depth)
+
     def pdf_settings(self, website: Website) -> PdfSettings:
         """The PDF reader's view of this configuration, with the website's OCR mode."""
         return PdfSettings(
@@ -108,6 +128,7 @@ class CrawlerConfig(dg.ConfigurableResource):
             dpi=self.ocr_dpi,
             max_bytes=self.max_pdf_bytes,
             workers=self.workers,
+            ocr_budget_s=self.ocr_time_budget_s or None,
         )
 
 

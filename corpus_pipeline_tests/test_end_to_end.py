@@ -129,7 +129,7 @@ def test_an_unreachable_website_fails_with_its_cause_and_keeps_the_attempt(tmp_p
     assert not result.success
     (failure,) = [event for event in result.all_events if event.is_step_failure]
     message = failure.step_failure_data.error.message
-    assert "raw_pages for 'unreachable': 0 of 1 pages fetched: connection" in message
+    assert "raw_pages for 'unreachable': 0 of 1 pages fetched: " in message and "connection refused to 127.0.0.1" in message
     warehouse = Warehouse(tmp_path)
     assert not warehouse.exists("raw_pages", "unreachable"), "a refused crawl never becomes current"
     (refused,) = warehouse.history("raw_pages", "unreachable").versions()

@@ -44,7 +44,13 @@ def parsed_pages(
             iter_sitemap_bodies(raw_path),
             workers=crawler_config.workers,
         )
-        pages = parse_html_pages(_html_pages(raw_path), website, survey.boilerplate, workers=crawler_config.workers)
+        pages = parse_html_pages(
+            _html_pages(raw_path),
+            website,
+            survey.boilerplate,
+            workers=crawler_config.workers,
+            budget=crawler_config.extraction_budget(),
+        )
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
             for record in pages:
                 version.write(record | survey.facts_for(record["url"]))

@@ -7,6 +7,7 @@ and the field, instead of silently crawling with a default.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field, fields
@@ -15,13 +16,23 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import yaml
+from lxml.cssselect import CSSSelector
 
 Mode = Literal["sitemap", "crawl"]
 InternalLinks = Literal["any", "internal", "external", "ignore"]
 
 # Partition keys become folder names (``website=<name>``): keep them to a
 # conservative alphabet so that no key can escape the data folder.
-WEBSITE_NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
+# Anchored with \Z, not $ (which also accepts a trailing newline), so that .match() is as strict as fullmatch().
+WEBSITE_NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}\Z")
+# A host name once IDNA-encoded: labels of letters, digits, "-" and "_" (seen in real hosts), dot-separated.
+_HOST_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?")
+# A language tag as hreflang and <html lang> write it: "fr", "pt-BR", "zh_Hant".
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:.-]*")
+# Whitespace or control characters, which urlsplit silently drops or keeps inside a host.
+_BLANK_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")
 
 REGISTRY_ENV_VAR = "CORPUS_PIPELINE_REGISTRY"
 
@@ -119,7 +130,9 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise RegistryError(f"registry file not found: {path}") from exc
-    except yaml.YAMLError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RegistryError(f"registry {path} cannot be read: {exc}") from exc
+    except (yaml.YAMLError, RecursionError) as exc:
         raise RegistryError(f"registry {path} is not valid YAML: {exc}") from exc
     return parse_registry(document, source=str(path))
 
@@ -130,7 +143,7 @@ def parse_registry(document: Any, source: str = "<registry>") -> Registry:
         raise RegistryError(f"{source}: expected a mapping with a 'websites' list")
     unknown_top = set(document) - {"websites"}
     if unknown_top:
-        raise RegistryError(f"{source}: unknown top-level key(s): {', '.join(sorted(unknown_top))}")
+        raise RegistryError(f"{source}: unknown top-level key(s): {', '.join(sorted(map(repr, unknown_top)))}")
     websites: list[Website] = []
     seen: set[str] = set()
     for index, entry in enumerate(document["websites"]):
@@ -146,24 +159,23 @@ def _parse_website(entry: Any, where: str) -> Website:
     if not isinstance(entry, dict):
         raise RegistryError(f"{where}: expected a mapping of options, got {type(entry).__name__}")
     name = entry.get("name")
-    label = f"{where} ({name})" if isinstance(name, str) else where
+    label = f"{where} ({_shown_name(name)})" if name is not None else where
 
     def fail(field_name: str, message: str) -> RegistryError:
         return RegistryError(f"{label}: field {field_name!r}: {message}")
 
     unknown = set(entry) - _OPTION_NAMES
     if unknown:
-        raise fail(sorted(unknown)[0], f"unknown option (known: {', '.join(sorted(_OPTION_NAMES))})")
+        first = sorted(map(str, unknown))[0]
+        raise fail(first, f"unknown option (known: {', '.join(sorted(_OPTION_NAMES))})")
     for required in ("name", "url"):
         if required not in entry:
             raise fail(required, "is required")
 
-    if not isinstance(name, str) or not WEBSITE_NAME_PATTERN.match(name):
+    if not isinstance(name, str) or not WEBSITE_NAME_PATTERN.fullmatch(name):
         raise fail("name", "must be 1-63 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit")
     url = _expect(entry, "url", str, fail)
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise fail("url", f"must be an absolute http(s) URL, got {url!r}")
+    _check_url(url, "url", fail)
 
     options: dict[str, Any] = {"name": name, "url": url}
     if "mode" in entry:
@@ -174,19 +186,18 @@ def _parse_website(entry: Any, where: str) -> Website:
         )
     for path_option in ("sitemap", "child"):
         if path_option in entry:
-            value = _expect(entry, path_option, str, fail)
-            if not (value.startswith("/") or value.startswith("http://") or value.startswith("https://")):
-                raise fail(path_option, "must be a path starting with '/' or an absolute URL")
-            options[path_option] = value
+            options[path_option] = _path_or_url(entry, path_option, fail)
     if "default_lang" in entry:
-        options["default_lang"] = _expect(entry, "default_lang", str, fail).lower()
+        options["default_lang"] = _language(_expect(entry, "default_lang", str, fail), "default_lang", fail)
     if "category" in entry:
         options["category"] = None if entry["category"] is None else _expect(entry, "category", str, fail)
     for list_option in ("contains_str", "langs", "same_site_hosts"):
         if list_option in entry:
             options[list_option] = _string_list(entry[list_option], list_option, fail)
     if "langs" in options:
-        options["langs"] = tuple(lang.lower() for lang in options["langs"])
+        options["langs"] = tuple(_language(lang, "langs", fail) for lang in options["langs"])
+    for host in options.get("same_site_hosts", ()):
+        _check_netloc(host, "same_site_hosts", fail)
     for bool_option in ("restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod"):
         if bool_option in entry:
             options[bool_option] = _expect(entry, bool_option, bool, fail)
@@ -212,6 +223,83 @@ def _parse_website(entry: Any, where: str) -> Website:
     return Website(**options)
 
 
+def _shown_name(name: Any) -> str:
+    """The entry's name as error messages show it: as written when valid, quoted (and cut) otherwise."""
+    if isinstance(name, str) and WEBSITE_NAME_PATTERN.fullmatch(name):
+        return name
+    shown = repr(name)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _check_url(url: str, key: str, fail) -> None:
+    """An absolute http(s) URL with a valid host and port, or a RegistryError naming what is wrong."""
+    if _BLANK_OR_CONTROL.search(url):
+        raise fail(key, f"must not contain spaces or control characters, got {url!r}")
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # an unclosed IPv6 bracket, for one
+        raise fail(key, f"not a valid URL ({exc}): {url!r}") from None
+    if parts.scheme not in ("http", "https"):
+        raise fail(key, f"must be an absolute http(s) URL, got {url!r}")
+    _check_netloc(parts.netloc, key, fail, url)
+
+
+def _check_netloc(netloc: str, key: str, fail, shown: str | None = None) -> None:
+    """``host[:port]`` (no user name or password): a valid host name or IP address, and a port in 1-65535."""
+    shown = shown or netloc
+    if _BLANK_OR_CONTROL.search(netloc):
+        raise fail(key, f"must not contain spaces or control characters, got {shown!r}")
+    if "@" in netloc:
+        raise fail(key, f"must not hold a user name or password, got {shown!r}")
+    try:
+        parts = urlsplit(f"//{netloc}")
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        port_text = netloc.rsplit(":", 1)[-1]
+        if "out of range" in str(exc):
+            raise fail(key, f"port {port_text} out of range in {shown!r}") from None
+        if "cast to integer" in str(exc):
+            raise fail(key, f"port {port_text!r} is not a number in {shown!r}") from None
+        raise fail(key, f"not a valid URL ({exc}): {shown!r}") from None
+    if parts.path or parts.query or parts.fragment or not host:
+        raise fail(key, f"empty or invalid host in {shown!r}")
+    if port is not None and not 1 <= port <= 65535:
+        raise fail(key, f"port {port} out of range in {shown!r}")
+    if not _is_valid_host(host):
+        raise fail(key, f"invalid host name {host!r} in {shown!r}")
+
+
+def _is_valid_host(host: str) -> bool:
+    if ":" in host:  # an IPv6 literal (urlsplit has removed the brackets)
+        try:
+            ipaddress.IPv6Address(host.split("%", 1)[0])
+        except ValueError:
+            return False
+        return True
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    return bool(_HOST_NAME.fullmatch(ascii_host.lower())) and len(ascii_host) <= 253
+
+
+def _path_or_url(entry: dict, key: str, fail) -> str:
+    value = _expect(entry, key, str, fail)
+    if value.startswith(("http://", "https://")):
+        _check_url(value, key, fail)
+    elif not value.startswith("/"):
+        raise fail(key, "must be a path starting with '/' or an absolute URL")
+    elif _BLANK_OR_CONTROL.search(value):
+        raise fail(key, f"must not contain spaces or control characters, got {value!r}")
+    return value
+
+
+def _language(value: str, key: str, fail) -> str:
+    if not _LANGUAGE_TAG.fullmatch(value):
+        raise fail(key, f"expected a language code such as 'en' or 'pt-br', got {value!r}")
+    return value.lower()
+
+
 def _expect(entry: dict, key: str, kind: type, fail) -> Any:
     value = entry[key]
     # bool is a subclass of int: refuse True where a number is expected.
@@ -222,7 +310,8 @@ def _expect(entry: dict, key: str, kind: type, fail) -> Any:
 
 def _expect_choice(entry: dict, key: str, choices: tuple, fail) -> Any:
     value = entry[key]
-    if value not in choices or isinstance(value, bool):
+    # 1.0 == 1 and True == 1: the type must match too.
+    if type(value) not in {type(choice) for choice in choices} or value not in choices:
         raise fail(key, f"must be one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
 
@@ -242,22 +331,41 @@ def _parse_markup(value: Any, fail) -> tuple[MarkupRule, ...]:
     if value is None:
         return ()
     items = value if isinstance(value, list) and not _is_tag_with_attrs(value) else [value]
-    rules: list[MarkupRule] = []
-    for item in items:
-        if isinstance(item, str) and item.strip():
-            text = item.strip()
-            if re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", text):
-                rules.append(MarkupRule(tag=text.lower()))
-            else:
-                rules.append(MarkupRule(css=text))
-        elif isinstance(item, dict) and set(item) <= {"css"} and isinstance(item.get("css"), str):
-            rules.append(MarkupRule(css=item["css"]))
-        elif _is_tag_with_attrs(item):
-            tag, attrs = item
-            rules.append(MarkupRule(tag=tag.lower(), attrs=tuple(sorted((str(k), str(v)) for k, v in attrs.items()))))
-        else:
-            raise fail("markup", f"expected a tag name, [tag, {{attr: value}}], a CSS selector or a list of them, got {item!r}")
-    return tuple(rules)
+    return tuple(_markup_rule(item, fail) for item in items)
+
+
+def _markup_rule(item: Any, fail) -> MarkupRule:
+    if isinstance(item, str) and item.strip():
+        text = item.strip()
+        if _TAG_NAME.fullmatch(text):
+            return MarkupRule(tag=text.lower())
+        return MarkupRule(css=_css_selector(text, fail))
+    if isinstance(item, dict) and set(item) == {"css"} and isinstance(item["css"], str):
+        return MarkupRule(css=_css_selector(item["css"], fail))
+    if _is_tag_with_attrs(item):
+        tag, attrs = item
+        if not _TAG_NAME.fullmatch(tag):
+            raise fail("markup", f"invalid tag name {tag!r}")
+        return MarkupRule(tag=tag.lower(), attrs=tuple(sorted(_markup_attribute(k, v, fail) for k, v in attrs.items())))
+    raise fail("markup", f"expected a tag name, [tag, {{attr: value}}], a CSS selector or a list of them, got {item!r}")
+
+
+def _markup_attribute(name: Any, value: Any, fail) -> tuple[str, str]:
+    if not isinstance(name, str) or not _ATTRIBUTE_NAME.fullmatch(name):
+        raise fail("markup", f"invalid attribute name {name!r}")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise fail("markup", f"attribute {name!r}: expected a string value, got {value!r}")
+    if "'" in str(value):  # the rule becomes an XPath literal in single quotes
+        raise fail("markup", f"attribute {name!r}: a value cannot contain a single quote, got {value!r}")
+    return name, str(value)
+
+
+def _css_selector(text: str, fail) -> str:
+    try:
+        CSSSelector(text)
+    except Exception as exc:  # noqa: BLE001 - cssselect raises several kinds; each is a bad selector here
+        raise fail("markup", f"invalid CSS selector {text!r}: {exc}") from None
+    return text
 
 
 def _is_tag_with_attrs(item: Any) -> bool:

@@ -46,7 +46,11 @@ def read_pdf(
     settings: PdfSettings,
     date_hint: datetime | None = None,
 ) -> list[dict]:
-    """Records (RECORD_SCHEMA keys) of one PDF: one per outline section as ``url#page=N``, or one for the whole file."""
+    """Records (RECORD_SCHEMA keys) of one PDF: one per outline section as ``url#page=N``, or one for the whole file.
+
+    When the document's OCR budget (``settings.ocr_budget_s``) runs out, every section keeps what was read, and
+    the sections with scanned pages left unread say so in ``error``, with how many pages were read.
+    """
     reader = _open(data, settings)
     page_count = len(reader.pages)
     texts = [_page_text(reader, index) for index in range(page_count)]
@@ -58,6 +62,10 @@ def read_pdf(
         ocr_texts = ocr_pdf_pages(data, scanned, settings)
     except (OcrError, OSError, RuntimeError) as exc:
         raise PdfError(f"OCR failed: {exc}") from exc
+    unread = sorted(set(scanned) - set(ocr_texts))
+    # Only an unread page whose text layer is thin loses text (with ocr=2, OCR is also asked of good layers).
+    lacking = [index for index in unread if len(texts[index].strip()) < settings.min_text_chars]
+    unread_note = _unread_note(unread, len(scanned), settings) if lacking else None
     ocr_used: set[int] = set()
     for index, text in ocr_texts.items():
         if len(text.strip()) > len(texts[index].strip()):  # OCR only replaces a thinner text layer
@@ -91,9 +99,23 @@ def read_pdf(
             "fetched_at": fetched_at,
             "alternates": [],
             "rel_canonical": None,
-            "error": None if content else "no text in the text layer nor by OCR",
+            "error": _section_error(section, content, lacking, unread_note),
         })
     return records
+
+
+def _unread_note(unread: list[int], scanned: int, settings: PdfSettings) -> str:
+    return (
+        f"OCR budget exceeded: {settings.ocr_budget_s:g} s; {scanned - len(unread)} of {scanned} scanned pages read, "
+        f"{len(unread)} left unread from page {unread[0] + 1}"
+    )
+
+
+def _section_error(section: Section, content: str, lacking: list[int], unread_note: str | None) -> str | None:
+    """A section with pages the OCR budget left unread keeps what was read and says so; a complete one is fine."""
+    if unread_note and any(section.start <= page < section.end for page in lacking):
+        return unread_note
+    return None if content else "no text in the text layer nor by OCR"
 
 
 def outline_sections(reader: PdfReader, page_count: int) -> list[Section]:

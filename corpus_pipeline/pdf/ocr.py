@@ -6,7 +6,7 @@ import os
 import tempfile
 from dataclasses import replace
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +14,7 @@ import pytesseract
 from pdf2image import convert_from_path, pdfinfo_from_path
 from PIL import Image
 
+from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
 from corpus_pipeline.pdf.enhance import BROKEN_STROKES_RATIO, broken_stroke_ratio, enhance
 from corpus_pipeline.pdf.settings import PdfSettings
 
@@ -43,20 +44,37 @@ def check_ocr_languages(languages: str) -> None:
 
 
 def ocr_pdf_pages(data: bytes, pages: Sequence[int], settings: PdfSettings) -> dict[int, str]:
-    """Text of the given 0-based pages of a PDF, OCR'd in parallel (one Tesseract thread per page)."""
+    """Text of the given 0-based pages of a PDF, OCR'd in parallel (one Tesseract thread per page), in page order.
+
+    Pages that ``settings.ocr_budget_s`` (for the whole document) left unread are missing from the result; a
+    page that fails raises :class:`OcrError`.
+    """
     if not pages:
         return {}
     with tempfile.TemporaryDirectory(prefix="corpus_pipeline_ocr_") as folder:
         path = Path(folder) / "document.pdf"
         path.write_bytes(data)
-        jobs = [(str(path), page, settings) for page in pages]
+        read = partial(_ocr_page, str(path), settings=settings)
         workers = max(1, min(settings.workers, len(pages)))
-        if workers == 1:
-            texts = [_ocr_page(*job) for job in jobs]
+        if workers == 1 and settings.ocr_budget_s is None:
+            texts: list[str | Unfinished] = [read(page) for page in pages]
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_single_threaded_tesseract) as pool:
-                texts = list(pool.map(_ocr_page, *zip(*jobs)))
-    return dict(zip(pages, texts))
+            texts = list(map_within_budget(
+                read,
+                pages,
+                fallback=_unread,
+                budget=Budget(total_s=settings.ocr_budget_s),
+                workers=workers,
+                initializer=_single_threaded_tesseract,
+            ))
+    failures = [text for text in texts if isinstance(text, Unfinished) and not text.budget_exceeded]
+    if failures:
+        raise OcrError(failures[0].reason)
+    return {page: text for page, text in zip(pages, texts) if isinstance(text, str)}
+
+
+def _unread(page: int, why: Unfinished) -> Unfinished:
+    return why
 
 
 def _single_threaded_tesseract() -> None:
@@ -64,7 +82,7 @@ def _single_threaded_tesseract() -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"
 
 
-def _ocr_page(path: str, page: int, settings: PdfSettings) -> str:
+def _ocr_page(path: str, page: int, *, settings: PdfSettings) -> str:
     image = render_page(path, page, settings)
     if settings.deskew:
         image = deskew(image)

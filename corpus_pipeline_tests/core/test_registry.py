@@ -109,3 +109,57 @@ def test_the_bundled_registry_is_valid():
 
     registry = load_registry(Path(__file__).resolve().parents[2] / "websites.yaml")
     assert "demo" in registry.names
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN, Website  # noqa: E402
+
+URLISH = st.one_of(
+    st.text(max_size=60),
+    st.builds(
+        lambda scheme, host, port, path: f"{scheme}://{host}{port}{path}",
+        st.sampled_from(["http", "https", "ftp", "HTTP", ""]),
+        st.one_of(st.text(max_size=20), st.from_regex(r"[a-z0-9.\[\]:_ -]{1,20}", fullmatch=True)),
+        st.one_of(st.just(""), st.text(max_size=8).map(lambda port: f":{port}")),
+        st.text(max_size=10),
+    ),
+)
+ANY_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8) | st.integers(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _loads_or_refuses(document):
+    try:
+        registry = parse_registry(document)
+    except RegistryError:
+        return None
+    return registry
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=70), st.from_regex(r"[a-z0-9][a-z0-9._-]{0,62}\n?", fullmatch=True)), URLISH)
+def test_random_names_and_urls_load_or_raise_a_registry_error_only(name, url):
+    registry = _loads_or_refuses({"websites": [{"name": name, "url": url}]})
+    if registry is not None:
+        website = registry.websites[0]
+        assert WEBSITE_NAME_PATTERN.fullmatch(website.name) and "\n" not in website.name
+        assert website.base_url.startswith(("http://", "https://")) and website.host
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(set(Website.__dataclass_fields__) - {"name", "url"})), ANY_VALUE)
+def test_any_value_of_any_option_loads_or_raises_a_registry_error_only(option, value):
+    registry = _loads_or_refuses(registry_with(**{option: value}))
+    assert registry is None or registry.websites[0].name == "site"
+
+
+@settings(max_examples=100, deadline=None)
+@given(ANY_VALUE)
+def test_any_document_loads_or_raises_a_registry_error_only(document):
+    _loads_or_refuses(document)
+    _loads_or_refuses({"websites": [document]})

@@ -162,7 +162,7 @@ def test_charset_from_meta_and_detection():
     [
         (b"", "empty body"),
         (b"\x00\x01\x02\xff\xfe" * 2000, "binary"),
-        (b"<html><body>" + b"<div>" * 50_000 + b"deep" + b"</div>" * 50_000 + b"</body></html>", None),
+        (b"<html><body>" + b"<div>" * 50_000 + b"deep" + b"</div>" * 50_000 + b"</body></html>", "nested deeper than 1000 levels"),
         (b"<html><body><p>" + b"word " * 2_000_000 + b"</p></body></html>", None),
         (b"<<<>>><html<body><p>unclosed <b>bold <i>text", None),
     ],
@@ -183,6 +183,20 @@ def test_any_text_served_as_html_gives_a_record(text):
     assert isinstance(record["content"], str)
     assert record["error"] is None or isinstance(record["error"], str)
     assert record["lang"] and len(record["lang"]) == 2
+
+
+def test_markup_nested_too_deep_is_not_parsed_and_a_shallower_limit_is_a_setting():
+    nested = document(body="<section>" * 60 + f"<p>{ARTICLE}</p>" + "</section>" * 60)
+    assert "Community gardens" in parse_html_page(html_page(nested), website())["content"]
+    refused = parse_html_page(html_page(nested), website(), max_markup_depth=50)
+    assert refused["content"] == "" and refused["error"] == "markup nested deeper than 50 levels: not parsed"
+    assert refused["url"] == "http://127.0.0.1:8000/post.html" and refused["kind"] == "html"
+
+
+def test_a_long_list_without_end_tags_is_not_mistaken_for_deep_markup():
+    items = "".join(f"<li>item {i} <p>a paragraph without its end tag" for i in range(3000))
+    record = parse_html_page(html_page(document(body=f"<ul>{items}</ul><p>{ARTICLE}")), website())
+    assert record["error"] is None and "item 2999" in record["content"]
 
 
 def test_parallel_parsing_keeps_order_and_results():

@@ -29,6 +29,20 @@ def text_pdf(pages: list[str], outline: list[tuple[str, int, int]] = (), title: 
 
 def scan_pdf(lines: list[str], angle: float = 0.0, dpi: int = 200) -> bytes:
     """An image-only PDF of the given lines, optionally rotated like a skewed scan."""
+    buffer = BytesIO()
+    scan_image(lines, angle, dpi).save(buffer, format="PDF", resolution=float(dpi))
+    return buffer.getvalue()
+
+
+def scanned_pages_pdf(pages: list[list[str]], dpi: int = 200) -> bytes:
+    """An image-only PDF of several pages, each of the given lines."""
+    first, *others = [scan_image(lines, 0.0, dpi) for lines in pages]
+    buffer = BytesIO()
+    first.save(buffer, format="PDF", resolution=float(dpi), save_all=True, append_images=others)
+    return buffer.getvalue()
+
+
+def scan_image(lines: list[str], angle: float, dpi: int) -> Image.Image:
     scale = dpi / 300
     image = Image.new("L", (int(2480 * scale), int(1100 * scale)), 255)
     draw = ImageDraw.Draw(image)
@@ -40,9 +54,7 @@ def scan_pdf(lines: list[str], angle: float = 0.0, dpi: int = 200) -> bytes:
         draw.text((int(150 * scale), int((120 + index * 150) * scale)), line, fill=0, font=font)
     if angle:
         image = image.rotate(angle, expand=True, fillcolor=255)
-    buffer = BytesIO()
-    image.save(buffer, format="PDF", resolution=float(dpi))
-    return buffer.getvalue()
+    return image
 
 
 @pytest.fixture

@@ -1,13 +1,15 @@
 """PDF documents to records: outline sections, OCR, bad input."""
 
+import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from io import BytesIO
 
 import pytest
-from pypdf import PdfWriter
+from pypdf import PdfReader, PdfWriter
 
 from corpus_pipeline.pdf.document import PdfError, read_pdf, repair_text
-from corpus_pipeline_tests.pdf.conftest import scan_pdf, text_pdf
+from corpus_pipeline_tests.pdf.conftest import scan_pdf, scanned_pages_pdf, text_pdf
 
 NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
 URL = "http://127.0.0.1:8000/files/doc.pdf"
@@ -134,3 +136,39 @@ def test_a_missing_tesseract_language_is_named():
     check_ocr_languages("eng+fra")
     with pytest.raises(OcrLanguageError, match="equ"):
         check_ocr_languages("eng+equ")
+
+
+NUMBERS = [f"{tens}{unit}" for tens in ("alpha", "beta", "gamma") for unit in ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")]
+
+
+def test_a_document_over_its_ocr_budget_keeps_the_pages_read_and_says_how_many(pdf_settings):
+    # Thirty pages of real Tesseract work (0.5 to 2 s each) cannot fit in a 5 s budget on two workers.
+    data = scanned_pages_pdf([[f"Chapter {word} of the orchard diary", "Apples were picked today"] for word in NUMBERS])
+    [record] = read(data, replace(pdf_settings, ocr_budget_s=5))
+    match = re.fullmatch(
+        r"OCR budget exceeded: 5 s; (\d+) of 30 scanned pages read, (\d+) left unread from page (\d+)",
+        record["error"],
+    )
+    assert match, record["error"]
+    read_count, unread_count, first_unread = map(int, match.groups())
+    assert read_count + unread_count == 30 and unread_count > 0 and 1 <= first_unread <= 30
+    found = [word for word in NUMBERS if f"chapter {word} of" in record["content"].lower()]
+    assert len(found) == read_count, "the content holds exactly the pages the message counts as read"
+    assert NUMBERS[first_unread - 1] not in found
+
+
+def test_sections_read_in_full_stay_clean_when_the_ocr_budget_runs_out(pdf_settings):
+    text_part = PdfReader(BytesIO(text_pdf(pages(2), outline=[("Typed", 1, 0)])))
+    scan_part = PdfReader(BytesIO(scan_pdf(["The orchard needs volunteers"])))
+    writer = PdfWriter()
+    for page in [*text_part.pages, *scan_part.pages]:
+        writer.add_page(page)
+    writer.add_outline_item(title="Typed", page_number=0)
+    writer.add_outline_item(title="Scanned", page_number=2)
+    buffer = BytesIO()
+    writer.write(buffer)
+
+    typed, scanned = read(buffer.getvalue(), replace(pdf_settings, ocr_budget_s=0))
+    assert typed["error"] is None and "page 2 " in typed["content"], "a section needing no OCR is whole"
+    assert scanned["url"].endswith("#page=3") and scanned["content"] == ""
+    assert scanned["error"] == "OCR budget exceeded: 0 s; 0 of 1 scanned pages read, 1 left unread from page 3"
