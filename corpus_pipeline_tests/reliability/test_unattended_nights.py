@@ -61,7 +61,7 @@ def test_a_night_with_the_website_down_keeps_the_last_good_corpus(nightly_demo_r
 
         with LoopbackSite(shrunken_site(nightly_site_port), port=nightly_site_port):
             collapsed = run_job("corpus_job", instance, warehouse_dir)
-        assert f"2 documents fetched, down 9" in step_failure_message(collapsed)
+        assert "2 documents fetched, down 9" in step_failure_message(collapsed)
         assert f"from {pages} in the current version (max_row_drop_share 50%)" in step_failure_message(collapsed)
         assert warehouse.path("corpus", WEBSITE).read_bytes() == corpus_bytes
         assert warehouse.path("raw_pages", WEBSITE).read_bytes() == raw_bytes
