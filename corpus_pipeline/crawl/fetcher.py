@@ -16,8 +16,8 @@ from typing import Literal
 
 import requests
 
-from corpus_pipeline.crawl.politeness import HostThrottle
 from corpus_pipeline.crawl.settings import CrawlSettings
+from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -87,8 +87,8 @@ class Fetcher:
         attempt = 0
         while True:
             attempt += 1
-            with self.throttle.request_slot(host):
-                result, retry_after = self._attempt(url, expected, validators or {})
+            with self.throttle.request_slot(host) as slot:
+                result, retry_after = self._attempt(url, expected, validators or {}, slot)
             result.attempts = attempt
             retryable = result.status in RETRY_STATUSES or (
                 result.outcome == "error" and (result.error or "").startswith(("timeout", "connection"))
@@ -103,7 +103,7 @@ class Fetcher:
             backoff = self.settings.backoff_base_s * (2 ** (attempt - 1)) * (1 + random.random() / 2)
             time.sleep(retry_after if retry_after is not None else backoff)
 
-    def _attempt(self, url: str, expected: Expected, validators: dict[str, str]) -> tuple[FetchResult, float | None]:
+    def _attempt(self, url: str, expected: Expected, validators: dict[str, str], slot: RequestSlot) -> tuple[FetchResult, float | None]:
         settings = self.settings
         deadline = time.monotonic() + settings.total_timeout_s
         try:
@@ -126,6 +126,7 @@ class Fetcher:
         except requests.RequestException as exc:
             return FetchResult("error", error=f"invalid request: {_short(exc)}"), None
 
+        slot.response(response.status_code)  # headers arrived: the throttle learns this host's latency
         with response:
             headers = response.headers
             result = FetchResult(

@@ -1,0 +1,266 @@
+"""How fast a crawl talks to each host: how many requests are in flight and how far apart they start.
+
+By default the pace of a host follows its server's response latency (the time from the start of a request to its
+response headers), in the spirit of Scrapy's AutoThrottle, with a control law of our own borrowed from TCP
+congestion control (additive increase, multiplicative decrease):
+
+* The **window** is how many requests the server may work on at once. It starts at one request and, until the
+  host's first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that
+  by a quarter of a request per round trip.
+* **Trouble halves the window**: an answer 429, 503 or 504, a request that ended without an answer (timeout,
+  connection error), or a smoothed latency above 1.5 times the host's idle latency (the lowest of its recent
+  latencies) and 10 ms above it. A server whose latency grows with our load is queueing our requests: more of them in flight would
+  bring no more throughput, only slower answers for every client. Latency alone never takes the window below one
+  request; refusals and failures do.
+* **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each
+  further refusal doubles the delay (exponential back-off); each good answer shrinks it by a fifth.
+* Only a request started after a decrease can cause the next one: answers already on their way reflect the old
+  pace (TCP's one decrease per round trip), so a burst of refusals halves the window once, not once per request.
+
+Why this law rather than a target concurrency computed from throughput x latency: it needs no throughput
+estimate (noisy on small sites) and reacts to refusals and failures with the same mechanism as to latency.
+
+The pace never leaves the configured bounds: at most ``max_concurrency`` requests in flight, and a delay between
+starts never below the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through :meth:`set_delay`) nor
+above ``max_delay_s`` (unless the floor is). With ``adaptive`` off, the pace is fixed at ``max_concurrency``
+requests in flight started ``min_delay_s`` apart, as the crawler did before.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from corpus_pipeline.crawl.settings import CrawlSettings
+
+
+@dataclass(frozen=True)
+class PaceLimits:
+    """The configured bounds of every host's pace (the user's knobs)."""
+
+    max_concurrency: int = 8
+    min_delay_s: float = 0.0
+    max_delay_s: float = 10.0
+    adaptive: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: CrawlSettings) -> PaceLimits:
+        """The pace fields of the crawl settings."""
+        return cls(
+            max_concurrency=max(1, settings.per_host_concurrency),
+            min_delay_s=max(0.0, settings.min_delay_s),
+            max_delay_s=max(0.0, settings.max_delay_s),
+            adaptive=settings.adaptive_pace,
+        )
+
+
+@dataclass(frozen=True)
+class PaceLaw:
+    """Constants of the adaptive control law (see the module docstring for how they act)."""
+
+    # Smoothed latency above 1.5x the idle one means requests queue; 1.5 leaves room below the 2x we promise.
+    latency_tolerance: float = 1.5
+    # ...and at least 10 ms above it: scheduling jitter of a few milliseconds on a fast server is no sign of load.
+    latency_slack_s: float = 0.01
+    # Weight of a new sample in the smoothed latency: two slow answers in a row decide, one outlier does not.
+    latency_smoothing: float = 0.5
+    # The idle latency is the lowest of the last 64 answers, so it follows a server that gets slower for good.
+    idle_latency_samples: int = 64
+    # Window growth per round trip after slow start: probing a quarter request at a time keeps the time spent
+    # above the server's capacity short (the latency-bound benchmark measures it).
+    window_increase: float = 0.25
+    # TCP's halving: twice the refusals, half the rate, so back-off is exponential.
+    backoff_factor: float = 0.5
+    # Below one request in flight, the delay is at least 0.1 s / window: a server answering 429 in a millisecond
+    # would otherwise be asked again a few milliseconds later.
+    backoff_unit_s: float = 0.1
+    # Answers that say "too much": rate limited, unavailable, gateway timeout (the server behind it did not answer).
+    overload_statuses: frozenset[int] = frozenset({429, 503, 504})
+
+
+@dataclass(frozen=True)
+class Pace:
+    """A host's pace at one moment: requests allowed in flight and the delay between starts."""
+
+    concurrency: int
+    delay_s: float
+    latency_s: float | None  # smoothed time to response headers, None before the first answer
+    idle_latency_s: float | None  # lowest recent latency of ordinary answers
+
+
+class _HostPace:
+    """The control law of one host. Not thread-safe: HostThrottle calls it under the host's lock."""
+
+    def __init__(self, limits: PaceLimits, law: PaceLaw) -> None:
+        self.limits = limits
+        self.law = law
+        self.floor_s = limits.min_delay_s
+        self.window = 1.0
+        self.slow_start = True
+        self.generation = 0  # decreases so far; a slot remembers the generation it started in
+        self.latency_s: float | None = None
+        self.recent: deque[float] = deque(maxlen=law.idle_latency_samples)
+
+    def concurrency(self) -> int:
+        if not self.limits.adaptive:
+            return self.limits.max_concurrency
+        return max(1, min(self.limits.max_concurrency, math.floor(self.window)))
+
+    def delay_s(self) -> float:
+        backoff = 0.0
+        if self.limits.adaptive and self.window < 1.0:
+            backoff = min(self._backoff_latency() / self.window, self.limits.max_delay_s)
+        return max(self.floor_s, backoff)
+
+    def idle_latency_s(self) -> float | None:
+        return min(self.recent) if self.recent else None
+
+    def on_answer(self, latency_s: float, status: int, generation: int) -> None:
+        """Headers arrived ``latency_s`` after the start of a request started in ``generation``."""
+        law = self.law
+        overloaded = status in law.overload_statuses
+        smoothing = law.latency_smoothing
+        self.latency_s = latency_s if self.latency_s is None else (1 - smoothing) * self.latency_s + smoothing * latency_s
+        if not overloaded:  # a refusal is quick and says nothing about how fast the server works
+            self.recent.append(latency_s)
+        if not self.limits.adaptive or generation < self.generation:
+            return
+        if overloaded:
+            self._decrease(below_one=True)
+        elif self._queueing():
+            if self.window > 1.0:
+                self._decrease(below_one=False)
+        else:
+            self._increase()
+
+    def on_failure(self, generation: int) -> None:
+        """A request started in ``generation`` ended without an answer."""
+        if self.limits.adaptive and generation >= self.generation:
+            self._decrease(below_one=True)
+
+    def _queueing(self) -> bool:
+        idle = self.idle_latency_s()
+        if idle is None or self.latency_s is None:
+            return False
+        return self.latency_s > max(self.law.latency_tolerance * idle, idle + self.law.latency_slack_s)
+
+    def _increase(self) -> None:
+        if self.slow_start:
+            self.window += 1.0
+        else:
+            # +increase per round trip above one request; x(1 + increase) per answer below one (delay recovery)
+            self.window += self.law.window_increase * min(self.window, 1.0 / self.window)
+        self.window = min(self.window, float(self.limits.max_concurrency))
+
+    def _decrease(self, below_one: bool) -> None:
+        self.slow_start = False
+        self.generation += 1
+        lowest = self._backoff_latency() / self.limits.max_delay_s if below_one and self.limits.max_delay_s > 0 else 1.0
+        self.window = max(self.window * self.law.backoff_factor, min(lowest, 1.0))
+
+    def _backoff_latency(self) -> float:
+        return max(self.latency_s or 0.0, self.law.backoff_unit_s)
+
+
+class RequestSlot:
+    """One request's permission to run; tell it when the response headers arrive."""
+
+    def __init__(self, report: Callable[[int], None]) -> None:
+        self._report = report
+        self.answered = False
+
+    def response(self, status: int) -> None:
+        """The response headers arrived with ``status``: the throttle learns the latency (first call only)."""
+        if not self.answered:
+            self.answered = True
+            self._report(status)
+
+
+@dataclass
+class _Host:
+    pace: _HostPace
+    condition: threading.Condition
+    in_flight: int = 0
+    next_start: float = 0.0
+
+
+class HostThrottle:
+    """Per-host pace of one crawl, shared by its worker threads (thread-safe)."""
+
+    def __init__(
+        self,
+        limits: PaceLimits,
+        law: PaceLaw | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.limits = limits
+        self.law = law or PaceLaw()
+        self._clock = clock
+        self._sleep = sleep
+        self._hosts: dict[str, _Host] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_settings(cls, settings: CrawlSettings) -> HostThrottle:
+        """The throttle the crawl settings describe."""
+        return cls(PaceLimits.from_settings(settings))
+
+    def set_delay(self, host: str, delay_s: float) -> None:
+        """Raise the floor of one host's delay between starts (robots.txt Crawl-delay); never lowers it."""
+        state = self._host(host)
+        with state.condition:
+            state.pace.floor_s = max(state.pace.floor_s, delay_s)
+
+    def pace(self, host: str) -> Pace:
+        """The current pace of ``host``."""
+        state = self._host(host)
+        with state.condition:
+            pace = state.pace
+            return Pace(pace.concurrency(), pace.delay_s(), pace.latency_s, pace.idle_latency_s())
+
+    @contextmanager
+    def request_slot(self, host: str) -> Iterator[RequestSlot]:
+        """Block until a request to ``host`` may start, then hold one of its places in flight.
+
+        Call ``slot.response(status)`` when the response headers arrive; leaving the block without it (a timeout,
+        a connection error) tells the throttle the request failed.
+        """
+        state = self._host(host)
+        with state.condition:
+            while state.in_flight >= state.pace.concurrency():
+                state.condition.wait()
+            state.in_flight += 1
+            generation = state.pace.generation
+            now = self._clock()
+            start = max(now, state.next_start)
+            state.next_start = start + state.pace.delay_s()
+        slot: RequestSlot | None = None
+        try:
+            if start > now:
+                self._sleep(start - now)
+            started = self._clock()
+            slot = RequestSlot(lambda status: self._answered(state, status, self._clock() - started, generation))
+            yield slot
+        finally:
+            with state.condition:
+                if slot is not None and not slot.answered:
+                    state.pace.on_failure(generation)
+                state.in_flight -= 1
+                state.condition.notify_all()
+
+    def _answered(self, state: _Host, status: int, latency_s: float, generation: int) -> None:
+        with state.condition:
+            state.pace.on_answer(latency_s, status, generation)
+            state.condition.notify_all()  # the window may have grown
+
+    def _host(self, host: str) -> _Host:
+        with self._lock:
+            if host not in self._hosts:
+                self._hosts[host] = _Host(_HostPace(self.limits, self.law), threading.Condition())
+            return self._hosts[host]
