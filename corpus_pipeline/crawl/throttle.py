@@ -6,12 +6,20 @@ congestion control (additive increase, multiplicative decrease):
 
 * The **window** is how many requests the server may work on at once. It starts at one request and, until the
   host's first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that
-  by a quarter of a request per round trip.
+  by one request per round trip.
 * **Trouble halves the window**: an answer 429, 503 or 504, a request that ended without an answer (timeout,
-  connection error), or a smoothed latency above 1.5 times the host's idle latency (the lowest of its recent
-  latencies) and 10 ms above it. A server whose latency grows with our load is queueing our requests: more of them in flight would
-  bring no more throughput, only slower answers for every client. Latency alone never takes the window below one
-  request; refusals and failures do.
+  connection error), or a latency rise: the fastest answer of the last round trip (the answers that arrived while
+  the latest one was on its way, at least two) slower than 1.5 times the host's idle latency (the fastest of its
+  last 64 answers) and 10 ms more. A server whose latency grows with our load is queueing our requests: more of them in flight would
+  bring no more throughput, only slower answers for every client. Queueing delays every answer of a round trip,
+  whereas a short stall of our own process (threads parsing pages while an answer waits to be read) delays some;
+  hence the fastest answer, not the average.
+* **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
+  requests sent before it) is not a fifth faster on average, the rise was not caused by our load (our own process
+  is starved of CPU, or the server is slower for everyone), so the window goes back to where it was. Latency alone
+  never takes the window below one request; refusals and failures do.
+* Only a window in use grows: answers received while fewer requests were in flight than allowed say nothing about
+  how the server would take more (TCP's rule for application-limited senders).
 * **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each
   further refusal doubles the delay (exponential back-off); each good answer shrinks it by a fifth.
 * Only a request started after a decrease can cause the next one: answers already on their way reflect the old
@@ -29,11 +37,13 @@ requests in flight started ``min_delay_s`` apart, as the crawler did before.
 from __future__ import annotations
 
 import math
+import statistics
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from dataclasses import dataclass
 
 from corpus_pipeline.crawl.settings import CrawlSettings
@@ -63,17 +73,23 @@ class PaceLimits:
 class PaceLaw:
     """Constants of the adaptive control law (see the module docstring for how they act)."""
 
-    # Smoothed latency above 1.5x the idle one means requests queue; 1.5 leaves room below the 2x we promise.
+    # A round trip's fastest answer above 1.5x the idle latency means requests queue; 1.5 leaves room below the 2x
+    # the benchmark's loaded server must not exceed.
     latency_tolerance: float = 1.5
     # ...and at least 10 ms above it: scheduling jitter of a few milliseconds on a fast server is no sign of load.
     latency_slack_s: float = 0.01
-    # Weight of a new sample in the smoothed latency: two slow answers in a row decide, one outlier does not.
+    # A latency back-off that does not take a fifth off the round trip's mean latency relieved no queue of ours.
+    latency_relief: float = 0.8
+    # Weight of a new answer in the smoothed latency (the unit of the back-off delay): recent answers count most.
     latency_smoothing: float = 0.5
     # The idle latency is the lowest of the last 64 answers, so it follows a server that gets slower for good.
     idle_latency_samples: int = 64
-    # Window growth per round trip after slow start: probing a quarter request at a time keeps the time spent
-    # above the server's capacity short (the latency-bound benchmark measures it).
-    window_increase: float = 0.25
+    # Window growth per round trip after slow start: TCP's one request per round trip; on a server that queues, the
+    # probe above its capacity lasts one round trip before the latency check halves the window again.
+    window_increase: float = 1.0
+    # Below one request, each good answer shrinks the back-off delay by a fifth (x1.25 window): a rate-limited server
+    # that refused once gets about four good answers per refusal, not one.
+    delay_recovery: float = 0.25
     # TCP's halving: twice the refusals, half the rate, so back-off is exponential.
     backoff_factor: float = 0.5
     # Below one request in flight, the delay is at least 0.1 s / window: a server answering 429 in a millisecond
@@ -102,9 +118,13 @@ class _HostPace:
         self.floor_s = limits.min_delay_s
         self.window = 1.0
         self.slow_start = True
+        self.judging = False  # a latency back-off waits for the answers that judge it
+        self.latencies_after_back_off: list[float] = []
+        self.window_before_back_off = 1.0
+        self.latency_at_back_off = 0.0
         self.generation = 0  # decreases so far; a slot remembers the generation it started in
         self.latency_s: float | None = None
-        self.recent: deque[float] = deque(maxlen=law.idle_latency_samples)
+        self.recent: deque[tuple[float, float]] = deque(maxlen=law.idle_latency_samples)  # (answered at, latency)
 
     def concurrency(self) -> int:
         if not self.limits.adaptive:
@@ -118,43 +138,96 @@ class _HostPace:
         return max(self.floor_s, backoff)
 
     def idle_latency_s(self) -> float | None:
-        return min(self.recent) if self.recent else None
+        return min(latency for _, latency in self.recent) if self.recent else None
 
-    def on_answer(self, latency_s: float, status: int, generation: int) -> None:
-        """Headers arrived ``latency_s`` after the start of a request started in ``generation``."""
+    def on_answer(self, latency_s: float, status: int, generation: int, now: float, in_flight: int) -> None:
+        """Headers arrived at ``now``, ``latency_s`` after the start of a request started in ``generation``, with
+        ``in_flight`` requests (this one included) not finished."""
         law = self.law
         overloaded = status in law.overload_statuses
         smoothing = law.latency_smoothing
-        self.latency_s = latency_s if self.latency_s is None else (1 - smoothing) * self.latency_s + smoothing * latency_s
+        previous = latency_s if self.latency_s is None else self.latency_s
+        self.latency_s = (1 - smoothing) * previous + smoothing * latency_s
         if not overloaded:  # a refusal is quick and says nothing about how fast the server works
-            self.recent.append(latency_s)
+            self.recent.append((now, latency_s))
         if not self.limits.adaptive or generation < self.generation:
             return
         if overloaded:
+            self._stop_judging()  # the server said it is overloaded: the back-off stands
             self._decrease(below_one=True)
+        elif self.judging:
+            self._judge_latency_back_off(latency_s)
         elif self._queueing():
-            if self.window > 1.0:
-                self._decrease(below_one=False)
-        else:
-            self._increase()
+            self._latency_rose()
+        elif in_flight >= self.concurrency():
+            self._increase()  # only a window in use grows: a crawl that sends less has learnt nothing about more
 
     def on_failure(self, generation: int) -> None:
         """A request started in ``generation`` ended without an answer."""
         if self.limits.adaptive and generation >= self.generation:
+            self._stop_judging()
             self._decrease(below_one=True)
 
+    def _latency_rose(self) -> None:
+        """Back off from a latency rise, and see over the next round trip whether it was ours."""
+        if self.window <= 1.0:
+            self._rebaseline()  # one request at a time cannot queue: the server got slower for another reason
+            return
+        self.window_before_back_off = self.window
+        self.latency_at_back_off = self._mean_of_round_trip()
+        self._decrease(below_one=False)
+        self.judging = True
+
+    def _judge_latency_back_off(self, latency_s: float) -> None:
+        """After two round trips at the lower window: not faster means our load was not the cause, so undo."""
+        self.latencies_after_back_off.append(latency_s)
+        round_trip = max(2, self.concurrency())
+        if len(self.latencies_after_back_off) < 2 * round_trip:
+            return
+        # The first round trip after the back-off still shared the server with requests sent before it.
+        after = statistics.fmean(self.latencies_after_back_off[round_trip:])
+        self.latencies_after_back_off = []
+        self.judging = False
+        if after > self.law.latency_relief * self.latency_at_back_off:
+            self.window = self.window_before_back_off
+
+    def _stop_judging(self) -> None:
+        self.judging = False
+        self.latencies_after_back_off = []
+
+    def _rebaseline(self) -> None:
+        """The latency of the last round trip becomes the idle latency (our own process stalls, or the server is
+        slower for everyone: either way fewer requests from us would not make it faster)."""
+        keep = len(self._round_trip())
+        for _ in range(len(self.recent) - keep):
+            self.recent.popleft()
+
     def _queueing(self) -> bool:
-        idle = self.idle_latency_s()
-        if idle is None or self.latency_s is None:
+        if len(self.recent) < 2:
             return False
-        return self.latency_s > max(self.law.latency_tolerance * idle, idle + self.law.latency_slack_s)
+        idle = min(latency for _, latency in self.recent)
+        return self._fastest_of_round_trip() > max(self.law.latency_tolerance * idle, idle + self.law.latency_slack_s)
+
+    def _fastest_of_round_trip(self) -> float:
+        return min(self._round_trip())
+
+    def _mean_of_round_trip(self) -> float:
+        return statistics.fmean(self._round_trip())
+
+    def _round_trip(self) -> list[float]:
+        """Latencies of the answers that arrived while the latest one was on its way (at least two answers)."""
+        latest_at, latest = self.recent[-1]
+        since = latest_at - latest
+        answers = [latency for at, latency in reversed(self.recent) if at > since]
+        return answers if len(answers) >= 2 else [latency for _, latency in islice(reversed(self.recent), 2)]
 
     def _increase(self) -> None:
         if self.slow_start:
             self.window += 1.0
+        elif self.window < 1.0:
+            self.window *= 1.0 + self.law.delay_recovery
         else:
-            # +increase per round trip above one request; x(1 + increase) per answer below one (delay recovery)
-            self.window += self.law.window_increase * min(self.window, 1.0 / self.window)
+            self.window += self.law.window_increase / self.window  # one round trip is `window` answers
         self.window = min(self.window, float(self.limits.max_concurrency))
 
     def _decrease(self, below_one: bool) -> None:
@@ -256,7 +329,7 @@ class HostThrottle:
 
     def _answered(self, state: _Host, status: int, latency_s: float, generation: int) -> None:
         with state.condition:
-            state.pace.on_answer(latency_s, status, generation)
+            state.pace.on_answer(latency_s, status, generation, self._clock(), state.in_flight)
             state.condition.notify_all()  # the window may have grown
 
     def _host(self, host: str) -> _Host:

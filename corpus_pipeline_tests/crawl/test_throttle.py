@@ -78,9 +78,27 @@ def test_a_server_whose_latency_grows_with_load_stays_near_its_idle_latency():
     assert throttle.pace(HOST).concurrency <= 2
 
 
+def test_a_latency_rise_that_our_load_does_not_cause_is_undone():
+    throttle, clock = make_throttle(max_concurrency=8)
+    for _ in range(10):
+        round_trip(throttle, clock, 0.05)
+    assert throttle.pace(HOST).concurrency == 8
+    widths = [round_trip(throttle, clock, 0.2) for _ in range(4)]  # slower for everyone, whatever we send
+    assert widths == [8, 4, 4, 8], "taken for queueing, halved, judged over two round trips, undone"
+
+
+def test_a_window_not_in_use_does_not_grow():
+    throttle, clock = make_throttle(max_concurrency=8)
+    for _ in range(20):
+        with throttle.request_slot(HOST) as slot:  # a crawl with one URL at a time to give
+            clock.now += 0.05
+            slot.response(200)
+    assert throttle.pace(HOST).concurrency == 2, "grown once, while its single place was in use"
+
+
 def test_refusals_halve_the_window_once_per_round_trip_then_double_the_delay():
     throttle, clock = make_throttle(max_concurrency=8, max_delay_s=3.0)
-    for _ in range(5):
+    for _ in range(10):
         round_trip(throttle, clock, 0.01)
     assert round_trip(throttle, clock, 0.01, status=429) == 8
     assert throttle.pace(HOST).concurrency == 4, "eight refusals of one round trip are one signal"
@@ -97,7 +115,7 @@ def test_refusals_halve_the_window_once_per_round_trip_then_double_the_delay():
 
 def test_a_request_left_without_answer_counts_as_a_failure():
     throttle, clock = make_throttle(max_concurrency=8)
-    for _ in range(5):
+    for _ in range(10):
         round_trip(throttle, clock, 0.01)
     round_trip(throttle, clock, 1.0, status=None)
     assert throttle.pace(HOST).concurrency == 4
@@ -107,11 +125,14 @@ def test_the_pace_recovers_additively_after_a_back_off():
     throttle, clock = make_throttle(max_concurrency=8)
     for status in (429, 429, 429):
         round_trip(throttle, clock, 0.01, status=status)
-    assert throttle.pace(HOST).delay_s > 0
-    widths = [round_trip(throttle, clock, 0.01) for _ in range(40)]
-    assert throttle.pace(HOST).delay_s == 0.0
-    assert widths[-1] > 1, "recovered beyond one request in flight"
-    assert widths[-1] < 8, "but more slowly than the first ramp-up (which reaches 8 in 4 round trips)"
+    delays = [throttle.pace(HOST).delay_s]
+    while throttle.pace(HOST).delay_s > 0:
+        round_trip(throttle, clock, 0.01)
+        delays.append(throttle.pace(HOST).delay_s)
+    assert delays[1] == pytest.approx(delays[0] / 1.25), "the delay shrinks by a fifth per good answer"
+    widths = [round_trip(throttle, clock, 0.01) for _ in range(12)]
+    assert all(0 <= later - earlier <= 1 for earlier, later in zip(widths, widths[1:])), "one more per round trip"
+    assert widths[-1] == 8
 
 
 def test_min_delay_and_crawl_delay_are_floors():
@@ -190,7 +211,7 @@ def test_a_default_crawl_never_exceeds_the_ceiling_per_host():
     index = "".join(f'<a href="{p}">{p}</a>' for p in pages)
     routes = {"/": Route(body=index), **{p: Route(handler=counted) for p in pages}}
     settings_ = CrawlSettings(per_host_concurrency=3, backoff_base_s=0.05)
-    assert settings_.adaptive_pace and settings_.min_delay_s == 0.0, "the default pace is adaptive, without a fixed delay"
+    assert settings_.adaptive_pace and settings_.min_delay_s == 0.0, "the default pace is adaptive, with no fixed delay"
     with LoopbackSite(routes) as site:
         rows = list(crawl_website(make_website(site.url("/"), mode="crawl"), settings_))
     assert sum(row["outcome"] == "fetched" for row in rows) == 61
