@@ -10,10 +10,10 @@ congestion control (additive increase, multiplicative decrease):
 * **Trouble halves the window**: an answer 429, 503 or 504, a request that ended without an answer (timeout,
   connection error), or a latency rise: the fastest answer of the last round trip (the answers that arrived while
   the latest one was on its way, at least two) slower than 1.5 times the host's idle latency (the fastest of its
-  last 64 answers) and 10 ms more. A server whose latency grows with our load is queueing our requests: more of them in flight would
-  bring no more throughput, only slower answers for every client. Queueing delays every answer of a round trip,
-  whereas a short stall of our own process (threads parsing pages while an answer waits to be read) delays some;
-  hence the fastest answer, not the average.
+  last 64 answers) and 10 ms more. A server whose latency grows with our load is queueing our requests: more of
+  them in flight would bring no more throughput, only slower answers for every client. Queueing delays every
+  answer of a round trip, whereas a short stall of our own process (threads parsing pages while an answer waits
+  to be read) delays some; hence the fastest answer, not the average.
 * **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
   requests sent before it) is not a fifth faster on average, the rise was not caused by our load (our own process
   is starved of CPU, or the server is slower for everyone), so the window goes back to where it was. Latency alone
@@ -88,7 +88,7 @@ class PaceLaw:
     # probe above its capacity lasts one round trip before the latency check halves the window again.
     window_increase: float = 1.0
     # Below one request, each good answer shrinks the back-off delay by a fifth (x1.25 window): a rate-limited server
-    # that refused once gets about four good answers per refusal, not one.
+    # that refused once gets about three good answers per refusal, not one.
     delay_recovery: float = 0.25
     # TCP's halving: twice the refusals, half the rate, so back-off is exponential.
     backoff_factor: float = 0.5
