@@ -43,8 +43,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from itertools import islice
 from dataclasses import dataclass
+from itertools import islice
 
 from corpus_pipeline.crawl.settings import CrawlSettings
 
@@ -53,10 +53,10 @@ from corpus_pipeline.crawl.settings import CrawlSettings
 class PaceLimits:
     """The configured bounds of every host's pace (the user's knobs)."""
 
-    max_concurrency: int = 8
-    min_delay_s: float = 0.0
-    max_delay_s: float = 10.0
-    adaptive: bool = True
+    max_concurrency: int = CrawlSettings.per_host_concurrency
+    min_delay_s: float = CrawlSettings.min_delay_s
+    max_delay_s: float = CrawlSettings.max_delay_s
+    adaptive: bool = CrawlSettings.adaptive_pace
 
     @classmethod
     def from_settings(cls, settings: CrawlSettings) -> PaceLimits:
