@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -62,8 +63,9 @@ class ServerStats:
     latencies: list[float]  # seconds from a request's arrival to its headers
 
 
-def _serve(root: Path, latency_s: float, loaded: bool, ports) -> None:
+def _serve(root: Path, latency_s: float, loaded: bool, ports, parent_end) -> None:
     """The child process: the static site handler with latency; /__stats and /__reset report and clear counts."""
+    parent_end.close()  # so that the pipe reports the parent's end, however it ends
     lock = threading.Lock()
     stats = ServerStats(Counter(), 0, [])
     in_flight = [0]
@@ -116,7 +118,17 @@ def _serve(root: Path, latency_s: float, loaded: bool, ports) -> None:
 
     httpd = _Server(("127.0.0.1", 0), partial(Handler, root=root.resolve()))
     ports.send(httpd.server_address[1])
+    threading.Thread(target=_exit_with_parent, args=(ports,), daemon=True).start()
     httpd.serve_forever()
+
+
+def _exit_with_parent(ports) -> None:
+    """Never outlive the benchmark, even one that crashed."""
+    try:
+        ports.recv()
+    except EOFError:
+        pass
+    os._exit(0)
 
 
 class CountingServer:
@@ -130,7 +142,9 @@ class CountingServer:
     def __init__(self, root: Path, latency_s: float, loaded: bool = False) -> None:
         context = multiprocessing.get_context("fork")
         self._ports, child_end = context.Pipe()
-        self._process = context.Process(target=_serve, args=(root, latency_s, loaded, child_end), daemon=True)
+        self._process = context.Process(
+            target=_serve, args=(root, latency_s, loaded, child_end, self._ports), daemon=True
+        )
         self._port = 0
 
     def __enter__(self) -> CountingServer:
@@ -141,6 +155,7 @@ class CountingServer:
     def __exit__(self, *exc) -> None:
         self._process.terminate()
         self._process.join()
+        self._ports.close()
 
     @property
     def base_url(self) -> str:

@@ -7,13 +7,14 @@ congestion control (additive increase, multiplicative decrease):
 * The **window** is how many requests the server may work on at once. It starts at one request and, until the
   host's first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that
   by one request per round trip.
-* **Trouble halves the window**: an answer 429, 503 or 504, a request that ended without an answer (timeout,
-  connection error), or a latency rise: the fastest answer of the last round trip (the answers that arrived while
-  the latest one was on its way, at least two) slower than 1.5 times the host's idle latency (the fastest of its
-  last 64 answers) and 10 ms more. A server whose latency grows with our load is queueing our requests: more of
-  them in flight would bring no more throughput, only slower answers for every client. Queueing delays every
-  answer of a round trip, whereas a short stall of our own process (threads parsing pages while an answer waits
-  to be read) delays some; hence the fastest answer, not the average.
+* **Trouble halves the requests in flight** (the window becomes half of them, TCP's flight size rule): an answer
+  429, 503 or 504, a request that ended without an answer (timeout, connection error), or a latency rise: the
+  fastest answer of the last round trip (the answers that arrived while the latest one was on its way, at least
+  two) slower than 1.5 times the host's idle latency (the fastest of its last 64 answers) and 10 ms more. A server
+  whose latency grows with our load is queueing our requests: more of them in flight would bring no more
+  throughput, only slower answers for every client. Queueing delays every answer of a round trip, whereas a short
+  stall of our own process (threads parsing pages while an answer waits to be read) delays some; hence the
+  fastest answer, not the average.
 * **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
   requests sent before it) is not a fifth faster on average, the rise was not caused by our load (our own process
   is starved of CPU, or the server is slower for everyone), so the window goes back to where it was. Latency alone
@@ -154,28 +155,29 @@ class _HostPace:
             return
         if overloaded:
             self._stop_judging()  # the server said it is overloaded: the back-off stands
-            self._decrease(below_one=True)
+            self._decrease(in_flight, below_one=True)
         elif self.judging:
             self._judge_latency_back_off(latency_s)
         elif self._queueing():
-            self._latency_rose()
+            self._latency_rose(in_flight)
         elif in_flight >= self.concurrency():
             self._increase()  # only a window in use grows: a crawl that sends less has learnt nothing about more
 
-    def on_failure(self, generation: int) -> None:
-        """A request started in ``generation`` ended without an answer."""
+    def on_failure(self, generation: int, in_flight: int) -> None:
+        """A request started in ``generation`` ended without an answer, with ``in_flight`` requests (this one
+        included) not finished."""
         if self.limits.adaptive and generation >= self.generation:
             self._stop_judging()
-            self._decrease(below_one=True)
+            self._decrease(in_flight, below_one=True)
 
-    def _latency_rose(self) -> None:
+    def _latency_rose(self, in_flight: int) -> None:
         """Back off from a latency rise, and see over the next round trip whether it was ours."""
         if self.window <= 1.0:
             self._rebaseline()  # one request at a time cannot queue: the server got slower for another reason
             return
         self.window_before_back_off = self.window
         self.latency_at_back_off = self._mean_of_round_trip()
-        self._decrease(below_one=False)
+        self._decrease(in_flight, below_one=False)
         self.judging = True
 
     def _judge_latency_back_off(self, latency_s: float) -> None:
@@ -230,11 +232,12 @@ class _HostPace:
             self.window += self.law.window_increase / self.window  # one round trip is `window` answers
         self.window = min(self.window, float(self.limits.max_concurrency))
 
-    def _decrease(self, below_one: bool) -> None:
+    def _decrease(self, in_flight: int, below_one: bool) -> None:
+        """Halve what was in flight (TCP halves its flight size, not a window the sender did not fill)."""
         self.slow_start = False
         self.generation += 1
         lowest = self._backoff_latency() / self.limits.max_delay_s if below_one and self.limits.max_delay_s > 0 else 1.0
-        self.window = max(self.window * self.law.backoff_factor, min(lowest, 1.0))
+        self.window = max(min(self.window, max(in_flight, 1)) * self.law.backoff_factor, min(lowest, 1.0))
 
     def _backoff_latency(self) -> float:
         return max(self.latency_s or 0.0, self.law.backoff_unit_s)
@@ -323,7 +326,7 @@ class HostThrottle:
         finally:
             with state.condition:
                 if slot is not None and not slot.answered:
-                    state.pace.on_failure(generation)
+                    state.pace.on_failure(generation, state.in_flight)
                 state.in_flight -= 1
                 state.condition.notify_all()
 
