@@ -113,6 +113,16 @@ def test_refusals_halve_the_window_once_per_round_trip_then_double_the_delay():
     assert max(delays) == 3.0, "never above max_delay_s"
 
 
+def test_a_back_off_halves_what_was_in_flight_not_an_unused_window():
+    throttle, clock = make_throttle(max_concurrency=8)
+    for _ in range(10):
+        round_trip(throttle, clock, 0.01)
+    with throttle.request_slot(HOST) as first, throttle.request_slot(HOST):
+        clock.now += 0.01
+        first.response(503)
+    assert throttle.pace(HOST).concurrency == 1, "two were in flight: one is left, not four"
+
+
 def test_a_request_left_without_answer_counts_as_a_failure():
     throttle, clock = make_throttle(max_concurrency=8)
     for _ in range(10):
