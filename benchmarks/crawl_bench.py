@@ -1,21 +1,34 @@
-"""Crawl throughput: our crawler vs a naive sequential HEAD+GET crawler, on a real site served locally.
+"""Crawl pace and throughput on a real site served locally: our crawler's default (adaptive) pace against fixed
+paces and a naive sequential HEAD+GET crawler.
 
-Usage: python benchmarks/crawl_bench.py [--latency-ms 50] [--concurrency 8] [--quick]
+Usage: python benchmarks/crawl_bench.py [--latency-ms 50] [--concurrency 16] [--loaded-base-ms 50] [--quick]
 
-The site is Debian's python3.11-doc HTML (about 530 pages, dense links and #anchors), served
-on 127.0.0.1 with a fixed delay per response. A second pass of our crawler on the unchanged
-site measures the incremental re-crawl (conditional GETs answered 304).
+The site is Debian's python3.11-doc HTML (about 530 pages, dense links and #anchors), served on 127.0.0.1 by two
+servers, each crawl in the same run:
+
+1. A fast server: a fixed delay per response, however many requests are in flight. Target: the default pace
+   reaches at least half the throughput of ``min_delay_s: 0`` with a high fixed concurrency.
+2. A loaded server: its latency is its idle latency times the requests in flight (it works on one at a time).
+   Target: the default pace keeps the latency it sees within 2x of its idle latency.
+
+Both print the old fixed default (0.25 s apart, 4 per host) as the baseline (capped in pages: its rate is fixed).
+A second pass of the default crawler on the unchanged fast site measures the incremental re-crawl (conditional
+GETs answered 304).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
+import statistics
 import sys
 import tempfile
 import threading
 import time
 from collections import Counter, deque
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -41,45 +54,123 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128  # the default backlog of 5 refuses bursts of concurrent connections
 
 
-class CountingServer:
-    """The static site handler, with latency, counting requests per (method, path) and body bytes."""
+@dataclass
+class ServerStats:
+    """What the server saw since its last reset."""
 
-    def __init__(self, root: Path, latency_s: float) -> None:
-        self.requests: Counter[tuple[str, str]] = Counter()
-        self.bytes_sent = 0
-        lock = threading.Lock()
-        server = self
+    requests: Counter[tuple[str, str]]  # (method, path) -> count
+    bytes_sent: int
+    latencies: list[float]  # seconds from a request's arrival to its headers
 
-        class Handler(StaticSiteHandler):
-            def _respond(self, with_body: bool) -> None:
-                time.sleep(latency_s)
+
+def _serve(root: Path, latency_s: float, loaded: bool, ports, parent_end) -> None:
+    """The child process: the static site handler with latency; /__stats and /__reset report and clear counts."""
+    parent_end.close()  # so that the pipe reports the parent's end, however it ends
+    lock = threading.Lock()
+    stats = ServerStats(Counter(), 0, [])
+    in_flight = [0]
+
+    class Handler(StaticSiteHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            if self.path in ("/__stats", "/__reset"):
+                return self._control()
+            super().do_GET()
+
+        def _control(self) -> None:
+            with lock:
+                body = json.dumps({"requests": [[m, p, n] for (m, p), n in stats.requests.items()],
+                                   "bytes_sent": stats.bytes_sent, "latencies": stats.latencies}).encode()
+                if self.path == "/__reset":
+                    stats.requests.clear()
+                    stats.latencies.clear()
+                    stats.bytes_sent = 0
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _respond(self, with_body: bool) -> None:
+            self._arrived = time.perf_counter()
+            with lock:
+                in_flight[0] += 1
+                load = in_flight[0] if loaded else 1
+            try:
+                time.sleep(latency_s * load)
                 with lock:
-                    server.requests[(self.command, self.path.split("?", 1)[0])] += 1
+                    stats.requests[(self.command, self.path.split("?", 1)[0])] += 1
                 super()._respond(with_body)
+            finally:
+                with lock:
+                    in_flight[0] -= 1
 
-            def send_header(self, keyword: str, value: str) -> None:
-                if keyword == "Content-Length" and self.command == "GET":
-                    with lock:
-                        server.bytes_sent += int(value)
-                super().send_header(keyword, value)
+        def end_headers(self) -> None:
+            arrived = getattr(self, "_arrived", None)
+            if arrived is not None:
+                with lock:
+                    stats.latencies.append(time.perf_counter() - arrived)
+            super().end_headers()
 
-        self.httpd = _Server(("127.0.0.1", 0), partial(Handler, root=root.resolve()))
+        def send_header(self, keyword: str, value: str) -> None:
+            if keyword == "Content-Length" and self.command == "GET" and hasattr(self, "_arrived"):
+                with lock:
+                    stats.bytes_sent += int(value)
+            super().send_header(keyword, value)
+
+    httpd = _Server(("127.0.0.1", 0), partial(Handler, root=root.resolve()))
+    ports.send(httpd.server_address[1])
+    threading.Thread(target=_exit_with_parent, args=(ports,), daemon=True).start()
+    httpd.serve_forever()
+
+
+def _exit_with_parent(ports) -> None:
+    """Never outlive the benchmark, even one that crashed."""
+    try:
+        ports.recv()
+    except EOFError:
+        pass
+    os._exit(0)
+
+
+class CountingServer:
+    """The static site with a latency per response, served by a child process as a real server would be (its
+    threads do not wait for the crawler's interpreter lock), counting requests, body bytes and latencies.
+
+    With ``loaded``, a request waits ``latency_s`` times the requests in flight when it arrives (itself included),
+    as a server working on one request at a time would.
+    """
+
+    def __init__(self, root: Path, latency_s: float, loaded: bool = False) -> None:
+        context = multiprocessing.get_context("fork")
+        self._ports, child_end = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(root, latency_s, loaded, child_end, self._ports), daemon=True
+        )
+        self._port = 0
 
     def __enter__(self) -> CountingServer:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self._process.start()
+        self._port = self._ports.recv()
         return self
 
     def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self._process.terminate()
+        self._process.join()
+        self._ports.close()
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        return f"http://127.0.0.1:{self._port}"
 
-    def reset(self) -> None:
-        self.requests.clear()
-        self.bytes_sent = 0
+    def stats(self) -> ServerStats:
+        return self._control("/__stats")
+
+    def reset(self) -> ServerStats:
+        """Clear the counts; returns what they were."""
+        return self._control("/__reset")
+
+    def _control(self, path: str) -> ServerStats:
+        data = requests.get(self.base_url + path, timeout=30).json()
+        return ServerStats(Counter({(m, p): n for m, p, n in data["requests"]}), data["bytes_sent"], data["latencies"])
 
 
 def naive_crawl(start: str, limit: int) -> int:
@@ -104,29 +195,87 @@ def naive_crawl(start: str, limit: int) -> int:
     return pages
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--latency-ms", type=float, default=50.0)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--quick", action="store_true", help="cap the baseline at 100 pages")
-    args = parser.parse_args()
-    root = ensure_python_docs()
-    latency = args.latency_ms / 1000
-    settings = replace(CrawlSettings(), per_host_concurrency=args.concurrency, min_delay_s=0.0)
+@dataclass
+class CrawlRun:
+    """One crawl of the site: HTML pages, wall time and the server's latencies."""
 
-    with CountingServer(root, latency) as server, tempfile.TemporaryDirectory() as tmp:
-        website = parse_registry({"websites": [{"name": "pydocs", "url": server.base_url + "/", "mode": "crawl", "child": "/index.html"}]}).websites[0]
+    pages: int
+    seconds: float
+    latencies: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.pages / self.seconds
+
+    def mean_latency(self) -> float:
+        return statistics.fmean(self.latencies)
+
+    def p90_latency(self) -> float:
+        return statistics.quantiles(self.latencies, n=10)[-1]
+
+
+def paces(concurrency: int, baseline_pages: int) -> dict[str, CrawlSettings]:
+    """The paces compared: the default, a fast fixed one and the old fixed default (capped: its rate is fixed)."""
+    default = CrawlSettings()
+    return {
+        "default (adaptive)": default,
+        f"fixed: min_delay_s 0, {concurrency} per host": replace(
+            default, adaptive_pace=False, per_host_concurrency=concurrency, min_delay_s=0.0
+        ),
+        "old default: fixed 0.25 s, 4 per host": replace(
+            default, adaptive_pace=False, per_host_concurrency=4, min_delay_s=0.25, max_pages=baseline_pages
+        ),
+    }
+
+
+def crawl(server: CountingServer, website, settings: CrawlSettings, out=None) -> CrawlRun:
+    """Crawl the served site once; rows go to ``out`` when given."""
+    server.reset()
+    pages = 0
+    with timed() as elapsed:
+        for row in crawl_website(website, settings):
+            pages += row["kind"] == "html"
+            if out is not None:
+                out.write(row)
+    return CrawlRun(pages, elapsed(), server.stats().latencies)
+
+
+def idle_latency(server: CountingServer, samples: int = 20) -> float:
+    """The server's mean time to headers with one request at a time."""
+    server.reset()
+    session = requests.Session()
+    for _ in range(samples):
+        session.get(server.base_url + "/index.html", timeout=30).close()
+    return statistics.fmean(server.stats().latencies)
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def site_entry(server: CountingServer):
+    registry = {"websites": [{"name": "pydocs", "url": server.base_url + "/", "mode": "crawl", "child": "/index.html"}]}
+    return parse_registry(registry).websites[0]
+
+
+def fast_server(root: Path, args: argparse.Namespace, compared: dict[str, CrawlSettings]) -> None:
+    """Target 1, the naive baseline and the re-crawl, on the server whose latency does not depend on load."""
+    import polars as pl
+
+    with CountingServer(root, args.latency_ms / 1000) as server, tempfile.TemporaryDirectory() as tmp:
+        website = site_entry(server)
         warehouse = Warehouse(tmp)
-        with PeakMemory() as memory, timed() as elapsed:
-            with warehouse.writer("raw_pages", "pydocs", RAW_PAGES_SCHEMA) as out:
-                for row in crawl_website(website, settings):
-                    out.write(row)
-        first_seconds, first_bytes = elapsed(), server.bytes_sent
-        first_requests = dict(server.requests)
-        import polars as pl
+        runs: dict[str, CrawlRun] = {}
+        for name, settings in compared.items():
+            if name == DEFAULT:
+                with PeakMemory() as memory, warehouse.writer("raw_pages", "pydocs", RAW_PAGES_SCHEMA) as out:
+                    runs[name] = crawl(server, website, settings, out)
+                first = server.stats()
+                first_bytes, first_requests = first.bytes_sent, dict(first.requests)
+            else:
+                runs[name] = crawl(server, website, settings)
 
         rows = pl.read_parquet(warehouse.path("raw_pages", "pydocs"), columns=["url", "outcome", "kind", "attempts"])
-        pages = rows.filter(pl.col("kind") == "html").height
         requested = rows.filter(pl.col("attempts") > 0).height
         gets = sum(n for (method, _), n in first_requests.items() if method == "GET")
         duplicates = sum(n - 1 for (method, _), n in first_requests.items() if method == "GET" and n > 1)
@@ -134,36 +283,85 @@ def main() -> None:
         server.reset()
         previous = PreviousCrawl.open(warehouse.path("raw_pages", "pydocs"))
         with timed() as elapsed:
-            second = list(crawl_website(website, settings, previous))
+            second = list(crawl_website(website, compared[DEFAULT], previous))
         second_seconds = elapsed()
         revalidated = sum(r["outcome"] == "not_modified" for r in second if r["kind"] == "html")
         second_pages = sum(r["kind"] == "html" for r in second)
 
         server.reset()
-        limit = 100 if args.quick else pages
+        limit = 100 if args.quick else runs[DEFAULT].pages
         with timed() as elapsed:
             baseline_pages = naive_crawl(server.base_url + "/index.html", limit)
         baseline_seconds = elapsed()
-        baseline_requests = sum(server.requests.values())
+        baseline_requests = sum(server.stats().requests.values())
 
-    ours_rate, base_rate = pages / first_seconds, baseline_pages / baseline_seconds
+    fast = runs[next(name for name in compared if name.startswith("fixed"))]
+    table = [
+        [name, run.pages, run.seconds, run.rate, run.rate / fast.rate, run.mean_latency() * 1000]
+        + ([gets / max(requested, 1), duplicates, memory.peak_mib] if name == DEFAULT else ["", "", ""])
+        for name, run in runs.items()
+    ]
+    naive_rate = baseline_pages / baseline_seconds
+    table.append(["naive HEAD+GET, sequential", baseline_pages, baseline_seconds, naive_rate, naive_rate / fast.rate,
+                  "", baseline_requests / max(baseline_pages, 1), "", ""])
     print_table(
-        f"Crawl of python3.11-doc ({pages} HTML pages) at {args.latency_ms:.0f} ms latency, {args.concurrency} concurrent requests",
-        ["crawler", "pages", "seconds", "pages/s", "requests/page", "duplicate GETs", "peak RSS MiB"],
-        [
-            ["ours", pages, first_seconds, ours_rate, gets / max(requested, 1), duplicates, memory.peak_mib],
-            ["naive HEAD+GET, sequential", baseline_pages, baseline_seconds, base_rate, baseline_requests / max(baseline_pages, 1), "", ""],
-            ["ratio ours / naive", "", "", ours_rate / base_rate, "", "", ""],
-        ],
+        f"1. Fast server: python3.11-doc at a fixed {args.latency_ms:.0f} ms per response, whatever the load",
+        ["crawler", "HTML pages", "seconds", "pages/s", "vs fixed 0 s", "mean latency ms", "requests/page",
+         "duplicate GETs", "peak MiB"],
+        table,
     )
+    ratio = runs[DEFAULT].rate / fast.rate
+    print(f"  default / naive: {runs[DEFAULT].rate / naive_rate:.1f}x")
+    print(f"  target: default >= 0.5 x the throughput of min_delay_s 0 ({ratio:.2f} x): {verdict(ratio >= 0.5)}")
     print_table(
-        "Second pass on the unchanged site (conditional GETs)",
+        "Second pass of the default crawler on the unchanged site (conditional GETs)",
         ["pass", "seconds", "HTML pages", "answered 304", "share 304", "bytes received", "bytes vs first pass"],
         [
-            ["first", first_seconds, pages, 0, 0.0, first_bytes, 1.0],
-            ["second", second_seconds, second_pages, revalidated, revalidated / max(second_pages, 1), server_bytes_second(second), server_bytes_second(second) / max(first_bytes, 1)],
+            ["first", runs[DEFAULT].seconds, runs[DEFAULT].pages, 0, 0.0, first_bytes, 1.0],
+            ["second", second_seconds, second_pages, revalidated, revalidated / max(second_pages, 1),
+             server_bytes_second(second), server_bytes_second(second) / max(first_bytes, 1)],
         ],
     )
+
+
+def loaded_server(root: Path, args: argparse.Namespace, compared: dict[str, CrawlSettings]) -> None:
+    """Target 2, on the server whose latency grows with the requests in flight."""
+    with CountingServer(root, args.loaded_base_ms / 1000, loaded=True) as server:
+        website = site_entry(server)
+        idle = idle_latency(server)
+        cap = 150 if args.quick else None
+        runs = {
+            name: crawl(server, website, replace(settings, max_pages=cap or settings.max_pages))
+            for name, settings in compared.items()
+        }
+    print_table(
+        f"2. Loaded server: python3.11-doc at {args.loaded_base_ms:.0f} ms x requests in flight "
+        f"(idle latency measured: {idle * 1000:.1f} ms)",
+        ["crawler", "HTML pages", "seconds", "pages/s", "mean latency ms", "p90 latency ms", "mean / idle"],
+        [
+            [name, run.pages, run.seconds, run.rate, run.mean_latency() * 1000, run.p90_latency() * 1000,
+             run.mean_latency() / idle]
+            for name, run in runs.items()
+        ],
+    )
+    ratio = runs[DEFAULT].mean_latency() / idle
+    print(f"  target: default keeps the mean latency within 2x of idle ({ratio:.2f} x): {verdict(ratio <= 2.0)}")
+
+
+DEFAULT = "default (adaptive)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--latency-ms", type=float, default=50.0, help="fast server: latency of every response")
+    parser.add_argument("--concurrency", type=int, default=16, help="requests in flight of the fast fixed pace")
+    parser.add_argument("--loaded-base-ms", type=float, default=50.0, help="loaded server: latency with one request")
+    parser.add_argument("--quick", action="store_true", help="cap the baselines and the loaded crawls")
+    args = parser.parse_args()
+    root = ensure_python_docs()
+    compared = paces(args.concurrency, 40 if args.quick else 120)
+    fast_server(root, args, compared)
+    loaded_server(root, args, compared)
 
 
 def server_bytes_second(rows: list[dict]) -> int:

@@ -45,9 +45,23 @@ class CrawlerConfig(dg.ConfigurableResource):
     max_body_bytes: int = Field(default=CrawlSettings().max_body_bytes, description="Size cap of an HTML page.")
     max_pdf_bytes: int = Field(default=CrawlSettings().max_pdf_bytes, description="Size cap of a PDF.")
     max_pages: int = Field(default=CrawlSettings().max_pages, description="Pages per website per crawl.")
-    per_host_concurrency: int = Field(default=CrawlSettings().per_host_concurrency)
+    adaptive_pace: bool = Field(
+        default=CrawlSettings().adaptive_pace,
+        description="Pace each host by its response times (false: per_host_concurrency requests, min_delay_s apart).",
+    )
+    per_host_concurrency: int = Field(
+        default=CrawlSettings().per_host_concurrency, description="Most requests in flight to one host."
+    )
     min_delay_s: float = Field(
-        default=CrawlSettings().min_delay_s, description="Minimum delay between requests to one host."
+        default=CrawlSettings().min_delay_s, description="Minimum delay between request starts to one host."
+    )
+    max_delay_s: float = Field(
+        default=CrawlSettings().max_delay_s, description="Longest delay the adaptive pace backs off to."
+    )
+    max_in_flight: int | None = Field(
+        default=CrawlSettings().max_in_flight,
+        ge=1,
+        description="Fetches in flight across hosts (empty: twice per_host_concurrency); each may hold a body in memory.",
     )
     max_retries: int = Field(default=CrawlSettings().max_retries)
     allow_private_external: bool = Field(
@@ -108,12 +122,15 @@ class CrawlerConfig(dg.ConfigurableResource):
             max_body_bytes=self.max_body_bytes,
             max_pdf_bytes=self.max_pdf_bytes,
             max_pages=self.max_pages,
+            adaptive_pace=self.adaptive_pace,
             per_host_concurrency=self.per_host_concurrency,
             min_delay_s=self.min_delay_s,
+            max_delay_s=self.max_delay_s,
             max_retries=self.max_retries,
             allow_private_external=self.allow_private_external,
             max_sitemaps=self.max_sitemaps,
             max_template_chain=self.max_template_chain,
+            max_in_flight=self.max_in_flight,
         )
 
     def extraction_budget(self) -> ExtractionBudget:

@@ -85,6 +85,14 @@ class _Worker:
             pass
         self.queued: deque[int] = deque()  # indices given to this worker; the first is running
         self.started = 0.0  # when the first of them started (as far as the parent can tell)
+        # A new process starts and runs its initializer before its first item: on a loaded machine that can take
+        # seconds, which are not the item's. The clock of the first item starts when the worker says it is ready.
+        self.ready = False
+
+    def mark_ready(self) -> None:
+        """The worker process is up and waits for (or has begun) its first item."""
+        self.ready = True
+        self.started = time.monotonic()
 
     @property
     def index(self) -> int | None:
@@ -93,7 +101,7 @@ class _Worker:
 
     def take(self, index: int, item: object) -> None:
         self.tasks.put((index, item))
-        if not self.queued:
+        if not self.queued and self.ready:
             self.started = time.monotonic()
         self.queued.append(index)
 
@@ -140,6 +148,7 @@ class _Worker:
         self.connection.close()
 
 
+_READY = (None, True, None)  # the first message of every worker: its start-up is over
 _DRAIN_WAIT_S = 0.05  # an item still being written to a dead worker's queue arrives within this
 _PARENT_CHECK_S = 1.0  # how often an idle worker checks that its parent is still there
 
@@ -152,6 +161,7 @@ def _serve(tasks, results: Connection, parent_end: Connection, function: Callabl
         pass
     if initializer is not None:
         initializer()
+    results.send(_READY)
     while True:
         try:
             message = tasks.get(timeout=_PARENT_CHECK_S)
@@ -248,11 +258,12 @@ class _Schedule:
             return
         now = time.monotonic()
         for worker in self.pool.busy():
-            if now - worker.started >= self.budget.item_s:
+            if worker.ready and now - worker.started >= self.budget.item_s:
                 self._give_up(worker, Unfinished(f"budget exceeded: {self.budget.item_s:g} s", budget_exceeded=True))
 
     def _next_timeout(self, busy: list[_Worker]) -> float | None:
-        limits = [worker.started + self.budget.item_s for worker in busy] if self.budget.item_s is not None else []
+        timed = [worker for worker in busy if worker.ready]
+        limits = [worker.started + self.budget.item_s for worker in timed] if self.budget.item_s is not None else []
         if self.deadline is not None:
             limits.append(self.deadline)
         return max(0.0, min(limits) - time.monotonic()) if limits else None
@@ -263,6 +274,9 @@ class _Schedule:
         except (EOFError, OSError):
             worker.process.join(timeout=1)
             self._give_up(worker, Unfinished(f"worker process died (exit code {worker.process.exitcode})"))
+            return
+        if index is None:
+            worker.mark_ready()
             return
         worker.finished(index)
         item = self.taken.pop(index)

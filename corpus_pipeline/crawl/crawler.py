@@ -24,10 +24,11 @@ from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.fetcher import Fetcher, FetchResult, HopGuard, Refusal
 from corpus_pipeline.crawl.links import extract_links
-from corpus_pipeline.crawl.politeness import HostThrottle, RobotsRules, is_private_host
+from corpus_pipeline.crawl.politeness import RobotsRules, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.sitemaps import ChildSitemap, SitemapError, iter_sitemap
+from corpus_pipeline.crawl.throttle import HostThrottle
 
 DIGIT_RUN = re.compile(r"\d+")
 
@@ -76,7 +77,7 @@ class _Crawl:
         self.website = website
         self.settings = settings
         self.previous = previous
-        self.throttle = HostThrottle(settings.per_host_concurrency, settings.min_delay_s)
+        self.throttle = HostThrottle.for_settings(settings)
         self.fetcher = Fetcher(settings, self.throttle)
         self.robots_fetcher = Fetcher(dataclasses.replace(settings, max_retries=min(1, settings.max_retries)), self.throttle)
         self.max_pages = website.max_pages or settings.max_pages

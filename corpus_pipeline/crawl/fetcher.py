@@ -10,12 +10,11 @@ import random
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Literal
-
-from collections.abc import Callable
 from urllib.parse import urljoin, urlsplit
 
 import requests
@@ -23,8 +22,8 @@ import requests
 from corpus_pipeline.core.outcomes import FetchOutcome
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.deadline import DeadlineAdapter, RequestDeadline
-from corpus_pipeline.crawl.politeness import HostThrottle
 from corpus_pipeline.crawl.settings import CrawlSettings
+from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -146,8 +145,8 @@ class Fetcher:
         deadline_misses = 0
         while True:
             attempt += 1
-            with self.throttle.request_slot(host):
-                result, retry_after = self._attempt(url, expected, validators)
+            with self.throttle.request_slot(host) as slot:
+                result, retry_after = self._attempt(url, expected, validators, slot)
             result.attempts = attempt
             missed_deadline = (result.error or "").startswith(DEADLINE_PREFIX)
             deadline_misses += missed_deadline
@@ -165,17 +164,17 @@ class Fetcher:
             backoff = self.settings.backoff_base_s * (2 ** (attempt - 1)) * (1 + random.random() / 2)
             time.sleep(retry_after if retry_after is not None else backoff)
 
-    def _attempt(self, url: str, expected: Expected, validators: dict[str, str]) -> tuple[FetchResult, float | None]:
+    def _attempt(self, url: str, expected: Expected, validators: dict[str, str], slot: RequestSlot) -> tuple[FetchResult, float | None]:
         settings = self.settings
         session, deadline = self._session()
         deadline.arm(settings.total_timeout_s)
         try:
-            return self._request(session, deadline, url, expected, validators)
+            return self._request(session, deadline, url, expected, validators, slot)
         finally:
             deadline.disarm()
 
     def _request(self, session: requests.Session, deadline: RequestDeadline, url: str, expected: Expected,
-                 validators: dict[str, str]) -> tuple[FetchResult, float | None]:
+                 validators: dict[str, str], slot: RequestSlot) -> tuple[FetchResult, float | None]:
         settings = self.settings
         try:
             response = session.get(
@@ -190,6 +189,7 @@ class Fetcher:
                 return FetchResult(FetchOutcome.ERROR, error=self._deadline_error("the headers")), None
             return FetchResult(FetchOutcome.ERROR, error=connection_error(url, exc)), None
 
+        slot.response(response.status_code)  # headers arrived: the throttle learns this host's latency
         with response:
             headers = response.headers
             result = FetchResult(

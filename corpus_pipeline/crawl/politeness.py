@@ -1,61 +1,11 @@
-"""Politeness towards each host: robots.txt, concurrency and delay between requests."""
+"""Politeness towards each host: robots.txt rules and private addresses (the pace is in throttle.py)."""
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from protego import Protego
-
-
-@dataclass
-class _HostSlot:
-    semaphore: threading.Semaphore
-    delay_s: float
-    next_start: float = 0.0
-
-
-@dataclass
-class HostThrottle:
-    """At most ``concurrency`` requests in flight per host, started at least ``delay_s`` apart."""
-
-    concurrency: int
-    default_delay_s: float
-    _hosts: dict[str, _HostSlot] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def set_delay(self, host: str, delay_s: float) -> None:
-        """Raise the delay of one host (robots.txt Crawl-delay)."""
-        with self._lock:
-            slot = self._slot(host)
-            slot.delay_s = max(slot.delay_s, delay_s)
-
-    @contextmanager
-    def request_slot(self, host: str) -> Iterator[None]:
-        """Block until a request to ``host`` may start, then hold a concurrency slot."""
-        with self._lock:
-            slot = self._slot(host)
-        slot.semaphore.acquire()
-        try:
-            with self._lock:
-                now = time.monotonic()
-                start = max(now, slot.next_start)
-                slot.next_start = start + slot.delay_s
-            if start > now:
-                time.sleep(start - now)
-            yield
-        finally:
-            slot.semaphore.release()
-
-    def _slot(self, host: str) -> _HostSlot:
-        if host not in self._hosts:
-            self._hosts[host] = _HostSlot(threading.Semaphore(self.concurrency), self.default_delay_s)
-        return self._hosts[host]
 
 
 class RobotsRules:

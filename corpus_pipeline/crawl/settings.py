@@ -66,8 +66,11 @@ class CrawlSettings:
     max_template_chain: int = 100
     # Fetches in flight across hosts (None: twice per_host_concurrency); each may hold a body in memory.
     max_in_flight: int | None = None
-    per_host_concurrency: int = 4
-    min_delay_s: float = 0.25
+    # Pace per host (crawl/throttle.py): adaptive by default, within these bounds.
+    adaptive_pace: bool = True  # False: a fixed pace of per_host_concurrency requests, min_delay_s apart
+    per_host_concurrency: int = 8  # ceiling of requests in flight per host (Scrapy's per-domain default)
+    min_delay_s: float = 0.0  # floor of the delay between request starts; robots.txt Crawl-delay raises it
+    max_delay_s: float = 10.0  # ceiling of the back-off delay: a refusing server is still asked every 10 s
     max_crawl_delay_s: float = 30.0  # robots.txt Crawl-delay above this is capped
     max_retries: int = 3
     backoff_base_s: float = 0.5
