@@ -51,3 +51,9 @@ def test_a_bad_registry_fails_at_load_naming_entry_and_field(tmp_path):
     )
     assert result.returncode != 0
     assert "websites[0] (shop): field 'max_recurse_level'" in result.stderr
+
+
+def test_the_ui_shows_every_asset_s_columns_before_its_first_run():
+    for spec in defs.resolve_all_asset_specs():
+        columns = spec.metadata["dagster/column_schema"].columns
+        assert columns and all(column.description for column in columns), spec.key

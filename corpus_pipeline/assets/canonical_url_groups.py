@@ -4,6 +4,7 @@ import dagster as dg
 import polars as pl
 
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.partitions import website_partitions
@@ -20,6 +21,7 @@ PREVIEW = ["canonical_url", "candidates", "url", "title", "date"]
     deps=["parsed_pages", "pdf_documents"],
     group_name="dedup",
     kinds={"python", "parquet"},
+    metadata=declared_metadata(CANONICAL_URL_GROUPS_SCHEMA),
     check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS)),
 )
 def canonical_url_groups(

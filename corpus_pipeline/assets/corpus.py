@@ -3,6 +3,7 @@
 import dagster as dg
 
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.corpus import deduplicate
 from corpus_pipeline.partitions import website_partitions
@@ -28,6 +29,7 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS, NO_IGNORED_URL
     deps=["canonical_url_groups"],
     group_name="dedup",
     kinds={"python", "parquet"},
+    metadata=declared_metadata(CORPUS_SCHEMA),
     check_specs=asset_check_specs(ASSET, CHECKS),
 )
 def corpus(

@@ -6,6 +6,7 @@ from pathlib import Path
 import dagster as dg
 
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
@@ -24,6 +25,7 @@ PREVIEW = ["url", "title", "date", "lang", "content", "error"]
     deps=["raw_pages"],
     group_name="extract",
     kinds={"python", "parquet"},
+    metadata=declared_metadata(RECORD_SCHEMA),
     check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, ERROR_SHARE)),
 )
 def parsed_pages(

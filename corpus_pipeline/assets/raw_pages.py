@@ -7,6 +7,7 @@ import dagster as dg
 import polars as pl
 
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.checkpoint import Checkpoint
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
@@ -24,6 +25,7 @@ PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
     partitions_def=website_partitions,
     group_name="crawl",
     kinds={"python", "parquet"},
+    metadata=declared_metadata(RAW_PAGES_SCHEMA),
     check_specs=asset_check_specs(ASSET, RAW_PAGES_CHECKS),
 )
 def raw_pages(

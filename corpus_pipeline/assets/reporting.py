@@ -10,6 +10,8 @@ import dagster as dg
 import polars as pl
 import pyarrow as pa
 
+from corpus_pipeline.core.columns import RAW_PAGES_COLUMN_DOCS, RECORD_COLUMN_DOCS
+
 PREVIEW_ROWS = 5
 PREVIEW_CELL_CHARS = 60
 
@@ -26,15 +28,29 @@ def partition_metadata(
     preview = frame.select([c for c in preview_columns if c in schema.names and c != "website"]).head(PREVIEW_ROWS).collect()
     metadata: dict[str, Any] = {
         "dagster/row_count": row_count,
-        "dagster/column_schema": dg.TableSchema(
-            columns=[dg.TableColumn(name=field.name, type=str(field.type)) for field in schema]
-        ),
+        "dagster/column_schema": column_schema(schema),
         "preview": dg.MetadataValue.md(markdown_preview(preview)),
         "path": dg.MetadataValue.path(str(path)),
     }
     for key, value in (counts or {}).items():
         metadata[key] = float(value) if isinstance(value, float) else value
     return metadata
+
+
+def column_schema(schema: pa.Schema) -> dg.TableSchema:
+    """The columns of a Parquet contract with their types and meanings, as the Dagster UI shows them."""
+    docs = RAW_PAGES_COLUMN_DOCS if "outcome" in schema.names else RECORD_COLUMN_DOCS
+    return dg.TableSchema(
+        columns=[
+            dg.TableColumn(name=field.name, type=str(field.type), description=docs.get(field.name))
+            for field in schema
+        ]
+    )
+
+
+def declared_metadata(schema: pa.Schema) -> dict[str, Any]:
+    """Metadata an asset declares, so the UI shows its columns before its first materialization."""
+    return {"dagster/column_schema": column_schema(schema)}
 
 
 def count_values(path: Path, column: str, prefix: str) -> dict[str, int]:

@@ -1,0 +1,63 @@
+"""What each column of the Parquet contracts means, for readers of the data and for the Dagster UI.
+
+Kept beside ``schema.py`` rather than inside it so that the schemas stay readable as types; a test checks that
+every column of every schema is described here.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+RAW_PAGES_COLUMN_DOCS = MappingProxyType(
+    {
+        "website": "Partition key: the registry name of the website.",
+        "url": "The normalized URL the crawler decided about (its queue key).",
+        "final_url": "Where the last redirect hop led; null when never requested.",
+        "outcome": "Why the row is here: one value of corpus_pipeline.core.outcomes.FetchOutcome.",
+        "kind": "What the fetch turned out to be: html, pdf, sitemap, robots or other; null when never requested.",
+        "status": "HTTP status of the final response.",
+        "content_type": "Content-Type header of the final response.",
+        "etag": "ETag header, sent back as If-None-Match on the next crawl.",
+        "last_modified": "HTTP Last-Modified (UTC), sent back as If-Modified-Since on the next crawl.",
+        "sitemap_lastmod": "lastmod of the sitemap entry that listed the URL (UTC).",
+        "bytes": "Body size as received (after Content-Encoding).",
+        "elapsed_s": "Seconds spent on the URL, retries and redirect hops included.",
+        "attempts": "Requests made for the URL (retries included; 0 when never requested).",
+        "error": "Why the fetch failed or was refused; null when fine.",
+        "depth": "Link depth from the start page or sitemap entry (0).",
+        "referrer": "The page or sitemap that led to the URL.",
+        "source": "How the URL was found: start, sitemap, sitemap_index, link, alternate or robots.",
+        "category": "The website's registry category, or 'external' for pages off the website.",
+        "hreflang": "Language of the hreflang alternate that led to the URL.",
+        "indexable": "Whether the page goes on to parsed_pages (the registry's contains_str).",
+        "fetched_at": "When the row was decided (UTC).",
+        "body": "The response body, kept for usable documents, sitemaps and robots.txt.",
+    }
+)
+
+RECORD_COLUMN_DOCS = MappingProxyType(
+    {
+        "website": "Partition key: the registry name of the website.",
+        "url": "Where the text was found, after redirects; PDF sections end in #page=N.",
+        "canonical_url": "Grouping key: scheme and host lower-cased, query reduced to keep_query_keys, fragment only #page=N.",
+        "title": "Cleaned title (site-name suffixes removed).",
+        "date": "Last modification (UTC): page metadata, else sitemap lastmod, else HTTP Last-Modified.",
+        "published": "First publication (UTC) when the document says so; never from the site's header or footer.",
+        "excerpt": "Meta or OpenGraph description, PDF subject.",
+        "content": "The main text, whitespace-normalized, paragraphs separated by blank lines.",
+        "h1": "h1 headings in document order.",
+        "h2": "h2 headings in document order.",
+        "lang": "Two-letter language: the page's, its hreflang, or detected; the website default last.",
+        "category": "The website's registry category, or 'external' for pages off the website.",
+        "kind": "html, pdf (text layer) or pdf_ocr (Tesseract).",
+        "fetched_at": "When the document was fetched (UTC).",
+        "alternates": "hreflang translations of the page: {lang, url}.",
+        "rel_canonical": "The page's same-host <link rel=canonical>, null when absent.",
+        "error": "Why the record has no usable text; null when fine.",
+        "in_sitemap": "A sitemap of the website lists the page (or lists it as an hreflang alternate).",
+        "inlinks": "Distinct pages of the website that link to the page (null for PDFs).",
+        "candidate_urls": "Every record URL of the canonical-URL group.",
+        "candidates": "How many records the canonical-URL group holds.",
+        "absorbed": "Records merged into this one: {url, reason (same_url, same_content, near_duplicate), score}.",
+    }
+)
