@@ -64,14 +64,10 @@ def similarity(a: str, b: str) -> float:
 def _aligned(source: list[str], target: list[str]) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph."""
     total = sum(len(line) for line in source) or 1
-    if not source or not target:
-        return 0.0
-    # One call scores every pair in C (the per-line extractOne loop was 12 % of the corpus stage); float64 keeps
-    # the exact ratios extractOne gave.
-    best = process.cdist(source, target, scorer=fuzz.ratio, dtype=np.float64).max(axis=1)
     matched = 0.0
-    for line, score in zip(source, best.tolist()):
-        matched += len(line) * (score / 100)
+    for line in source:
+        best = process.extractOne(line, target, scorer=fuzz.ratio)
+        matched += len(line) * (best[1] / 100 if best else 0.0)
     return matched / total
 
 

@@ -8,7 +8,7 @@ import sys
 import unicodedata
 from functools import cache
 
-_WHITESPACE = re.compile(r"\s+")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def normalize_content(text: str) -> str:
@@ -19,22 +19,33 @@ def normalize_content(text: str) -> str:
     Chinese or Russian pages.
     """
     if text.isascii():
-        # Decomposition and composition leave ASCII as it is, and casefold is lower: the common case, 10x faster.
-        return _WHITESPACE.sub(" ", text.lower()).strip()
+        # Decomposition and composition leave ASCII as it is, and casefold is lower: the common case.
+        return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text)
-    # A run of combining marks goes when its base character is ASCII (a Latin letter), or when nothing precedes it.
-    unaccented = _marks_after_ascii().sub("", decomposed)
-    folded = unicodedata.normalize("NFC", unaccented).casefold()
-    return _WHITESPACE.sub(" ", folded).strip()
+    folded = unicodedata.normalize("NFC", _without_latin_marks(decomposed)).casefold()
+    return " ".join(folded.split())
+
+
+def _without_latin_marks(decomposed: str) -> str:
+    """Drop each run of combining marks whose base character is ASCII (a Latin letter), or that starts the text."""
+    kept: list[str] = []
+    end = 0
+    for run in _combining_runs(astral=_ASTRAL.search(decomposed) is not None).finditer(decomposed):
+        start = run.start()
+        if start == 0 or decomposed[start - 1].isascii():
+            kept.append(decomposed[end:start])
+            end = run.end()
+    kept.append(decomposed[end:])
+    return "".join(kept)
 
 
 @cache
-def _marks_after_ascii() -> re.Pattern[str]:
-    """A run of combining characters not preceded by a non-ASCII character (built once: 0.2 s)."""
-    marks = "".join(
-        re.escape(chr(code)) for code in range(0x80, sys.maxunicode + 1) if unicodedata.combining(chr(code))
-    )
-    return re.compile(f"(?<![^\\x00-\\x7f])[{marks}]+")
+def _combining_runs(astral: bool) -> re.Pattern[str]:
+    """Runs of combining characters; the astral planes' marks only when the text has astral characters: a class
+    within the Basic Multilingual Plane is a bitmap to the regex engine, one beyond it a slow list of ranges."""
+    last = sys.maxunicode if astral else 0xFFFF
+    marks = "".join(re.escape(chr(code)) for code in range(0x80, last + 1) if unicodedata.combining(chr(code)))
+    return re.compile(f"[{marks}]+")
 
 
 def content_key(text: str) -> str:

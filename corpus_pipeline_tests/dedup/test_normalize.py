@@ -1,6 +1,6 @@
 """Content normalization: accents on Latin letters fold, every other script is kept."""
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.dedup.normalize import content_key, normalize_content, normalize_paragraphs
@@ -24,10 +24,11 @@ def test_a_mark_on_a_non_latin_letter_stays_but_one_on_a_latin_letter_next_to_it
     assert normalize_content("\u0439e\u0301") == "\u0439e"  # Cyrillic short i keeps its breve
 
 
-@given(st.text())
-def test_normalizing_twice_changes_nothing(text):
-    once = normalize_content(text)
-    assert normalize_content(once) == once
+@settings(deadline=None)  # the first call builds the pattern of combining marks
+@given(st.lists(st.tuples(st.sampled_from("aeiouAEIOUcnz"), st.text(alphabet="\u0300\u0301\u0308\u0327\u030c"))))
+def test_any_marks_on_latin_letters_fold_away(letters_and_marks):
+    text = "".join(letter + marks for letter, marks in letters_and_marks)
+    assert normalize_content(text) == "".join(letter for letter, _ in letters_and_marks).lower()
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F)))
@@ -35,6 +36,7 @@ def test_ascii_text_is_lower_cased_with_its_whitespace_collapsed(text):
     assert normalize_content(text) == " ".join(text.lower().split())
 
 
+@settings(deadline=None)
 @given(st.text())
 def test_texts_differing_only_in_surrounding_spacing_share_a_content_key(text):
     assert content_key(text) == content_key("  " + text + "\n")
