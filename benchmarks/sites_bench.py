@@ -83,7 +83,7 @@ class JobRun:
     peak_rss_mib: float
     peak_pss_mib: float
     cpu_seconds: float  # user + system time of the whole process tree: what the job costs on a busy machine
-    timeline: list[tuple[float, float]] = field(default_factory=list)
+    stage_peak_rss_mib: dict[str, float] = field(default_factory=dict)  # the tree's peak while the stage ran
 
 
 @dataclass
@@ -164,7 +164,7 @@ def run_job(work: Path, name: str) -> JobRun:
     command = [dagster, "job", "execute", "-m", "corpus_pipeline.definitions", "-j", "corpus_job",
                "--tags", json.dumps({"dagster/partition": name}), "-c", str(config)]
     cpu_before = _children_cpu_seconds()
-    started = time.perf_counter()
+    started, started_epoch = time.perf_counter(), time.time()
     process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     with PeakMemory(interval_s=0.25, pid=process.pid) as memory:
         output, _ = process.communicate()
@@ -172,8 +172,13 @@ def run_job(work: Path, name: str) -> JobRun:
     if process.returncode != 0:
         raise SystemExit(f"corpus_job failed for {name}:\n{output[-4000:]}")
     cpu_seconds = _children_cpu_seconds() - cpu_before
-    run_seconds, stages = _step_times(home)
-    return JobRun(seconds, run_seconds, stages, memory.peak_rss_mib, memory.peak_mib, cpu_seconds, memory.timeline)
+    run_seconds, spans = _step_spans(home)
+    stages = {step: end - start for step, (start, end) in spans.items()}
+    stage_peaks = {
+        step: max((rss for t, rss in memory.timeline if start <= started_epoch + t <= end), default=float("nan"))
+        for step, (start, end) in spans.items()
+    }
+    return JobRun(seconds, run_seconds, stages, memory.peak_rss_mib, memory.peak_mib, cpu_seconds, stage_peaks)
 
 
 def _children_cpu_seconds() -> float:
@@ -181,13 +186,14 @@ def _children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _step_times(home: Path) -> tuple[float, dict[str, float]]:
+def _step_spans(home: Path) -> tuple[float, dict[str, tuple[float, float]]]:
+    """The run's duration and each step's (start, end) epoch seconds, from the run's Dagster instance."""
     import dagster as dg
 
     with dg.DagsterInstance.from_config(str(home)) as instance:
         (run,) = instance.get_runs(limit=1)
         run_stats = instance.get_run_stats(run.run_id)
-        steps = {s.step_key: (s.end_time or 0) - (s.start_time or 0) for s in instance.get_run_step_stats(run.run_id)}
+        steps = {s.step_key: (s.start_time or 0, s.end_time or 0) for s in instance.get_run_step_stats(run.run_id)}
     return (run_stats.end_time or 0) - (run_stats.start_time or 0), steps
 
 
@@ -354,6 +360,8 @@ def report(results: list[SiteScores]) -> None:
           r.job.cpu_seconds, r.pages / r.job.stage_seconds.get("parsed_pages", float("nan")), r.job.peak_rss_mib,
           r.job.peak_pss_mib] for r in results],
     )
+    print_table("Peak RSS MiB of the job's process tree while each stage ran (stages overlap)", ["website", *STAGES],
+                [[r.name, *(r.job.stage_peak_rss_mib.get(s, float("nan")) for s in STAGES)] for r in results])
     # Wall times mean little on a machine shared with other work: say how busy it was.
     print(f"  load average (1, 5, 15 min) at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     largest = max(results, key=lambda r: r.pages)
