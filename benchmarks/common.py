@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import re
 import resource
 import shutil
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +20,19 @@ from lxml import html
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+WORD = re.compile(r"\w+")
+
+
+def bag_f1(predicted: str | None, expected: str | None) -> float:
+    """Word-bag F1 (lower-cased \\w+ tokens, counted with multiplicity), as wcxb scores a page; 0 when a side is empty."""
+    a, b = Counter(WORD.findall((predicted or "").lower())), Counter(WORD.findall((expected or "").lower()))
+    if not a or not b:
+        return 0.0
+    tp = sum((a & b).values())
+    if not tp:
+        return 0.0
+    p, r = tp / sum(a.values()), tp / sum(b.values())
+    return 2 * p * r / (p + r)
 
 
 def ensure_python_docs() -> Path:
@@ -56,24 +71,37 @@ def python_doc_paragraphs(limit: int | None = None) -> list[str]:
 
 
 class PeakMemory:
-    """Peak memory of this process and its children while the block runs, in MiB.
+    """Peak memory of a process (this one by default) and its children while the block runs, in MiB.
 
-    Proportional set size (PSS): pages a forked worker shares with its parent are counted once,
-    not once per process as a sum of RSS would.
+    ``peak_mib`` is the proportional set size (PSS): pages a forked worker shares with its parent are counted once,
+    not once per process as a sum of RSS would. ``peak_rss_mib`` is that sum of RSS, what ``top`` users add up;
+    ``timeline`` keeps (seconds since start, RSS MiB) samples for profiles.
     """
 
-    def __init__(self, interval_s: float = 0.2) -> None:
+    def __init__(self, interval_s: float = 0.2, pid: int | None = None) -> None:
         self.interval_s = interval_s
+        self.pid = pid
         self.peak_mib = 0.0
+        self.peak_rss_mib = 0.0
+        self.timeline: list[tuple[float, float]] = []
         self._stop = threading.Event()
 
     def _sample(self) -> None:
-        process = psutil.Process()
+        started = time.perf_counter()
+        try:
+            process = psutil.Process(self.pid)
+        except psutil.Error:
+            return
         while not self._stop.is_set():
-            total = _pss(process)
-            for child in process.children(recursive=True):
-                total += _pss(child)
-            self.peak_mib = max(self.peak_mib, total / 2**20)
+            try:
+                tree = [process, *process.children(recursive=True)]
+            except psutil.Error:
+                tree = []
+            pss = sum(_pss(p) for p in tree) / 2**20
+            rss = sum(_rss(p) for p in tree) / 2**20
+            self.peak_mib = max(self.peak_mib, pss)
+            self.peak_rss_mib = max(self.peak_rss_mib, rss)
+            self.timeline.append((time.perf_counter() - started, rss))
             time.sleep(self.interval_s)
 
     def __enter__(self) -> PeakMemory:
@@ -84,6 +112,13 @@ class PeakMemory:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def _rss(process: psutil.Process) -> int:
+    try:
+        return process.memory_info().rss
+    except psutil.Error:
+        return 0
 
 
 def _pss(process: psutil.Process) -> int:

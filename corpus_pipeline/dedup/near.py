@@ -24,6 +24,7 @@ MAX_BUCKET = 500  # a bucket bigger than this holds boilerplate-only pages: comp
 _WORD = re.compile(r"\w+")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _CHUNK = 512
+_CUTOFF_MARGIN = 1e-6
 
 
 def shingles(text: str) -> set[bytes]:
@@ -43,29 +44,43 @@ def minhash_values(text: str) -> np.ndarray:
     return signature.hashvalues.astype(np.uint64)
 
 
-def similarity(a: str, b: str) -> float:
+def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
 
     Texts are paragraphs separated by newlines. Paragraph alignment pairs each paragraph with its most similar
     counterpart, in both directions, and keeps the weaker direction, so a page that shares only half of its
     paragraphs with another stays well below any sensible threshold.
+
+    A score of ``threshold`` or more is exact; one below it is only known to be below it (work is cut short:
+    rapidfuzz stops an edit distance that cannot reach the threshold, and the second direction is not scored).
     """
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
-    direct = fuzz.ratio(a, b) / 100
+    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.0 for 0.9,
+    # whose product is 90.00000000000001 in floating point) from being cut.
+    direct = fuzz.ratio(a, b, score_cutoff=max(threshold * 100 - _CUTOFF_MARGIN, 0.0)) / 100
     lines_a, lines_b = a.split("\n"), b.split("\n")
     if len(lines_a) < 2 or len(lines_b) < 2:
         return direct
-    return max(direct, min(_aligned(lines_a, lines_b), _aligned(lines_b, lines_a)))
+    forward = _aligned(lines_a, lines_b)
+    if forward < threshold and direct < threshold:
+        return max(direct, forward)  # the weaker direction can only be lower
+    return max(direct, min(forward, _aligned(lines_b, lines_a)))
 
 
 def _aligned(source: list[str], target: list[str]) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph."""
     total = sum(len(line) for line in source) or 1
+    verbatim = set(target)
     matched = 0.0
     for line in source:
+        # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
+        # of a page in 20 languages share most of their paragraphs; this search was most of the corpus stage).
+        if line in verbatim:
+            matched += len(line) * 1.0
+            continue
         best = process.extractOne(line, target, scorer=fuzz.ratio)
         matched += len(line) * (best[1] / 100 if best else 0.0)
     return matched / total
@@ -92,7 +107,7 @@ def near_duplicate_pairs(
 
     pairs = []
     for i, j in sorted(_candidates(signatures)):
-        score = similarity(text(i), text(j))
+        score = similarity(text(i), text(j), threshold)
         if score >= threshold:
             pairs.append((i, j, score))
     return pairs

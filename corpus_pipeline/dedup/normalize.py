@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 import unicodedata
+from functools import cache
 
-_WHITESPACE = re.compile(r"\s+")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def normalize_content(text: str) -> str:
@@ -16,18 +18,34 @@ def normalize_content(text: str) -> str:
     break Devanagari, Arabic or Hebrew text, and dropping non-ASCII would empty
     Chinese or Russian pages.
     """
+    if text.isascii():
+        # Decomposition and composition leave ASCII as it is, and casefold is lower: the common case.
+        return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text)
+    folded = unicodedata.normalize("NFC", _without_latin_marks(decomposed)).casefold()
+    return " ".join(folded.split())
+
+
+def _without_latin_marks(decomposed: str) -> str:
+    """Drop each run of combining marks whose base character is ASCII (a Latin letter), or that starts the text."""
     kept: list[str] = []
-    previous_base = ""
-    for char in decomposed:
-        if unicodedata.combining(char):
-            if previous_base.isascii():
-                continue
-        else:
-            previous_base = char
-        kept.append(char)
-    folded = unicodedata.normalize("NFC", "".join(kept)).casefold()
-    return _WHITESPACE.sub(" ", folded).strip()
+    end = 0
+    for run in _combining_runs(astral=_ASTRAL.search(decomposed) is not None).finditer(decomposed):
+        start = run.start()
+        if start == 0 or decomposed[start - 1].isascii():
+            kept.append(decomposed[end:start])
+            end = run.end()
+    kept.append(decomposed[end:])
+    return "".join(kept)
+
+
+@cache
+def _combining_runs(astral: bool) -> re.Pattern[str]:
+    """Runs of combining characters; the astral planes' marks only when the text has astral characters: a class
+    within the Basic Multilingual Plane is a bitmap to the regex engine, one beyond it a slow list of ranges."""
+    last = sys.maxunicode if astral else 0xFFFF
+    marks = "".join(re.escape(chr(code)) for code in range(0x80, last + 1) if unicodedata.combining(chr(code)))
+    return re.compile(f"[{marks}]+")
 
 
 def content_key(text: str) -> str:

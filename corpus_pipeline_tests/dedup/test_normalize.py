@@ -1,0 +1,46 @@
+"""Content normalization: accents on Latin letters fold, every other script is kept."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpus_pipeline.dedup.normalize import content_key, normalize_content, normalize_paragraphs
+
+
+def test_latin_accents_and_case_fold_and_whitespace_collapses():
+    assert normalize_content("  Crème\tBRÛLÉE\n à la  Française ") == "creme brulee a la francaise"
+
+
+def test_a_decomposed_accent_folds_like_a_composed_one():
+    assert normalize_content("Cafe\u0301") == normalize_content("Café") == "cafe"
+
+
+def test_marks_of_other_scripts_stay():
+    hindi, hebrew = "\u0915\u093f\u0924\u093e\u092c", "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd"
+    assert normalize_content(hindi) == hindi
+    assert normalize_content(hebrew) == hebrew
+
+
+def test_a_mark_on_a_non_latin_letter_stays_but_one_on_a_latin_letter_next_to_it_goes():
+    assert normalize_content("\u0439e\u0301") == "\u0439e"  # Cyrillic short i keeps its breve
+
+
+@settings(deadline=None)  # the first call builds the pattern of combining marks
+@given(st.lists(st.tuples(st.sampled_from("aeiouAEIOUcnz"), st.text(alphabet="\u0300\u0301\u0308\u0327\u030c"))))
+def test_any_marks_on_latin_letters_fold_away(letters_and_marks):
+    text = "".join(letter + marks for letter, marks in letters_and_marks)
+    assert normalize_content(text) == "".join(letter for letter, _ in letters_and_marks).lower()
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F)))
+def test_ascii_text_is_lower_cased_with_its_whitespace_collapsed(text):
+    assert normalize_content(text) == " ".join(text.lower().split())
+
+
+@settings(deadline=None)
+@given(st.text())
+def test_texts_differing_only_in_surrounding_spacing_share_a_content_key(text):
+    assert content_key(text) == content_key("  " + text + "\n")
+
+
+def test_paragraphs_are_normalized_one_per_line_and_empty_lines_go():
+    assert normalize_paragraphs("Première  ligne\n\n  \nSECOND line") == "premiere ligne\nsecond line"
