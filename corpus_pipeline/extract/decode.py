@@ -1,4 +1,9 @@
-"""Bytes to text for HTML: header charset, then <meta charset>, then detection."""
+"""Bytes to text for HTML: header charset, then the XML declaration's, then <meta charset>, then detection.
+
+XHTML pages (DocBook and Debian's documentation among them) open with ``<?xml ... encoding="..."?>``; once the
+bytes are text that declaration is a lie lxml refuses to parse ("Unicode strings with encoding declaration are not
+supported"), so it is removed from the decoded text.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +15,19 @@ from charset_normalizer import from_bytes
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE)
 WINDOWS_1252_TOLERANCE = 0.15
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_:.-]+)", re.IGNORECASE)
+_XML_DECLARATION = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9_:.-]+)["'][^>]*\?>""")
+_LEADING_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
 def decode_html(body: bytes, content_type: str | None = None) -> str:
-    """Decode an HTML body; never raises (undecodable bytes become U+FFFD)."""
+    """Decode an HTML body, without any XML declaration; never raises (undecodable bytes become U+FFFD)."""
+    return _LEADING_XML_DECLARATION.sub("", _decode(body, content_type), count=1)
+
+
+def _decode(body: bytes, content_type: str | None) -> str:
     if body.startswith(codecs.BOM_UTF8):
         return body[len(codecs.BOM_UTF8):].decode("utf-8", "replace")
-    for candidate in (_charset_from_header(content_type), _charset_from_meta(body)):
+    for candidate in (_charset_from_header(content_type), _charset_from_xml(body), _charset_from_meta(body)):
         if candidate:
             try:
                 return body.decode(candidate)
@@ -44,6 +55,11 @@ def _guess_encoding(body: bytes) -> str:
 def _charset_from_header(content_type: str | None) -> str | None:
     match = _HEADER_CHARSET.search(content_type or "")
     return _known(match.group(1)) if match else None
+
+
+def _charset_from_xml(body: bytes) -> str | None:
+    match = _XML_DECLARATION.match(body[:512])
+    return _known(match.group(1).decode("ascii", "ignore")) if match else None
 
 
 def _charset_from_meta(body: bytes) -> str | None:
