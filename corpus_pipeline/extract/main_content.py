@@ -1,7 +1,7 @@
 """Automatic main content: trafilatura steered by what the page declares itself to be, checked by Resiliparse.
 
 - Articles: trafilatura in precision mode, which leaves out the teasers, newsletter boxes and "read more"
-  lines inside article bodies. When it keeps less than ``MIN_PRECISE_SHARE`` of the words Resiliparse
+  lines inside article bodies. When it keeps less than ``min_precise_share`` of the words Resiliparse
   sees as main content, precision cut real text, and the default mode is used instead. When the article's own
   sections are a card grid (a ranking whose entries are cards) of which the reading kept a few, the grid joins in.
 - Products: trafilatura; the second opinion may only restore prose (a long description), never spec
@@ -89,7 +89,7 @@ def extract_main_content(
     Raises :class:`NotADocument` when the second opinion finds no main content at all and trafilatura only a few
     lines, which on such a page are its menus and banners.
     """
-    page_type = declared_page_type(document)
+    page_type = declared_page_type(document, settings)
     if page_type != "forum" and settings.comments_removed:  # a thread's replies are its content; elsewhere not
         skipped = skipped + remove_comment_sections(document)
     second = resiliparse_main_text(text, skipped)

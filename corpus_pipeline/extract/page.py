@@ -138,7 +138,7 @@ def _fill(
     if not page.body or not page.body.strip():
         record["error"] = "empty body"
         return
-    text = decode_html(page.body[: settings.max_chars * 2], page.content_type)
+    text = decode_html(page.body[: settings.max_chars * 2], page.content_type, settings)
     if _looks_binary(text):
         record["error"] = "binary content served as HTML"
         return
@@ -150,7 +150,7 @@ def _fill(
     record["h2"] = _headings(document, "h2")
     site_name = _meta(document, "og:site_name")
     raw_title = document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
-    record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None) or None
+    record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None, settings) or None
     record["excerpt"] = excerpt_of(document)
     declared = page_date(document) or heuristic_date(document, page.url)
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
@@ -178,7 +178,9 @@ def _fill(
     record["extraction"] = extraction.value
     root = document.find(".")
     declared = root.get("lang") if root is not None else None
-    record["lang"] = choose_lang(declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang)
+    record["lang"] = choose_lang(
+        declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang, settings
+    )
 
 
 def _main_text(

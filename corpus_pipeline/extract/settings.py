@@ -17,6 +17,21 @@ class ExtractionSettings:
 
     # -- the page -------------------------------------------------------------------------------------------------
     max_chars: int = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
+    charset_sample_bytes: int = 200_000  # charset detection reads the head of a page: its cost grows with the bytes
+    # Among near-equal charset candidates the web's own default (windows-1252) is preferred within this chaos margin.
+    windows_1252_tolerance: float = 0.15
+    # This many articles declared on one page are the stories of a list, not one story (page_type.py).
+    min_listed_articles: int = 3
+
+    # -- metadata (metadata.py) ------------------------------------------------------------------------------------
+    min_title_words: int = 2  # a title cut down to fewer words than this lost its meaning: the whole title stays
+    # Detection overrides a declared language only when this confident, on this many characters of text (untranslated
+    # English copies under /fr/ declare fr but are English).
+    confident_detection: float = 0.95
+    min_text_for_detection: int = 200
+    min_undeclared_detection: float = 0.5  # with nothing declared, a detection more likely than not beats the default
+    detection_sample_chars: int = 2000  # the classifier's cost grows with the text; its accuracy has long stopped growing
+    min_detection_chars: int = 20  # fewer characters say nothing about their language
 
     # -- trafilatura fast mode, checked by the second opinion (main_content.py) -----------------------------------
     # Fast mode skips trafilatura's fallbacks (readability, jusText: about 40 % of its time); a fast reading with
