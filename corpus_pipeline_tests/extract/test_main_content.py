@@ -252,3 +252,20 @@ def test_a_card_grid_joins_only_when_it_holds_more_than_the_minimum_growth_times
         )
         assert (main.extraction is Extraction.CARD_GRID_ADDED) is joins
         assert ("systems design, cohort 23" in main.text) is joins
+
+
+def test_an_article_keeps_its_precise_reading_from_exactly_the_minimum_share_of_the_second_opinion():
+    """The precision guard decides every article (wcxb-dev: 605 of 1,497 pages are read in precision mode)."""
+    box = '<div class="article-bottom"><p>Join our free weekly quiz, with prizes for the readers who follow the valley news.</p></div>'
+    page = _article_page(f"<article><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS[:3])}{box}</article>")
+    plain = replace(DEFAULT_SETTINGS, headings_restored=False, card_grids=False, min_precise_share=0.0)
+    precise = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], plain)
+    assert precise.extraction is Extraction.TRAFILATURA_PRECISION
+    share = _words(precise.text) / _words(resiliparse_main_text(page))
+    assert share < 1, "precision left the box out, the second opinion kept it"
+    for min_share, stands in ((share - 1e-9, True), (share + 1e-9, False)):
+        main = extract_main_content(
+            html.fromstring(page), lambda: html.fromstring(page), page, URL, [], replace(plain, min_precise_share=min_share)
+        )
+        assert (main.extraction is Extraction.TRAFILATURA_PRECISION) is stands
+        assert ("weekly quiz" in main.text) is not stands, "the default mode keeps the box"
