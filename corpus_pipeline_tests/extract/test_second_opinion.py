@@ -3,7 +3,11 @@
 import re
 from dataclasses import replace
 
-from corpus_pipeline.extract.second_opinion import merge_missed_content, missed_content, resiliparse_main_text
+from corpus_pipeline.extract.second_opinion import (
+    merge_missed_content,
+    missed_content,
+    resiliparse_main_text,
+)
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 SERVICES = [
