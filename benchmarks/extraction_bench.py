@@ -1,11 +1,15 @@
 """Main-text extraction quality and speed: ours vs trafilatura 2.3.1, on public benchmarks.
 
-Usage: python benchmarks/extraction_bench.py [--quick] [--limit N]
+Usage: python benchmarks/extraction_bench.py [--quick] [--limit N] [--ablation] [--workers N] [--write-split]
 
 - article-extraction-benchmark (181 news pages): word 4-gram precision / recall / F1 (its metric).
 - wcxb-dev (1,497 pages of 7 types): mean per-page word-bag F1 (its metric, including its rule for the 21 pages
-  whose truth is empty), per page type;
+  whose truth is empty), per page type, on its tuning and its validation part (split by website, see
+  ``wcxb_split.py``: tune on the tuning part only; a change lands when it gains on validation);
+  pages and mean F1 per extraction path (the records' ``extraction`` column);
   title and publish-date accuracy (normalized exact match).
+- --ablation: each extraction rule switched off in turn (``ABLATIONS``, through ExtractionSettings), its effect on
+  both parts of wcxb-dev and on the article benchmark, against all rules on.
 - python3.11-doc (a real multi-page website; truth = text of div.body): with and without the
   website's learned boilerplate model, markup unset and markup="body".
 - Pages per second per core (median of interleaved rounds, after a warm-up pass).
@@ -16,11 +20,14 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
 import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,22 +36,47 @@ from lxml import html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import DATASETS, PYTHON_DOCS, print_table, python_doc_pages  # noqa: E402
+from benchmarks.common import DATASETS as SHARED_DATASETS, PYTHON_DOCS, print_table, python_doc_pages  # noqa: E402
+from benchmarks.wcxb_split import TUNING, VALIDATION, read_split, website_of, write_split  # noqa: E402
 from corpus_pipeline.core.registry import parse_registry  # noqa: E402
 from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page  # noqa: E402
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings  # noqa: E402
 
+# common.py finds the datasets next to the checkout (/work/main -> /work/shared); a worktree elsewhere names them.
+DATASETS = Path(os.environ.get("CORPUS_DATASETS", SHARED_DATASETS))
 NOW = datetime.now(timezone.utc)
 WORD = re.compile(r"\w+")
 SPEED_ROUNDS = 3
+PARTS = (TUNING, VALIDATION)
+# Each rule switched off: a switch turned off, or a guard's threshold set where the guard never fires.
+ABLATIONS: dict[str, dict[str, object]] = {
+    "fast mode first (full mode always)": {"fast_trafilatura_first": False},
+    "precision mode on articles": {"precision_on_articles": False},
+    "article fill-in when default fails": {"max_failed_share": 0.0},
+    "second opinion merge": {"second_opinion_merge": False},
+    "merge: added lines must be text": {"min_words_per_added_line": 0.0},
+    "merge: product adds prose only": {"min_prose_words_per_line": DEFAULT_SETTINGS.min_words_per_added_line},
+    "merge: not mostly code": {"max_code_share": 1.0},
+    "card grid added": {"card_grids": False},
+    "grid: reads as records": {"min_grid_words_per_line": 0.0},
+    "grid: many short shop records": {"min_short_records": 10**9},
+    "grid on articles: article's own sections": {"min_read_in_grid": 0.0, "max_read_in_one_card": 1.01},
+    "page chrome is no document": {"max_chrome_words": 0},
+    "reader comments removed": {"comments_removed": False},
+    "consent banners removed": {"consent_banners_removed": False},
+    "dropped headings restored": {"headings_restored": False},
+    "second copy of a line dropped": {"min_copied_line_words": 10**9},
+    "degenerate lines dropped": {"min_degenerate_line_words": 10**9},
+}
 
 
 def website(**options):
     return parse_registry({"websites": [{"name": "bench", "url": "https://example.org/", **options}]}).websites[0]
 
 
-def ours(raw: bytes, url: str, site=None, boilerplate=None) -> dict:
-    return parse_html_page(HtmlPage(url, raw, "text/html", NOW), site or website(), boilerplate)
+def ours(raw: bytes, url: str, site=None, boilerplate=None, settings: ExtractionSettings = DEFAULT_SETTINGS) -> dict:
+    return parse_html_page(HtmlPage(url, raw, "text/html", NOW), site or website(), boilerplate, settings)
 
 
 def traf(raw: bytes, url: str, **options) -> str:
@@ -151,14 +183,19 @@ def run_articles(limit):
 
 def run_wcxb(limit):
     pages = wcxb(limit)
-    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    sides = read_split()
+    scores: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    paths: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     titles: dict[str, int] = Counter()
     dates: dict[str, int] = Counter()
     dated = 0
     for key, raw, url, truth, page_type in pages:
+        part = sides[website_of(url, key)]
         record = ours(raw, url)
-        scores["ours"][page_type].append(wcxb_f1(record["content"], truth.get("main_content", "")))
-        scores["trafilatura"][page_type].append(wcxb_f1(traf(raw, url), truth.get("main_content", "")))
+        score = wcxb_f1(record["content"], truth.get("main_content", ""))
+        scores[("ours", part)][page_type].append(score)
+        paths[record["extraction"]][part].append(score)
+        scores[("trafilatura", part)][page_type].append(wcxb_f1(traf(raw, url), truth.get("main_content", "")))
         metadata = trafilatura.extract_metadata(raw.decode("utf-8", "replace"), default_url=url)
         titles["ours"] += normalized(record["title"]) == normalized(truth.get("title"))
         titles["trafilatura"] += normalized(metadata.title if metadata else None) == normalized(truth.get("title"))
@@ -170,14 +207,92 @@ def run_wcxb(limit):
             dates["trafilatura"] += bool(metadata and metadata.date) and metadata.date[:10] == expected_date
     types = sorted({t for per in scores.values() for t in per})
     rows = []
-    for method, per in scores.items():
-        every = [s for values in per.values() for s in values]
-        rows.append([method, sum(every) / len(every)] + [sum(per[t]) / len(per[t]) for t in types])
-    print_table(f"wcxb-dev ({len(pages)} pages): mean per-page word F1", ["method", "overall", *types], rows)
+    for part in (*PARTS, "all"):
+        for method in ("ours", "trafilatura"):
+            per = _merged_parts(scores, method, part)
+            every = [s for values in per.values() for s in values]
+            rows.append([part, method, len(every), _mean(every)] + [_mean(per.get(t, [])) for t in types])
+    print_table(
+        f"wcxb-dev ({len(pages)} pages, split by website): mean per-page word F1",
+        ["part", "method", "pages", "overall", *types], rows,
+    )
+    print_table(
+        "wcxb-dev: our pages per extraction path (mean F1)",
+        ["extraction", *(f"{part} pages" for part in PARTS), *(f"{part} F1" for part in PARTS)],
+        [
+            [path, *(len(per[part]) for part in PARTS), *(_mean(per[part]) for part in PARTS)]
+            for path, per in sorted(paths.items(), key=lambda item: -sum(map(len, item[1].values())))
+        ],
+    )
     print_table(
         "wcxb-dev metadata: exact match after normalization",
         ["method", "title accuracy", f"date accuracy ({dated} dated pages)"],
         [[m, titles[m] / len(pages), dates[m] / max(dated, 1)] for m in ("ours", "trafilatura")],
+    )
+
+
+def _merged_parts(scores, method: str, part: str) -> dict[str, list[float]]:
+    """Scores per page type of one method on one part ("all": both parts)."""
+    merged: dict[str, list[float]] = defaultdict(list)
+    for side in PARTS if part == "all" else (part,):
+        for page_type, values in scores[(method, side)].items():
+            merged[page_type] += values
+    return merged
+
+
+def _mean(values: list[float]) -> float | str:
+    return sum(values) / len(values) if values else "-"
+
+
+# -- ablation ---------------------------------------------------------------------------------
+
+
+def _wcxb_score(item: tuple[bytes, str, str, ExtractionSettings]) -> float:
+    raw, url, expected, settings = item
+    return wcxb_f1(ours(raw, url, settings=settings)["content"], expected)
+
+
+def _article_text(item: tuple[bytes, str, str, ExtractionSettings]) -> str:
+    raw, url, _, settings = item
+    return ours(raw, url, settings=settings)["content"]
+
+
+def run_ablation(limit, workers: int, every: int) -> None:
+    """Each rule off in turn: mean F1 change on wcxb-dev's tuning and validation parts and on the article benchmark.
+
+    ``every``: one page in that many of each dataset (a subset spread over all page types and sites).
+    """
+    pages = wcxb(limit)[::every]
+    sides = read_split()
+    parts = [sides[website_of(url, key)] for key, _, url, _, _ in pages]
+    articles = article_benchmark(limit)[::every]
+    truth = {key: body for key, _, _, body in articles}
+    configs = {"(all rules on)": DEFAULT_SETTINGS} | {
+        name: replace(DEFAULT_SETTINGS, **overrides) for name, overrides in ABLATIONS.items()
+    }
+    results = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for name, settings in configs.items():
+            items = [(raw, url, truth_.get("main_content", ""), settings) for _, raw, url, truth_, _ in pages]
+            scores = list(pool.map(_wcxb_score, items, chunksize=8))
+            texts = pool.map(_article_text, [(raw, url, "", settings) for _, raw, url, _ in articles], chunksize=8)
+            per_part = {part: _mean([s for s, p in zip(scores, parts) if p == part]) for part in PARTS}
+            results[name] = (scores, per_part, aeb_scores(dict(zip(truth, texts)), truth)[2])
+            print(f"  ablation: {name} done", file=sys.stderr, flush=True)
+    base_scores, base_parts, base_articles = results["(all rules on)"]
+    rows = [["(all rules on)", *(base_parts[part] for part in PARTS), base_articles, "-", "-"]]
+    for name in ABLATIONS:
+        scores, per_part, articles_f1 = results[name]
+        changed = [(p, s - b) for s, b, p in zip(scores, base_scores, parts) if abs(s - b) > 1e-9]
+        rows.append([
+            name, *(per_part[part] - base_parts[part] for part in PARTS), articles_f1 - base_articles,
+            *(f"{sum(d > 0 for p, d in changed if p == part)}+/{sum(d < 0 for p, d in changed if p == part)}-" for part in PARTS),
+        ])
+    print_table(
+        f"Ablation on wcxb-dev ({len(pages)} pages) and the article benchmark ({len(articles)}): each rule off, "
+        "F1 change (negative: the rule earns its place)",
+        ["rule switched off", *(f"{part} dF1" for part in PARTS), "articles dF1", *(f"{part} pages +/-" for part in PARTS)],
+        rows,
     )
 
 
@@ -202,8 +317,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="50 pages of each dataset")
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--ablation", action="store_true", help="only the ablation table (each rule off in turn)")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the ablation")
+    parser.add_argument("--every", type=int, default=1, help="ablation on one page in N of each dataset")
+    parser.add_argument("--write-split", action="store_true", help="recompute benchmarks/wcxb_split.json and stop")
     args = parser.parse_args()
     limit = 50 if args.quick else args.limit
+    if args.write_split:
+        write_split(wcxb(None))
+        return
+    if args.ablation:
+        run_ablation(limit, args.workers, args.every)
+        return
     speed = run_articles(limit)
     run_wcxb(limit)
     run_python_docs(limit or 200)

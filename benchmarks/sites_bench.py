@@ -210,7 +210,7 @@ def score_site(spec: SiteSpec, website: Website, base_url: str, warehouse: Wareh
     parsed = warehouse.scan("parsed_pages", spec.name).select("url", "content", "alternates", "lang").collect()
     corpus = warehouse.scan("corpus", spec.name).select("url", "content", "lang", "absorbed").collect()
 
-    model = learn_boilerplate(((p.url, p.body) for p in html_pages), workers=WORKERS)
+    model = learn_boilerplate(((p.url, p.hreflang, p.body) for p in html_pages), workers=WORKERS)
     without_model = {r["url"]: r["content"] for r in parse_html_pages(html_pages, website, None, workers=WORKERS)}
     with_model = {r["url"]: r["content"] for r in parse_html_pages(html_pages, website, model, workers=WORKERS)}
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:

@@ -56,6 +56,7 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "error": "Why the record has no usable text; null when fine.",
         "in_sitemap": "A sitemap of the website lists the page (or lists it as an hreflang alternate).",
         "inlinks": "Distinct pages of the website that link to the page (null for PDFs).",
+        "extraction": "Which path produced an HTML page's content (markup, trafilatura_fast, second_opinion_merged...).",
         "candidate_urls": "Every record URL of the canonical-URL group.",
         "candidates": "How many records the canonical-URL group holds.",
         "absorbed": "Records merged into this one: {url, reason (same_url, same_content, near_duplicate), score}.",

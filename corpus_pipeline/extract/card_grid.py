@@ -12,12 +12,8 @@ from collections import defaultdict
 
 from lxml import etree, html
 
-MIN_CARDS = 4  # fewer siblings alike are a pair of columns or a short menu, not a list of records
-MIN_WORDS_PER_CARD = 3  # a run of icons, bare links or one-word tabs is a menu
-# A group where one member holds nearly all the words is the page's layout (a wrapper around the whole page
-# beside an empty header and footer div), not a list of records. A real list's longest record rarely holds
-# even half: a documentation index's largest chapter does, which is why the bound is not lower.
-MAX_CARD_SHARE = 0.9
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+
 # Subtrees whose text is never a record of the list (site menus, filters, page furniture).
 _NOT_RECORDS = frozenset({
     "script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "select", "button",
@@ -28,12 +24,14 @@ _BLOCKS = frozenset({
 })
 
 
-def card_grid_cards(document: html.HtmlElement) -> list[list[str]]:
+def card_grid_cards(
+    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> list[list[str]]:
     """The cards of the page's largest card grid, each as its lines (none when the page has no grid).
 
     Cards are the element children of one parent sharing a tag and their first two classes; the grid is
-    the group with the most words, among groups of ``MIN_CARDS`` cards or more averaging
-    ``MIN_WORDS_PER_CARD`` words where no card holds over ``MAX_CARD_SHARE`` of them. Identical cards
+    the group with the most words, among groups of ``min_cards`` cards or more averaging
+    ``min_words_per_card`` words where no card holds over ``max_card_share`` of them (``settings``). Identical cards
     (a carousel's clones) are kept once.
     """
     words: dict[html.HtmlElement, int] = {}
@@ -52,7 +50,7 @@ def card_grid_cards(document: html.HtmlElement) -> list[list[str]]:
         # Each child's count is read once, by its parent, then dropped: the walk stays linear and small.
         counted = [(child, words.pop(child, 0)) for child in node]
         words[node] = _count(node.text) + sum(count + _count(child.tail) for child, count in counted)
-        if len(counted) < MIN_CARDS:
+        if len(counted) < settings.min_cards:
             continue
         groups: dict[tuple[str, str], list[tuple[html.HtmlElement, int]]] = defaultdict(list)
         for child, count in counted:
@@ -61,8 +59,8 @@ def card_grid_cards(document: html.HtmlElement) -> list[list[str]]:
         for cards in groups.values():
             total = sum(count for _, count in cards)
             if (
-                len(cards) >= MIN_CARDS and total >= MIN_WORDS_PER_CARD * len(cards) and total > best_words
-                and max(count for _, count in cards) <= MAX_CARD_SHARE * total
+                len(cards) >= settings.min_cards and total >= settings.min_words_per_card * len(cards) and total > best_words
+                and max(count for _, count in cards) <= settings.max_card_share * total
             ):
                 best, best_words = [card for card, _ in cards], total
     cards, seen = [], set()

@@ -12,19 +12,22 @@ import re
 
 from charset_normalizer import from_bytes
 
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)""", re.IGNORECASE)
-WINDOWS_1252_TOLERANCE = 0.15
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9_:.-]+)", re.IGNORECASE)
 _XML_DECLARATION = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9_:.-]+)["'][^>]*\?>""")
 _LEADING_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
-def decode_html(body: bytes, content_type: str | None = None) -> str:
+def decode_html(
+    body: bytes, content_type: str | None = None, settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str:
     """Decode an HTML body, without any XML declaration; never raises (undecodable bytes become U+FFFD)."""
-    return _LEADING_XML_DECLARATION.sub("", _decode(body, content_type), count=1)
+    return _LEADING_XML_DECLARATION.sub("", _decode(body, content_type, settings), count=1)
 
 
-def _decode(body: bytes, content_type: str | None) -> str:
+def _decode(body: bytes, content_type: str | None, settings: ExtractionSettings) -> str:
     if body.startswith(codecs.BOM_UTF8):
         return body[len(codecs.BOM_UTF8):].decode("utf-8", "replace")
     for candidate in (_charset_from_header(content_type), _charset_from_xml(body), _charset_from_meta(body)):
@@ -37,17 +40,17 @@ def _decode(body: bytes, content_type: str | None) -> str:
         return body.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    return body.decode(_guess_encoding(body), "replace")
+    return body.decode(_guess_encoding(body, settings), "replace")
 
 
-def _guess_encoding(body: bytes) -> str:
+def _guess_encoding(body: bytes, settings: ExtractionSettings) -> str:
     """Detection, with the web's own default (windows-1252) preferred among near-equal candidates."""
-    matches = list(from_bytes(body[:200_000]))
+    matches = list(from_bytes(body[: settings.charset_sample_bytes]))
     if not matches:
         return "cp1252"
     best = min(match.chaos for match in matches)
     for match in matches:
-        if match.encoding == "cp1252" and match.chaos <= best + WINDOWS_1252_TOLERANCE:
+        if match.encoding == "cp1252" and match.chaos <= best + settings.windows_1252_tolerance:
             return "cp1252"
     return matches[0].encoding
 

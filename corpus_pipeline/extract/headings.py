@@ -14,28 +14,28 @@ from itertools import islice
 
 from lxml import etree, html
 
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import line_key
 
-ANCHOR_WORDS = 4  # words after a heading that must open a kept line
-MAX_HEADING_WORDS = 30  # longer "headings" are whole cards or banners wrapped in <hN>
-MAX_FOLLOWING_FRAGMENTS = 12  # text nodes searched for a heading's opening words
 _WORD = re.compile(r"\w+")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _UNREAD = frozenset({"script", "style"})
 
 
-def heading_anchors(document: html.HtmlElement) -> list[tuple[str, str]]:
+def heading_anchors(
+    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> list[tuple[str, str]]:
     """Each heading's text with the first words that follow it, in document order (read before extraction)."""
     anchors = []
     for heading in document.iter(*_HEADINGS):
         text = " ".join(heading.text_content().split())
-        if not text or len(text.split()) > MAX_HEADING_WORDS:
+        if not text or len(text.split()) > settings.max_heading_words:
             continue
         following: list[str] = []
-        for fragment in islice(_text_after(heading), MAX_FOLLOWING_FRAGMENTS):
+        for fragment in islice(_text_after(heading), settings.max_following_fragments):
             following += _WORD.findall(fragment.lower())
-            if len(following) >= ANCHOR_WORDS:
-                anchors.append((text, " ".join(following[:ANCHOR_WORDS])))
+            if len(following) >= settings.anchor_words:
+                anchors.append((text, " ".join(following[: settings.anchor_words])))
                 break
     return anchors
 
@@ -70,13 +70,15 @@ def _text_within(element: html.HtmlElement) -> Iterator[str]:
             yield fragment
 
 
-def restore_headings(text: str, anchors: list[tuple[str, str]]) -> str:
+def restore_headings(
+    text: str, anchors: list[tuple[str, str]], settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str:
     """``text`` (one block per line) with each missing heading put back before the line it introduces."""
     lines = text.split("\n")
     present = {line_key(line) for line in lines}
     opening_line: dict[str, int] = {}
     for index, line in enumerate(lines):
-        if opening := " ".join(line_key(line).split()[:ANCHOR_WORDS]):
+        if opening := " ".join(line_key(line).split()[: settings.anchor_words]):
             opening_line.setdefault(opening, index)
     inserted: dict[int, list[str]] = {}
     for heading, following in anchors:

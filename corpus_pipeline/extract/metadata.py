@@ -10,13 +10,10 @@ from lxml import html
 
 from corpus_pipeline.core.dates import parse_date, to_utc
 from corpus_pipeline.extract.page_chrome import in_page_chrome, without_page_chrome
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
 TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|_|::|·|»|/)\s+")
-MIN_TITLE_WORDS = 2
-CONFIDENT_DETECTION = 0.95
-MIN_TEXT_FOR_DETECTION = 200
-DETECTION_SAMPLE_CHARS = 2000  # the classifier's cost grows with the text; its accuracy has long stopped growing
 
 # Meta tags carrying a date, most specific (last modification) first.
 _DATE_META = (
@@ -30,7 +27,10 @@ _PUBLISHED_META = (
 )
 
 
-def clean_title(title: str | None, site_name: str | None = None, heading: str | None = None) -> str:
+def clean_title(
+    title: str | None, site_name: str | None = None, heading: str | None = None,
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
+) -> str:
     """Drop site-name parts (``Post | Site``, ``Site - Post``) unless what remains is too short.
 
     The part that matches the page's first h1 wins; else the longest part.
@@ -51,7 +51,7 @@ def clean_title(title: str | None, site_name: str | None = None, heading: str | 
             if part.lower() == wanted or (len(part) > 8 and (part.lower() in wanted or wanted in part.lower())):
                 return part
     best = max(parts, key=len)
-    return best if len(best.split()) >= MIN_TITLE_WORDS else title
+    return best if len(best.split()) >= settings.min_title_words else title
 
 
 def page_date(document: html.HtmlElement) -> datetime | None:
@@ -158,27 +158,32 @@ def _identifier():
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
-def detect_lang(text: str) -> tuple[str | None, float]:
+def detect_lang(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> tuple[str | None, float]:
     """Detected language of a text and its probability (None, 0.0 for too little text)."""
-    sample = text[:DETECTION_SAMPLE_CHARS]
-    if len(sample.strip()) < 20:
+    sample = text[: settings.detection_sample_chars]
+    if len(sample.strip()) < settings.min_detection_chars:
         return None, 0.0
     lang, probability = _identifier().classify(sample)
     return normalize_lang(lang), float(probability)
 
 
-def choose_lang(declared: str | None, hint: str | None, text: str, default: str) -> str:
+def choose_lang(
+    declared: str | None, hint: str | None, text: str, default: str, settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str:
     """Declared (html lang), then hreflang hint, then detection, then the website default.
 
     Detection overrides a declaration only when it is confident on enough text: untranslated English copies
     published under /fr/ declare fr but are English.
     """
     declared = normalize_lang(declared) or normalize_lang(hint)
-    detected, probability = detect_lang(text)
+    detected, probability = detect_lang(text, settings)
     if declared:
-        if detected and detected != declared and probability >= CONFIDENT_DETECTION and len(text) >= MIN_TEXT_FOR_DETECTION:
+        if (
+            detected and detected != declared and probability >= settings.confident_detection
+            and len(text) >= settings.min_text_for_detection
+        ):
             return detected
         return declared
-    if detected and probability >= 0.5:
+    if detected and probability >= settings.min_undeclared_detection:
         return detected
     return normalize_lang(default) or "en"

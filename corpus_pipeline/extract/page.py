@@ -29,7 +29,8 @@ from corpus_pipeline.extract.metadata import (
     published_date,
     page_date,
 )
-from corpus_pipeline.extract.main_content import NotADocument, extract_main_content
+from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import (
     normalize_whitespace,
     without_copied_lines,
@@ -48,7 +49,6 @@ CODE_TAGS = ("pre", "code")
 # (article leads often live in a <header>). Scripts stay: trafilatura reads ld+json bodies from them, and
 # forum threads often carry their posts there (wcxb-dev forum pages: 0.648 with scripts stripped, 0.685 kept).
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
-MAX_CHARS = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
 _WORD = re.compile(r"\w+")
 # C0 controls other than tab, newline, form feed and carriage return, and the replacement character.
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
@@ -86,19 +86,23 @@ def parse_html_page(
     website: Website,
     boilerplate: BoilerplateModel | None = None,
     max_markup_depth: int = ExtractionBudget.max_markup_depth,
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> dict:
     """One record (RECORD_SCHEMA keys) for a page; a page that cannot be read gets ``error`` set, never an exception.
 
     A page whose tags nest deeper than ``max_markup_depth`` is not parsed at all (see :class:`ExtractionBudget`).
+    ``extraction`` says which path produced ``content`` (an :class:`Extraction` value; ``no_document`` when none).
     """
     record = _empty_record(page, website)
     try:
-        _fill(record, page, website, boilerplate, max_markup_depth)
+        _fill(record, page, website, boilerplate, max_markup_depth, settings)
     except Exception as exc:  # noqa: BLE001 - one hostile page must not stop a website
         record["content"] = ""
         record["error"] = f"unparseable HTML: {type(exc).__name__}: {exc}"[:500]
-    if not record["content"] and record["error"] is None:
-        record["error"] = "no text content found"
+    if not record["content"]:
+        record["extraction"] = Extraction.NO_DOCUMENT.value
+        if record["error"] is None:
+            record["error"] = "no text content found"
     return record
 
 
@@ -108,6 +112,7 @@ def parse_html_pages(
     boilerplate: BoilerplateModel | None,
     workers: int = 2,
     budget: ExtractionBudget = ExtractionBudget(),
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> Iterator[dict]:
     """:func:`parse_html_page` over many pages, on ``workers`` processes, in order, in bounded memory.
 
@@ -115,7 +120,13 @@ def parse_html_pages(
     record with empty content and the reason in ``error``; the other pages go on. Without a time budget and with
     one worker, pages are parsed in this process.
     """
-    parse = partial(parse_html_page, website=website, boilerplate=boilerplate, max_markup_depth=budget.max_markup_depth)
+    parse = partial(
+        parse_html_page,
+        website=website,
+        boilerplate=boilerplate,
+        max_markup_depth=budget.max_markup_depth,
+        settings=settings,
+    )
     if workers <= 1 and budget.page_time_s is None:
         yield from map(parse, pages)
         return
@@ -157,20 +168,26 @@ def _empty_record(page: HtmlPage, website: Website) -> dict:
         "alternates": [],
         "rel_canonical": None,
         "error": None,
+        "extraction": Extraction.NO_DOCUMENT.value,
     }
 
 
 def _fill(
-    record: dict, page: HtmlPage, website: Website, boilerplate: BoilerplateModel | None, max_markup_depth: int
+    record: dict,
+    page: HtmlPage,
+    website: Website,
+    boilerplate: BoilerplateModel | None,
+    max_markup_depth: int,
+    settings: ExtractionSettings,
 ) -> None:
     if not page.body or not page.body.strip():
         record["error"] = "empty body"
         return
-    text = decode_html(page.body[: MAX_CHARS * 2], page.content_type)
+    text = decode_html(page.body[: settings.max_chars * 2], page.content_type, settings)
     if _looks_binary(text):
         record["error"] = "binary content served as HTML"
         return
-    text = text[:MAX_CHARS]
+    text = text[: settings.max_chars]
     if nested_deeper_than(text, max_markup_depth):
         record["error"] = f"markup nested deeper than {max_markup_depth} levels: not parsed"
         return
@@ -181,7 +198,7 @@ def _fill(
     record["h2"] = _headings(document, "h2")
     site_name = _meta(document, "og:site_name")
     raw_title = document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
-    record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None) or None
+    record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None, settings) or None
     record["excerpt"] = excerpt_of(document)
     declared = page_date(document) or heuristic_date(document, page.url)
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
@@ -193,10 +210,10 @@ def _fill(
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
     try:
-        content = _main_text(document, text, page.url, website, template)
+        content, extraction = _main_text(document, text, page.url, website, template, settings)
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
-        content = ""
+        content, extraction = "", Extraction.NO_DOCUMENT
     words = len(_WORD.findall(content))
     if not website.markup and 0 < words < website.min_content_words:
         # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
@@ -206,35 +223,42 @@ def _fill(
         record["error"] = f"{reason}: {content!r}"[:500]
         content = ""
     record["content"] = content
+    record["extraction"] = extraction.value
     root = document.find(".")
     declared = root.get("lang") if root is not None else None
-    record["lang"] = choose_lang(declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang)
+    record["lang"] = choose_lang(
+        declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang, settings
+    )
 
 
 def _main_text(
-    document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None
-) -> str:
+    document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None,
+    settings: ExtractionSettings,
+) -> tuple[str, Extraction]:
+    """The page's main text and the path that produced it."""
     removable = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
         removable += CODE_TAGS
-    consent_banners, template = _clear(document, removable, boilerplate)
+    consent_banners, template = _clear(document, removable, boilerplate, settings)
     if website.markup:
-        return select_markup(document, website.markup)
+        return select_markup(document, website.markup), Extraction.MARKUP
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
-    fresh_document = partial(_cleaned, text, removable, boilerplate)
-    extracted = extract_main_content(document, fresh_document, text, url, skipped)
+    fresh_document = partial(_cleaned, text, removable, boilerplate, settings)
+    main = extract_main_content(document, fresh_document, text, url, skipped, settings)
     # Resiliparse reads the page's source, template included: its lines must not bring the template back.
-    extracted = without_lines_in(extracted, template)
+    extracted = without_lines_in(main.text, template)
     if extracted.strip():
-        return normalize_whitespace(without_degenerate_lines(without_copied_lines(extracted)).replace("\n", "\n\n"))
+        cleaned = without_degenerate_lines(without_copied_lines(extracted, settings), settings)
+        return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
-    body = _cleaned(text, NON_CONTENT_TAGS, boilerplate).find("body")
-    return element_text(body) if body is not None else ""
+    body = _cleaned(text, NON_CONTENT_TAGS, boilerplate, settings).find("body")
+    return (element_text(body) if body is not None else ""), Extraction.VISIBLE_TEXT
 
 
 def _clear(
-    document: html.HtmlElement, removable: tuple[str, ...], boilerplate: PageTemplate | None
+    document: html.HtmlElement, removable: tuple[str, ...], boilerplate: PageTemplate | None,
+    settings: ExtractionSettings,
 ) -> tuple[list[str], list[str]]:
     """Remove what no extractor should read, in place: ``removable`` tags, consent banners, the website's template.
 
@@ -243,14 +267,16 @@ def _clear(
     overall when the 313 pages that share their website with others in the set each get their website's model.
     """
     etree.strip_elements(document, *removable, with_tail=False)
-    consent_banners = remove_consent_banners(document)
+    consent_banners = remove_consent_banners(document) if settings.consent_banners_removed else []
     template = boilerplate.strip(document) if boilerplate is not None else []
     return consent_banners, template
 
 
-def _cleaned(text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None) -> html.HtmlElement:
+def _cleaned(
+    text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None, settings: ExtractionSettings
+) -> html.HtmlElement:
     document = _parse(text)
-    _clear(document, removable, boilerplate)
+    _clear(document, removable, boilerplate, settings)
     return document
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from lxml import html
 
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
 # schema.org types, most telling first: a forum thread embedded in an article template is a thread.
@@ -25,14 +26,14 @@ _ARTICLE_TYPES = {
 # What a list page (a blog's index, a topic page) declares. og:type is weak evidence: SEO plugins set "article"
 # on every page of a site, so the page's own schema.org data saying it is a list outranks it.
 _LIST_TYPES = {"collectionpage", "itemlist", "searchresultspage"}
-# This many articles declared on one page are the stories of a list, not one story.
-MIN_LISTED_ARTICLES = 3
 
 
-def declared_page_type(document: html.HtmlElement) -> str | None:
+def declared_page_type(
+    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str | None:
     """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None.
 
-    A page that lists articles (``MIN_LISTED_ARTICLES`` of them, or a CollectionPage or ItemList that only
+    A page that lists articles (``settings.min_listed_articles`` of them, or a CollectionPage or ItemList that only
     og:type calls an article) is none of them.
     """
     schema_types = Counter(t.lower() for t in _schema_types(document))
@@ -43,7 +44,7 @@ def declared_page_type(document: html.HtmlElement) -> str | None:
         return "product"
     if declared & _ARTICLE_TYPES:
         articles = sum(schema_types[t] for t in _ARTICLE_TYPES)
-        if articles >= MIN_LISTED_ARTICLES or (not articles and declared & _LIST_TYPES):
+        if articles >= settings.min_listed_articles or (not articles and declared & _LIST_TYPES):
             return None
         return "article"
     return None

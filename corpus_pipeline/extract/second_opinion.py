@@ -6,7 +6,7 @@ keep them. When most of trafilatura's text is contained in Resiliparse's and Res
 more text (neither a grid of one-word lines nor mostly code), trafilatura missed content, and the two are
 merged; otherwise trafilatura's text stands alone.
 Measured on wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds
-below were chosen.
+in ``settings.py`` were chosen.
 """
 
 from __future__ import annotations
@@ -16,19 +16,9 @@ from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, word_counts
 
-# Share of trafilatura's words the second opinion must also hold. Lines of trafilatura's own (a caption, a teaser
-# Resiliparse skips) are kept in the merge, so they need not block it (wcxb-dev +0.0005 at 0.7 or 0.6 against 0.9,
-# four pages gaining and one losing; article benchmark unchanged).
-MIN_CONTAINMENT = 0.7
-MIN_GROWTH = 1.5  # the second opinion must have found this many times more words
-# What it adds must read as text: lines of one or two words on average are a grid of job cards, menu
-# entries or filters, not prose trafilatura missed (wcxb-dev listings: 0.582 merged anyway, 0.590 not).
-MIN_WORDS_PER_ADDED_LINE = 2.5
-# Nor may it be mostly code: API references list trait impls and signatures that their own text leaves out
-# (a Rust std page fell from 0.79 to 0.57 F1 when they were merged in; wcxb-dev documentation 0.917 -> 0.919).
-MAX_CODE_SHARE = 0.5
 # A call or generic (`f(`, `Result<`), a path or arrow operator, or a line ending like a statement or block.
 _CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
 
@@ -51,26 +41,43 @@ def css_attribute_selector(attribute: str, value: str) -> str:
 
 
 def merge_missed_content(
-    primary: str, second: str, min_words_per_added_line: float = MIN_WORDS_PER_ADDED_LINE
+    primary: str, second: str, min_words_per_added_line: float | None = None,
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> str:
     """``second`` (in its reading order, plus primary's lines it lacks) when primary missed content; else primary.
 
-    Content counts as missed when what ``second`` adds averages ``min_words_per_added_line`` words per line.
+    Content counts as missed when :func:`missed_content` says so.
     """
-    primary_words, second_words = word_counts(primary), word_counts(second)
-    if not second_words:
+    if not missed_content(primary, second, min_words_per_added_line, settings):
         return primary
-    if primary_words:
-        containment = contained_share(primary_words, second_words)
-        growth = sum(second_words.values()) / sum(primary_words.values())
-        if containment < MIN_CONTAINMENT or growth < MIN_GROWTH:
-            return primary
-        added = _added_lines(primary, second)
-        if mean_words_per_line(added) < min_words_per_added_line or _code_share(added) > MAX_CODE_SHARE:
-            return primary
     covered = line_key(second)
     missing = [line for line in primary.split("\n") if line.strip() and line_key(line) not in covered]
     return "\n".join([*_without_new_repeats(second, primary), *missing])
+
+
+def missed_content(
+    primary: str, second: str, min_words_per_added_line: float | None = None,
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
+) -> bool:
+    """Whether ``second`` holds content ``primary`` missed: ``primary`` is empty and ``second`` is not, or most of
+    ``primary`` is in ``second``, which is much longer and adds lines of ``min_words_per_added_line`` words on
+    average (``settings.min_words_per_added_line`` when not given) that are not mostly code.
+    """
+    primary_words, second_words = word_counts(primary), word_counts(second)
+    if not second_words:
+        return False
+    if not primary_words:
+        return True
+    if not settings.second_opinion_merge:
+        return False
+    containment = contained_share(primary_words, second_words)
+    growth = sum(second_words.values()) / sum(primary_words.values())
+    if containment < settings.min_containment or growth < settings.min_growth:
+        return False
+    added = _added_lines(primary, second)
+    if min_words_per_added_line is None:
+        min_words_per_added_line = settings.min_words_per_added_line
+    return mean_words_per_line(added) >= min_words_per_added_line and _code_share(added) <= settings.max_code_share
 
 
 def _without_new_repeats(second: str, primary: str) -> list[str]:

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from collections import Counter
 
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 _WORD = re.compile(r"\w+")
@@ -60,22 +62,19 @@ def mean_words_per_line(lines: list[str]) -> float:
     return sum(len(_WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
 
 
-# A sentence-length line found exactly twice is a template's second rendering of one block (a mobile and a
-# desktop copy, a carousel's clone). Short labels ("Add to cart") repeat across a page's records, and lines
-# repeated three times or more are its own structure (an interview's recurring question, a meal plan's
-# portions): both stay. wcxb-dev +0.0012 F1; article-benchmark F1 0.971 either way.
-MIN_COPIED_LINE_WORDS = 8
+def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
+    """``text`` without the second copy of any line of ``min_copied_line_words`` words that appears exactly twice.
 
-
-def without_copied_lines(text: str) -> str:
-    """``text`` without the second copy of any line of ``MIN_COPIED_LINE_WORDS`` words that appears exactly twice."""
+    A template renders some blocks twice (a mobile and a desktop copy, a carousel's clone); lines repeated three
+    times or more are the page's own structure (an interview's recurring question) and stay.
+    """
     lines = text.split("\n")
     counts = Counter(line_key(line) for line in lines)
     seen: set[str] = set()
     kept = []
     for line in lines:
         key = line_key(line)
-        if key in seen and counts[key] == 2 and len(key.split()) >= MIN_COPIED_LINE_WORDS:
+        if key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words:
             continue
         seen.add(key)
         kept.append(line)
@@ -90,28 +89,19 @@ def without_lines_in(text: str, blocks: list[str]) -> str:
     return "\n".join(line for line in text.split("\n") if not (line.strip() and line_key(line) in known))
 
 
-# A line this long that is one phrase over and over ("Book Now Book Now ..."), a placeholder ("word word ..."), a
-# rating widget ("1 of 5 stars 2 of 5 stars ...") or a soup of identifiers (a marketplace's tracking ids rendered as
-# text) is markup debris, not language; corpus filters of the field (Gopher's repetition rules, C4's line filters)
-# drop such lines. Shorter lines are left alone.
-MIN_DEGENERATE_LINE_WORDS = 20
-# Share of a line's words covered by its commonest pair of words: Gopher drops text from 20 %; our lines are short,
-# and in a 20-word sentence one pair said twice ("I knew ... I knew") covers 20 %, so debris is counted from 40 %.
-MIN_TOP_PAIR_SHARE = 0.4
-MIN_IDENTIFIER_SHARE = 0.5  # words that mix letters and digits ("9b83", "S19aea247"): ids, not language
 _IDENTIFIER = re.compile(r"^(?=\w*\d)(?=\w*[^\W\d_])\w+$")
 
 
-def without_degenerate_lines(text: str) -> str:
-    """``text`` without lines of ``MIN_DEGENERATE_LINE_WORDS`` words or more that repeat a phrase or are ids."""
-    return "\n".join(line for line in text.split("\n") if not _is_degenerate(line))
+def without_degenerate_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
+    """``text`` without lines of ``min_degenerate_line_words`` words or more that repeat a phrase or are ids."""
+    return "\n".join(line for line in text.split("\n") if not _is_degenerate(line, settings))
 
 
-def _is_degenerate(line: str) -> bool:
+def _is_degenerate(line: str, settings: ExtractionSettings) -> bool:
     words = _WORD.findall(line.lower())
-    if len(words) < MIN_DEGENERATE_LINE_WORDS or line.lstrip().startswith("|"):
+    if len(words) < settings.min_degenerate_line_words or line.lstrip().startswith("|"):
         return False  # a table row repeats its values by nature ("| Wired | Wired | Bluetooth |")
     top_pair_count = Counter(zip(words, words[1:])).most_common(1)[0][1]
-    if 2 * top_pair_count >= MIN_TOP_PAIR_SHARE * len(words):
+    if 2 * top_pair_count >= settings.min_top_pair_share * len(words):
         return True
-    return sum(bool(_IDENTIFIER.match(word)) for word in words) >= MIN_IDENTIFIER_SHARE * len(words)
+    return sum(bool(_IDENTIFIER.match(word)) for word in words) >= settings.min_identifier_share * len(words)

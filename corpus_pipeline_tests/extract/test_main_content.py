@@ -1,11 +1,16 @@
 """Automatic main content, steered by the page's declared type."""
 
 import json
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from lxml import html
 
-from corpus_pipeline.extract.main_content import extract_main_content
+from corpus_pipeline.extract.card_grid import card_grid_cards
+from corpus_pipeline.extract.main_content import Extraction, extract_main_content
+from corpus_pipeline.extract.second_opinion import resiliparse_main_text
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 URL = "https://news.example.org/2024/flood-levels"
 PARAGRAPHS = [
@@ -24,7 +29,7 @@ def _article_page(body: str, **ld_fields) -> str:
 
 
 def _extract(page: str, skipped: tuple[str, ...] = ()) -> str:
-    return extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, list(skipped))
+    return extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, list(skipped)).text
 
 
 def test_an_article_loses_the_promotion_boxes_inside_its_body():
@@ -198,9 +203,10 @@ def _counted_copies(page: str) -> tuple[list[int], Callable[[], html.HtmlElement
 def test_a_fast_reading_that_agrees_with_the_second_opinion_is_not_redone():
     page = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
     calls, fresh_document = _counted_copies(page)
-    text = extract_main_content(html.fromstring(page), fresh_document, page, URL, [])
-    assert all(paragraph in text for paragraph in PARAGRAPHS)
+    main = extract_main_content(html.fromstring(page), fresh_document, page, URL, [])
+    assert all(paragraph in main.text for paragraph in PARAGRAPHS)
     assert calls == [0]
+    assert main.extraction is Extraction.TRAFILATURA_FAST
 
 
 def test_a_fast_reading_far_shorter_than_the_second_opinion_is_redone_in_full():
@@ -208,6 +214,58 @@ def test_a_fast_reading_far_shorter_than_the_second_opinion_is_redone_in_full():
     short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main></body></html>"
     long_ = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
     calls, fresh_document = _counted_copies(short)
-    text = extract_main_content(html.fromstring(short), fresh_document, long_, URL, [])
+    main = extract_main_content(html.fromstring(short), fresh_document, long_, URL, [])
     assert calls == [1]
-    assert PARAGRAPHS[0] in text
+    assert PARAGRAPHS[0] in main.text
+    assert main.extraction is Extraction.SECOND_OPINION_MERGED, "the full reading was still short: the second opinion filled it"
+
+
+def _words(text: str) -> int:
+    return len(re.findall(r"\w+", text))
+
+
+def test_a_fast_reading_stands_from_exactly_its_minimum_share_of_the_second_opinion():
+    """The fast-mode check decides every page that is not an article (wcxb-dev: most of them)."""
+    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main></body></html>"
+    long_ = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
+    plain = replace(DEFAULT_SETTINGS, second_opinion_merge=False, headings_restored=False, min_fast_share=0.0)
+    found = _words(extract_main_content(html.fromstring(short), lambda: html.fromstring(short), long_, URL, [], plain).text)
+    share = found / _words(resiliparse_main_text(long_))
+    for min_share, redone in ((share - 1e-9, False), (share + 1e-9, True)):
+        calls, fresh_document = _counted_copies(short)
+        main = extract_main_content(html.fromstring(short), fresh_document, long_, URL, [], replace(plain, min_fast_share=min_share))
+        assert (calls == [1]) is redone
+        assert main.extraction is (Extraction.TRAFILATURA_FULL if redone else Extraction.TRAFILATURA_FAST)
+
+
+def test_a_card_grid_joins_only_when_it_holds_more_than_the_minimum_growth_times_the_reading():
+    """The growth guard decides which listings and collections get their grid."""
+    page = _programs_page()
+    without_grid = replace(DEFAULT_SETTINGS, card_grids=False)
+    reading = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], without_grid).text
+    grid = sum(_words(line) for card in card_grid_cards(html.fromstring(page)) for line in card)
+    growth = grid / _words(reading)
+    assert growth > DEFAULT_SETTINGS.min_grid_growth, "the default joins this grid"
+    for min_growth, joins in ((growth - 1e-6, True), (growth, False)):
+        main = extract_main_content(
+            html.fromstring(page), lambda: html.fromstring(page), page, URL, [], replace(DEFAULT_SETTINGS, min_grid_growth=min_growth)
+        )
+        assert (main.extraction is Extraction.CARD_GRID_ADDED) is joins
+        assert ("systems design, cohort 23" in main.text) is joins
+
+
+def test_an_article_keeps_its_precise_reading_from_exactly_the_minimum_share_of_the_second_opinion():
+    """The precision guard decides every article (wcxb-dev: 605 of 1,497 pages are read in precision mode)."""
+    box = '<div class="article-bottom"><p>Join our free weekly quiz, with prizes for the readers who follow the valley news.</p></div>'
+    page = _article_page(f"<article><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS[:3])}{box}</article>")
+    plain = replace(DEFAULT_SETTINGS, headings_restored=False, card_grids=False, min_precise_share=0.0)
+    precise = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], plain)
+    assert precise.extraction is Extraction.TRAFILATURA_PRECISION
+    share = _words(precise.text) / _words(resiliparse_main_text(page))
+    assert share < 1, "precision left the box out, the second opinion kept it"
+    for min_share, stands in ((share - 1e-9, True), (share + 1e-9, False)):
+        main = extract_main_content(
+            html.fromstring(page), lambda: html.fromstring(page), page, URL, [], replace(plain, min_precise_share=min_share)
+        )
+        assert (main.extraction is Extraction.TRAFILATURA_PRECISION) is stands
+        assert ("weekly quiz" in main.text) is not stands, "the default mode keeps the box"

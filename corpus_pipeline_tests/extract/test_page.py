@@ -238,3 +238,26 @@ def test_a_cookie_consent_dialog_never_reaches_the_content():
     record = parse_html_page(html_page(document(body=f"<main><h1>Gardens</h1><p>{ARTICLE}</p></main>{dialog}")), website())
     assert "neighbours grow vegetables" in record["content"]
     assert "cookies" not in record["content"] and "Privacy Preference" not in record["content"]
+
+
+def test_every_record_says_which_path_produced_its_text():
+    article = document(body=f"<article><h1>Growing together</h1><p>{ARTICLE}</p></article>")
+    assert parse_html_page(html_page(article), website(markup="article"))["extraction"] == "markup"
+    automatic = parse_html_page(html_page(article), website())
+    assert automatic["content"] and automatic["extraction"] in {"trafilatura_fast", "trafilatura_full"}
+    news = document(
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Growing together"}</script>',
+        f"<article><h1>Growing together</h1><p>{ARTICLE}</p></article>",
+    )
+    assert parse_html_page(html_page(news), website())["extraction"] == "trafilatura_precision"
+    for empty in (document(body=""), document(body="<div id='app'><p>Loading your basket...</p></div>")):
+        record = parse_html_page(html_page(empty), website())
+        assert record["content"] == "" and record["extraction"] == "no_document" and record["error"]
+
+
+def test_records_have_exactly_the_schema_columns_pdf_sources_may_leave_out():
+    from corpus_pipeline.core.schema import RECORD_COLUMNS
+
+    record = parse_html_page(html_page(document(body=f"<p>{ARTICLE}</p>")), website())
+    assert "extraction" in RECORD_COLUMNS
+    assert set(record) <= set(RECORD_COLUMNS) and "extraction" in record

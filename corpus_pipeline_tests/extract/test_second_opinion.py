@@ -1,6 +1,14 @@
 """The second main-content opinion and when it overrides trafilatura."""
 
-from corpus_pipeline.extract.second_opinion import merge_missed_content, resiliparse_main_text
+import re
+from dataclasses import replace
+
+from corpus_pipeline.extract.second_opinion import (
+    merge_missed_content,
+    missed_content,
+    resiliparse_main_text,
+)
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 SERVICES = [
     "Boiler repair within a day, by certified engineers who carry the common parts in their vans.",
@@ -85,3 +93,42 @@ def test_signatures_and_impls_an_api_reference_lists_are_not_missed_content():
     sections = "\n".join(SERVICES)  # prose with a stray `f(x) -> y` line is still prose
     merged = merge_missed_content(prose, f"{prose}\n{sections}\nCall f(x) -> y to convert.")
     assert merged.split("\n") == [prose, *SERVICES, "Call f(x) -> y to convert."]
+
+
+def _words(text: str) -> int:
+    return len(re.findall(r"\w+", text))
+
+
+def test_the_merge_starts_exactly_at_the_minimum_growth():
+    """The growth guard decides most merges (wcxb-dev pages where trafilatura read a part of a service list)."""
+    primary, second = SERVICES[1], "\n".join(SERVICES)
+    growth = _words(second) / _words(primary)
+    at = replace(DEFAULT_SETTINGS, min_growth=growth)
+    above = replace(DEFAULT_SETTINGS, min_growth=growth + 1e-6)
+    assert missed_content(primary, second, settings=at)
+    assert merge_missed_content(primary, second, settings=at).split("\n") == SERVICES
+    assert not missed_content(primary, second, settings=above)
+    assert merge_missed_content(primary, second, settings=above) == primary
+
+
+def test_the_merge_needs_the_minimum_containment():
+    primary = "\n".join([SERVICES[1], "Zanzibar lighthouse keepers"])
+    second = "\n".join(SERVICES)
+    containment = (_words(SERVICES[1])) / _words(primary)  # the caption's words are nowhere in the second
+    assert missed_content(primary, second, settings=replace(DEFAULT_SETTINGS, min_containment=containment))
+    assert not missed_content(primary, second, settings=replace(DEFAULT_SETTINGS, min_containment=containment + 1e-6))
+
+
+def test_added_lines_must_average_the_minimum_words():
+    primary, second = SERVICES[1], "\n".join(SERVICES)
+    added = [line for line in SERVICES if line != SERVICES[1]]
+    mean = sum(map(_words, added)) / len(added)
+    assert missed_content(primary, second, settings=replace(DEFAULT_SETTINGS, min_words_per_added_line=mean))
+    assert not missed_content(primary, second, settings=replace(DEFAULT_SETTINGS, min_words_per_added_line=mean + 1e-6))
+    assert not missed_content(primary, second, mean + 1e-6), "a caller's own minimum (product pages) wins"
+
+
+def test_with_the_merge_switched_off_only_an_empty_reading_is_filled():
+    off = replace(DEFAULT_SETTINGS, second_opinion_merge=False)
+    assert merge_missed_content(SERVICES[1], "\n".join(SERVICES), settings=off) == SERVICES[1]
+    assert merge_missed_content("", SERVICES[2], settings=off) == SERVICES[2]

@@ -1,0 +1,125 @@
+"""Every threshold and rule switch of automatic main-content extraction, in one frozen object.
+
+Values were chosen with ``benchmarks/extraction_bench.py`` (article-extraction-benchmark and wcxb-dev); each field
+says why it has its value. The rule switches exist so that the benchmark's ablation can turn one rule off at a time
+without editing code; in production they are all on. Pass an instance to ``parse_html_page`` / ``parse_html_pages``
+(the default instance is used when none is given).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExtractionSettings:
+    """Thresholds of the extraction rules (see each field's comment) and one switch per rule without a threshold."""
+
+    # -- the page -------------------------------------------------------------------------------------------------
+    max_chars: int = 5_000_000  # beyond this a "page" is a dump, not an article: parse the head of it
+    charset_sample_bytes: int = 200_000  # charset detection reads the head of a page: its cost grows with the bytes
+    # Among near-equal charset candidates the web's own default (windows-1252) is preferred within this chaos margin.
+    windows_1252_tolerance: float = 0.15
+    # This many articles declared on one page are the stories of a list, not one story (page_type.py).
+    min_listed_articles: int = 3
+
+    # -- metadata (metadata.py) ------------------------------------------------------------------------------------
+    min_title_words: int = 2  # a title cut down to fewer words than this lost its meaning: the whole title stays
+    # Detection overrides a declared language only when this confident, on this many characters of text (untranslated
+    # English copies under /fr/ declare fr but are English).
+    confident_detection: float = 0.95
+    min_text_for_detection: int = 200
+    min_undeclared_detection: float = 0.5  # with nothing declared, a detection more likely than not beats the default
+    detection_sample_chars: int = 2000  # the classifier's cost grows with the text; its accuracy has long stopped growing
+    min_detection_chars: int = 20  # fewer characters say nothing about their language
+
+    # -- trafilatura fast mode, checked by the second opinion (main_content.py) -----------------------------------
+    # Fast mode skips trafilatura's fallbacks (readability, jusText: about 40 % of its time); a fast reading with
+    # under this share of the second opinion's words is redone in full (F1 unchanged or better on both benchmarks,
+    # speed 0.72x -> 0.95x trafilatura).
+    min_fast_share: float = 0.5
+    # ...or over this many times them (without this upper bound a menu was read as a news story).
+    max_fast_growth: float = 5
+    min_expected_words: int = 50  # below this, the second opinion's length says little
+    fast_trafilatura_first: bool = True  # switch: off reads every page in trafilatura's full mode
+
+    # -- articles --------------------------------------------------------------------------------------------------
+    # Precision mode kept unless it keeps under this share of the second opinion's words (article benchmark F1:
+    # default mode 0.960, precision alone 0.964, precision with this guard 0.969).
+    min_precise_share: float = 0.6
+    precision_on_articles: bool = True  # switch: off reads articles in the default mode, as any other page
+    # A default-mode reading of an article with under this share of the second opinion's words failed too, and the
+    # second opinion may fill it in (wcxb-dev articles 0.942 -> 0.944 from 0.3 to 0.5; article benchmark falls to
+    # 0.968 at 0.6, where two news stories take in their related stories).
+    max_failed_share: float = 0.3
+
+    # -- the second opinion's merge (second_opinion.py) ------------------------------------------------------------
+    second_opinion_merge: bool = True  # switch: off keeps trafilatura's reading whatever Resiliparse found
+    # Share of trafilatura's words the second opinion must also hold (wcxb-dev +0.0005 at 0.7 or 0.6 against 0.9,
+    # four pages gaining, one losing; article benchmark unchanged).
+    min_containment: float = 0.7
+    min_growth: float = 1.5  # the second opinion must have found this many times more words
+    # What it adds must average this many words per line: one- or two-word lines are job cards, menus, filters
+    # (wcxb-dev listings: 0.582 merged anyway, 0.590 not).
+    min_words_per_added_line: float = 2.5
+    # Lines a product page's second opinion adds must average this many words: paragraphs, not spec rows.
+    min_prose_words_per_line: float = 20
+    # Nor may it be mostly code: API references list impls their own text leaves out (a Rust std page fell from
+    # 0.79 to 0.57 when they were merged; wcxb-dev documentation 0.917 -> 0.919).
+    max_code_share: float = 0.5
+
+    # -- card grids (card_grid.py, main_content.py) ----------------------------------------------------------------
+    card_grids: bool = True  # switch: off never adds a page's card grid
+    min_cards: int = 4  # fewer siblings alike are a pair of columns or a short menu, not a list of records
+    min_words_per_card: float = 3  # a run of icons, bare links or one-word tabs is a menu
+    # A group where one member holds this share of the words is the page's layout, not a list of records (a
+    # documentation index's largest chapter holds half, which is why the bound is not lower).
+    max_card_share: float = 0.9
+    # The grid joins the text when it holds this many times more words (wcxb-dev listings 0.599 -> 0.643,
+    # collections 0.601 -> 0.642; 1.5x to 3x all gain 0.007 to 0.008 overall).
+    min_grid_growth: float = 2
+    # ...and reads as records: sidebar widgets of one-word category links average fewer words per line (one took
+    # over a news story on the article benchmark; with this guard no article page changes)...
+    min_grid_words_per_line: float = 2.5
+    # ...or as many short shop records (name, colours, price: wcxb-dev collections and listings +0.0018), where a
+    # few cards of many one-word lines are a sidebar's widgets.
+    min_short_records: int = 8
+    min_short_record_lines: float = 3
+    # On an article the grid must be the article's own sections: it holds at least this share of the words read...
+    min_read_in_grid: float = 0.5
+    # ...and no card holds this share alone (one story of an endless stream, or other stories' teasers; article
+    # benchmark 0.962 unguarded, 0.971 guarded; wcxb-dev articles +0.0019 over no grid).
+    max_read_in_one_card: float = 0.8
+
+    # -- page chrome: no document (main_content.py) ---------------------------------------------------------------
+    # When Resiliparse finds no main content, a trafilatura reading under this many words, of lines averaging under
+    # the next setting's words, is menus and banners: no document (wcxb-dev: three such pages, all with empty
+    # truth, 2.1 to 5.0 words per line; the shortest real page Resiliparse misses reads 123 words; python3.11-doc's
+    # copyright page, 52 words at 7.4 per line, stays).
+    max_chrome_words: int = 100
+    max_chrome_words_per_line: float = 6
+
+    # -- reader comments (comments.py) -----------------------------------------------------------------------------
+    comments_removed: bool = True  # switch: off lets reader comments into non-forum pages' readings
+    consent_banners_removed: bool = True  # switch: off leaves cookie and consent banners in the page (consent.py)
+
+    # -- headings put back (headings.py) ---------------------------------------------------------------------------
+    headings_restored: bool = True  # switch: off leaves out the headings trafilatura dropped (wcxb-dev 0.831 -> 0.834 with)
+    anchor_words: int = 4  # words after a heading that must open a kept line
+    max_heading_words: int = 30  # longer "headings" are whole cards or banners wrapped in <hN>
+    max_following_fragments: int = 12  # text nodes searched for a heading's opening words
+
+    # -- line filters (text.py) ------------------------------------------------------------------------------------
+    # A line of this many words found exactly twice is a template's second rendering of one block; shorter labels
+    # repeat across records and stay (wcxb-dev +0.0012; article benchmark 0.971 either way).
+    min_copied_line_words: int = 8
+    # A line this long that is one phrase over and over, a placeholder, a rating widget or a soup of ids is markup
+    # debris (as in Gopher's repetition rules and C4's line filters); shorter lines are left alone.
+    min_degenerate_line_words: int = 20
+    # Share of a line's words covered by its commonest word pair (Gopher drops from 20 %; in a 20-word sentence one
+    # pair said twice covers 20 %, so debris is counted from 40 %).
+    min_top_pair_share: float = 0.4
+    min_identifier_share: float = 0.5  # words that mix letters and digits ("9b83", "S19aea247"): ids, not language
+
+
+DEFAULT_SETTINGS = ExtractionSettings()
