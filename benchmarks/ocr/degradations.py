@@ -121,6 +121,23 @@ def perspective(tilt: float) -> Degradation:
     return degrade
 
 
+def combined(dpi: int, holes: float, angle: float, quality: int) -> Degradation:
+    """Several damages at once, as a worn original scanned cheaply: low dpi, blur, holes, noise, skew, JPEG."""
+    def degrade(page: Image.Image, rng: np.random.Generator) -> tuple[Image.Image, int]:
+        small = page.resize((page.width * dpi // RENDER_DPI, page.height * dpi // RENDER_DPI), Image.Resampling.LANCZOS)
+        pixels = _pixels(small.filter(ImageFilter.GaussianBlur(0.6)))
+        if holes:
+            ink = pixels < 150
+            pierced = rng.random(ink.shape) < holes
+            pixels = np.where(ink & ~pierced, 0.0, 255.0)
+        noisy = _image(pixels + rng.normal(0, 12, pixels.shape))
+        turned = noisy.rotate(angle, expand=True, fillcolor=255, resample=Image.Resampling.BICUBIC)
+        buffer = BytesIO()
+        turned.save(buffer, format="JPEG", quality=quality)
+        return Image.open(BytesIO(buffer.getvalue())).convert("L"), dpi
+    return degrade
+
+
 def clean(page: Image.Image, rng: np.random.Generator) -> tuple[Image.Image, int]:
     return page.convert("L"), RENDER_DPI
 
@@ -148,4 +165,6 @@ CONDITIONS: dict[tuple[str, str], Degradation] = {
     ("skew", "4-7 deg"): skew(4.0, 7.0),
     ("perspective", "2 %"): perspective(0.02),
     ("perspective", "5 %"): perspective(0.05),
+    ("combined", "mild"): combined(200, 0.0, 0.7, 75),
+    ("combined", "heavy"): combined(150, 0.12, 1.2, 40),
 }
