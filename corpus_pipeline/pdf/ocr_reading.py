@@ -100,15 +100,10 @@ def words_to_reading(data: dict[str, list]) -> tuple[str, float, int]:
 def _variants(settings: PdfSettings) -> list[tuple[str, Callable[[Image.Image], Image.Image]]]:
     """Prepared images, in the order they are tried: each answers a kind of damage a scan may have."""
     return [
-        ("smoothed", _smoothed),  # holes in strokes, speckle and JPEG blocks melt into the strokes
         ("median", _median),  # salt-and-pepper noise
-        ("local threshold", _local_threshold),  # faded or unevenly lit pages, bleed-through
-        ("stroke repair", lambda image: enhance(image, replace(settings, repair=1))),
+        ("stroke repair", lambda image: enhance(image, replace(settings, repair=1))),  # holes in strokes
+        ("local threshold", _local_threshold),  # faded or unevenly lit pages
     ]
-
-
-def _smoothed(image: Image.Image) -> Image.Image:
-    return image.convert("L").filter(ImageFilter.GaussianBlur(1.2))
 
 
 def _median(image: Image.Image) -> Image.Image:
