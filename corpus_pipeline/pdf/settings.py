@@ -27,7 +27,7 @@ class PdfSettings:
     # A variant must read at least this share of the first reading's characters: fewer means lines were lost.
     ocr_min_kept_text: float = 0.9
     # A variant replaces the best reading only if it is this many points more confident: on the tuning text a
-    # +1.0 gain read worse (bleed-through), gains of +3.5 and more on eroded and speckled pages read far better.
+    # +1.0 gain read worse (bleed-through), gains of +2.2 and more on eroded and speckled pages read far better.
     ocr_min_confidence_gain: float = 2.0
     max_bytes: int = 50 * 1024 * 1024
     max_pages: int = 2000
