@@ -1,9 +1,7 @@
 """Image preparation before OCR: the reference's knobs, done with wavelets and scikit-image.
 
-By default only stroke repair is used, and only on pages measured as degraded
-(broken strokes): on clean and mildly degraded scans the plain render reads
-best, on eroded binarized scans one repair pass cuts the character error rate
-by about a quarter (benchmarks/ocr_bench.py).
+Nothing here decides whether a page needs it: the configured knobs apply to every page, and
+otherwise stroke repair is one of the variants ocr_reading.py reads when a page's own OCR is poor.
 """
 
 from __future__ import annotations
@@ -17,9 +15,6 @@ from skimage.morphology import closing, footprint_rectangle
 from corpus_pipeline.pdf.settings import PdfSettings
 
 INK_LEVEL = 0.5
-# Share of gap pixels inside strokes from which a page counts as degraded (measured: clean and mildly
-# degraded scans sit near 0.010, binarized scans with eroded strokes near 0.038).
-BROKEN_STROKES_RATIO = 0.02
 
 
 def broken_stroke_ratio(image: Image.Image) -> float:

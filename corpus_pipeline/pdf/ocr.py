@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import replace
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -15,7 +14,8 @@ from pdf2image import convert_from_path, pdfinfo_from_path
 from PIL import Image
 
 from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
-from corpus_pipeline.pdf.enhance import BROKEN_STROKES_RATIO, broken_stroke_ratio, enhance
+from corpus_pipeline.pdf.enhance import enhance
+from corpus_pipeline.pdf.ocr_reading import PageReading, read_page
 from corpus_pipeline.pdf.settings import PdfSettings
 
 SKEW_SEARCH_DEGREES = 5.0
@@ -83,17 +83,18 @@ def _single_threaded_tesseract() -> None:
 
 
 def _ocr_page(path: str, page: int, *, settings: PdfSettings) -> str:
+    return read_pdf_page(path, page, settings).text.strip()
+
+
+def read_pdf_page(path: str, page: int, settings: PdfSettings) -> PageReading:
+    """OCR one 0-based page of a PDF file: render, deskew, configured enhancement, then the page's best reading."""
     image = render_page(path, page, settings)
     if settings.deskew:
         image = deskew(image)
     if any(v is not None for v in (settings.repair, settings.upscale, settings.contrast, settings.sharpening)):
         image = enhance(image, settings)
-    elif broken_stroke_ratio(image) > BROKEN_STROKES_RATIO:  # automatic: repair only where it helps
-        image = enhance(image, replace(settings, repair=1))
     try:
-        return pytesseract.image_to_string(
-            image, lang=settings.languages, config="--psm 3", timeout=settings.page_timeout_s
-        ).strip()
+        return read_page(image, settings)
     except RuntimeError as exc:  # pytesseract signals its timeout this way
         raise OcrError(f"page {page + 1}: OCR failed or timed out: {exc}") from exc
 

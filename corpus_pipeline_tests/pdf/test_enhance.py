@@ -1,9 +1,9 @@
-"""Image preparation: degraded pages are recognized and repaired; clean pages are left alone."""
+"""Image preparation: broken strokes are measured and repaired; the reference's knobs work."""
 
 import numpy as np
 from PIL import Image
 
-from corpus_pipeline.pdf.enhance import BROKEN_STROKES_RATIO, broken_stroke_ratio, enhance
+from corpus_pipeline.pdf.enhance import broken_stroke_ratio, enhance
 from corpus_pipeline.pdf.settings import PdfSettings
 
 
@@ -17,9 +17,8 @@ def strokes(dropout: float) -> Image.Image:
     return Image.fromarray(page)
 
 
-def test_broken_strokes_are_detected():
-    assert broken_stroke_ratio(strokes(0.0)) < BROKEN_STROKES_RATIO
-    assert broken_stroke_ratio(strokes(0.15)) > BROKEN_STROKES_RATIO
+def test_broken_strokes_are_measured():
+    assert broken_stroke_ratio(strokes(0.0)) < broken_stroke_ratio(strokes(0.05)) < broken_stroke_ratio(strokes(0.15))
     assert broken_stroke_ratio(Image.new("L", (50, 50), 255)) == 0.0
 
 
