@@ -21,7 +21,6 @@ import argparse
 import gzip
 import json
 import os
-import re
 import statistics
 import sys
 import time
@@ -36,7 +35,8 @@ from lxml import html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import DATASETS as SHARED_DATASETS, PYTHON_DOCS, print_table, python_doc_pages  # noqa: E402
+from benchmarks.common import DATASETS as SHARED_DATASETS  # noqa: E402
+from benchmarks.common import PYTHON_DOCS, WORD, bag_f1, print_table, python_doc_pages  # noqa: E402
 from benchmarks.wcxb_split import TUNING, VALIDATION, read_split, website_of, write_split  # noqa: E402
 from corpus_pipeline.core.registry import parse_registry  # noqa: E402
 from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
@@ -46,7 +46,6 @@ from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSetting
 # common.py finds the datasets next to the checkout (/work/main -> /work/shared); a worktree elsewhere names them.
 DATASETS = Path(os.environ.get("CORPUS_DATASETS", SHARED_DATASETS))
 NOW = datetime.now(timezone.utc)
-WORD = re.compile(r"\w+")
 SPEED_ROUNDS = 3
 PARTS = (TUNING, VALIDATION)
 # Each rule switched off: a switch turned off, or a guard's threshold set where the guard never fires.
@@ -76,7 +75,7 @@ def website(**options):
 
 
 def ours(raw: bytes, url: str, site=None, boilerplate=None, settings: ExtractionSettings = DEFAULT_SETTINGS) -> dict:
-    return parse_html_page(HtmlPage(url, raw, "text/html", NOW), site or website(), boilerplate, settings)
+    return parse_html_page(HtmlPage(url, raw, "text/html", NOW), site or website(), boilerplate, settings=settings)
 
 
 def traf(raw: bytes, url: str, **options) -> str:
@@ -106,17 +105,6 @@ def aeb_scores(predictions: dict[str, str], truth: dict[str, str]) -> tuple[floa
             recalls.append(tp / sum(reference.values()))
     p, r = sum(precisions) / len(precisions), sum(recalls) / len(recalls)
     return p, r, 2 * p * r / (p + r) if p + r else 0.0
-
-
-def bag_f1(predicted: str, expected: str) -> float:
-    a, b = Counter(WORD.findall((predicted or "").lower())), Counter(WORD.findall((expected or "").lower()))
-    if not a or not b:
-        return 0.0
-    tp = sum((a & b).values())
-    if not tp:
-        return 0.0
-    p, r = tp / sum(a.values()), tp / sum(b.values())
-    return 2 * p * r / (p + r)
 
 
 def wcxb_f1(predicted: str, expected: str) -> float:

@@ -85,6 +85,7 @@ def parse_html_page(
     page: HtmlPage,
     website: Website,
     boilerplate: BoilerplateModel | None = None,
+    *,
     max_markup_depth: int = ExtractionBudget.max_markup_depth,
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> dict:
@@ -111,6 +112,7 @@ def parse_html_pages(
     website: Website,
     boilerplate: BoilerplateModel | None,
     workers: int = 2,
+    *,
     budget: ExtractionBudget = ExtractionBudget(),
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> Iterator[dict]:
