@@ -77,6 +77,8 @@ def test_duplicates_are_reduced_to_one_record_with_the_merge_recorded(demo_run):
         assert len(kept) == 1, (pair, kept)
         (dropped,) = pair - kept
         assert absorbed.get(dropped) == reason
+        # The original, which the blog links to, wins over its reprint or draft, which nothing links to.
+        assert kept == {canonical_url(base_url + first)}, kept
 
 
 def test_pdf_outline_sections_start_on_their_pages(demo_run):
