@@ -67,24 +67,24 @@ def _shut(sock: socket.socket | None) -> None:
         pass
 
 
-class _WatchedHTTPConnection(HTTPConnection):
+class _Watched:
+    """Hands the connection's socket to the request's deadline once the request is sent."""
+
     def __init__(self, *args, request_deadline: RequestDeadline, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._request_deadline = request_deadline
 
-    def request(self, *args, **kwargs) -> None:  # type: ignore[override]
-        super().request(*args, **kwargs)
-        self._request_deadline.watch(self.sock)  # connected now; the response is read after this
+    def request(self, *args, **kwargs) -> None:
+        super().request(*args, **kwargs)  # type: ignore[misc]
+        self._request_deadline.watch(self.sock)  # type: ignore[attr-defined]  # connected now; the response follows
 
 
-class _WatchedHTTPSConnection(HTTPSConnection):
-    def __init__(self, *args, request_deadline: RequestDeadline, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._request_deadline = request_deadline
+class _WatchedHTTPConnection(_Watched, HTTPConnection):
+    pass
 
-    def request(self, *args, **kwargs) -> None:  # type: ignore[override]
-        super().request(*args, **kwargs)
-        self._request_deadline.watch(self.sock)
+
+class _WatchedHTTPSConnection(_Watched, HTTPSConnection):
+    pass
 
 
 class DeadlineAdapter(HTTPAdapter):
