@@ -24,7 +24,7 @@ from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.fetcher import Fetcher, FetchResult, HopGuard, Refusal
 from corpus_pipeline.crawl.links import extract_links
-from corpus_pipeline.crawl.politeness import RobotsRules, is_private_host
+from corpus_pipeline.crawl.politeness import RobotsRules, is_private_address, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.sitemaps import ChildSitemap, SitemapError, iter_sitemap
@@ -78,8 +78,9 @@ class _Crawl:
         self.settings = settings
         self.previous = previous
         self.throttle = HostThrottle.for_settings(settings)
-        self.fetcher = Fetcher(settings, self.throttle)
-        self.robots_fetcher = Fetcher(dataclasses.replace(settings, max_retries=min(1, settings.max_retries)), self.throttle)
+        self.fetcher = Fetcher(settings, self.throttle, peer_check=self._private_peer_refusal)
+        self.robots_fetcher = Fetcher(dataclasses.replace(settings, max_retries=min(1, settings.max_retries)),
+                                      self.throttle, peer_check=self._private_peer_refusal)
         self.max_pages = website.max_pages or settings.max_pages
         self.site_netlocs = {urlsplit(normalize_url(website.url)).netloc} | {h.lower() for h in website.same_site_hosts}
         start = urlsplit(normalize_url(urljoin(website.base_url + "/", website.child)))
@@ -294,6 +295,15 @@ class _Crawl:
             self.private_hosts[host] = is_private_host(host)
         if self.private_hosts[host]:
             return Refusal(FetchOutcome.PRIVATE_ADDRESS, f"{host} is a private address outside the website")
+        return None
+
+    def _private_peer_refusal(self, host: str, port: int, address: str) -> str | None:
+        """The same rule, applied to the address a connection actually reached (a name may re-resolve)."""
+        netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        if self.settings.allow_private_external or self._is_same_site(f"http://{netloc}/"):
+            return None
+        if is_private_address(address):
+            return f"{host} connected to the private address {address}, outside the website"
         return None
 
     @staticmethod

@@ -10,10 +10,6 @@ from __future__ import annotations
 import socket
 import threading
 
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool
-
 
 class RequestDeadline:
     """Shuts down the socket of the request in progress when armed time runs out (one per thread)."""
@@ -65,39 +61,3 @@ def _shut(sock: socket.socket | None) -> None:
         sock.shutdown(socket.SHUT_RDWR)  # wakes up a recv blocked in another thread; close() would not
     except OSError:
         pass
-
-
-class _Watched:
-    """Hands the connection's socket to the request's deadline once the request is sent."""
-
-    def __init__(self, *args, request_deadline: RequestDeadline, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._request_deadline = request_deadline
-
-    def request(self, *args, **kwargs) -> None:
-        super().request(*args, **kwargs)  # type: ignore[misc]
-        self._request_deadline.watch(self.sock)  # type: ignore[attr-defined]  # connected now; the response follows
-
-
-class _WatchedHTTPConnection(_Watched, HTTPConnection):
-    pass
-
-
-class _WatchedHTTPSConnection(_Watched, HTTPSConnection):
-    pass
-
-
-class DeadlineAdapter(HTTPAdapter):
-    """A requests transport whose connections report their socket to a :class:`RequestDeadline`."""
-
-    def __init__(self, request_deadline: RequestDeadline, **kwargs) -> None:
-        self.request_deadline = request_deadline
-        super().__init__(**kwargs)
-
-    def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None) -> HTTPConnectionPool:
-        pool = super().get_connection_with_tls_context(request, verify, proxies, cert)
-        if not isinstance(pool.conn_kw.get("request_deadline"), RequestDeadline):
-            secure = pool.scheme == "https"
-            pool.ConnectionCls = _WatchedHTTPSConnection if secure else _WatchedHTTPConnection  # type: ignore[assignment]
-            pool.conn_kw["request_deadline"] = self.request_deadline
-        return pool

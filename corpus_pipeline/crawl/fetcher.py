@@ -21,9 +21,10 @@ import requests
 
 from corpus_pipeline.core.outcomes import FetchOutcome
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
-from corpus_pipeline.crawl.deadline import DeadlineAdapter, RequestDeadline
+from corpus_pipeline.crawl.deadline import RequestDeadline
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
+from corpus_pipeline.crawl.transport import CrawlAdapter, PeerCheck, refused_peer
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -87,11 +88,15 @@ class Refusal:
 
 
 class Fetcher:
-    """HTTP client of one crawl: one requests session per thread, shared politeness."""
+    """HTTP client of one crawl: one requests session per thread, shared politeness.
 
-    def __init__(self, settings: CrawlSettings, throttle: HostThrottle) -> None:
+    ``peer_check`` judges the address each connection reached before anything is sent on it.
+    """
+
+    def __init__(self, settings: CrawlSettings, throttle: HostThrottle, peer_check: PeerCheck | None = None) -> None:
         self.settings = settings
         self.throttle = throttle
+        self.peer_check = peer_check
         self._local = threading.local()
 
     def _session(self) -> tuple[requests.Session, RequestDeadline]:
@@ -102,7 +107,7 @@ class Fetcher:
             session.headers["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
             self._local.deadline = RequestDeadline()
             for prefix in ("http://", "https://"):
-                session.mount(prefix, DeadlineAdapter(self._local.deadline))
+                session.mount(prefix, CrawlAdapter(self._local.deadline, self.peer_check))
             self._local.session = session
         return session, self._local.deadline
 
@@ -185,6 +190,9 @@ class Fetcher:
                 allow_redirects=False,
             )
         except requests.RequestException as exc:
+            refused = refused_peer(exc)
+            if refused is not None:
+                return FetchResult(FetchOutcome.PRIVATE_ADDRESS, error=refused.reason), None
             if deadline.expired:
                 return FetchResult(FetchOutcome.ERROR, error=self._deadline_error("the headers")), None
             return FetchResult(FetchOutcome.ERROR, error=connection_error(url, exc)), None

@@ -58,6 +58,12 @@ def is_private_host(host: str) -> bool:
     return any(_is_private_address(ipaddress.ip_address(info[4][0].split("%", 1)[0])) for info in infos)
 
 
+def is_private_address(address: str) -> bool:
+    """Whether an IP address literal (as a socket reports it) is loopback, private, link-local, reserved..."""
+    literal = _address_literal(address)
+    return literal is not None and _is_private_address(literal)
+
+
 def _address_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
         return ipaddress.ip_address(host.strip("[]").split("%", 1)[0])

@@ -1,0 +1,39 @@
+"""The address a connection reached is judged before anything is sent (DNS rebinding)."""
+
+from corpus_pipeline.core.outcomes import FetchOutcome
+from corpus_pipeline.crawl.fetcher import Fetcher
+from corpus_pipeline.crawl.politeness import is_private_address
+from corpus_pipeline.crawl.throttle import HostThrottle
+from corpus_pipeline_tests.support.http_server import LoopbackSite, Route
+
+
+def test_a_refused_peer_ends_the_fetch_before_the_request_is_sent(fast_settings):
+    seen: list[tuple[str, int, str]] = []
+
+    def refuse_loopback(host: str, port: int, address: str) -> str | None:
+        seen.append((host, port, address))
+        return f"{host} connected to {address}" if is_private_address(address) else None
+
+    with LoopbackSite({"/": Route(body="<html>secret</html>")}) as site:
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings), peer_check=refuse_loopback)
+        result = fetcher.fetch(site.url("/"), "127.0.0.1")
+        assert site.total_requests == 0, "the server must not receive the request"
+    assert result.outcome == FetchOutcome.PRIVATE_ADDRESS
+    assert result.error == "127.0.0.1 connected to 127.0.0.1"
+    assert result.attempts == 1, "a refusal is a decision, not a failure to retry"
+    assert result.body is None
+    assert seen and seen[0][1] == int(site.base_url.rsplit(":", 1)[1])
+
+
+def test_an_accepted_peer_is_fetched_as_usual(fast_settings):
+    with LoopbackSite({"/": Route(body="<html>hello</html>")}) as site:
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings), peer_check=lambda *_: None)
+        result = fetcher.fetch(site.url("/"), "127.0.0.1")
+    assert result.outcome == FetchOutcome.FETCHED and b"hello" in result.body
+
+
+def test_private_address_literals():
+    assert is_private_address("127.0.0.1") and is_private_address("10.1.2.3") and is_private_address("::1")
+    assert is_private_address("::ffff:192.168.0.1"), "IPv4-mapped addresses are judged as IPv4"
+    assert not is_private_address("93.184.216.34")
+    assert not is_private_address("not-an-address")
