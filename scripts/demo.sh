@@ -11,8 +11,8 @@ export DAGSTER_HOME="$PWD/data/dagster_home"
 mkdir -p "$DAGSTER_HOME"
 cp dagster.yaml "$DAGSTER_HOME/dagster.yaml"
 
-.venv/bin/python -m corpus_pipeline.demo.site data/demo_site
-.venv/bin/python -m corpus_pipeline.demo.server --root data/demo_site --port "$PORT" &
+.venv/bin/python -m corpus_pipeline_demo.site data/demo_site
+.venv/bin/python -m corpus_pipeline_demo.server --root data/demo_site --port "$PORT" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 .venv/bin/python - "$PORT" <<'PY'
