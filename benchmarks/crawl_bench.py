@@ -46,7 +46,7 @@ from corpus_pipeline.crawl.crawler import crawl_website  # noqa: E402
 from corpus_pipeline.crawl.links import extract_links  # noqa: E402
 from corpus_pipeline.crawl.previous import PreviousCrawl  # noqa: E402
 from corpus_pipeline.crawl.settings import CrawlSettings  # noqa: E402
-from corpus_pipeline.demo.server import StaticSiteHandler  # noqa: E402
+from corpus_pipeline_demo.server import StaticSiteHandler  # noqa: E402
 
 
 class _Server(ThreadingHTTPServer):

@@ -54,7 +54,7 @@ from corpus_pipeline.core.raw_pages import iter_documents  # noqa: E402
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR, Website, parse_registry  # noqa: E402
 from corpus_pipeline.core.urls import normalize_url  # noqa: E402
 from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse  # noqa: E402
-from corpus_pipeline.demo.server import serve_site  # noqa: E402
+from corpus_pipeline_demo.server import serve_site  # noqa: E402
 from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages  # noqa: E402
 

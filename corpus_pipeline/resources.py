@@ -12,18 +12,21 @@ Every field can be overridden per run from the launchpad or run config, e.g.::
 from __future__ import annotations
 
 import os
+
 import dagster as dg
 from pydantic import Field
 
-from corpus_pipeline.core.registry import Registry, Website, load_registry
 from corpus_pipeline.core.checkpoint import FLUSH_ROWS
+from corpus_pipeline.core.registry import Registry, Website, load_registry
+from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
 from corpus_pipeline.core.warehouse import Warehouse, default_data_dir
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
-from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
+from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.extract.page import ExtractionBudget
 from corpus_pipeline.pdf.settings import PdfSettings
 from corpus_pipeline.quality.checks import GatePolicy
+
 
 class CrawlerConfig(dg.ConfigurableResource):
     """Global knobs of the crawl, the PDF reader and the deduplication, shared by all websites."""
@@ -78,11 +81,11 @@ class CrawlerConfig(dg.ConfigurableResource):
         "before the line is treated as a crawler trap.",
     )
     keep_query_keys: list[str] = Field(
-        default_factory=lambda: ["lang", "v"],
+        default_factory=lambda: list(DEFAULT_KEPT_QUERY_KEYS),
         description="Query keys that make a different canonical URL; all others are dropped.",
     )
     near_duplicate_threshold: float = Field(
-        default=0.9, ge=0.0, le=1.0, description="Similarity ratio from which two pages are near duplicates; 1.0 disables."
+        default=DEFAULT_THRESHOLD, ge=0.0, le=1.0, description="Similarity ratio from which two pages are near duplicates; 1.0 disables."
     )
     ocr_languages: str = Field(default=PdfSettings().languages, description="Tesseract languages, '+'-separated.")
     ocr_dpi: int = Field(default=PdfSettings().dpi, description="Rendering resolution of scanned pages.")

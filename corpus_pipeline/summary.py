@@ -9,7 +9,7 @@ import argparse
 
 import polars as pl
 
-from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
+from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
 from corpus_pipeline.core.warehouse import Warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
@@ -26,7 +26,7 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
             frame = frame.filter(condition)
         return frame.select(pl.len()).collect().item()
 
-    usable = sorted(outcome.value for outcome in USABLE_OUTCOMES)
+    usable = list(USABLE_OUTCOME_VALUES)
     unchanged = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value]
     corpus_path = warehouse.path("corpus", website)
     absorbed = (

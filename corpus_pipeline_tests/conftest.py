@@ -76,8 +76,8 @@ NIGHTLY_PORT = pytest.StashKey[int]()
 @pytest.fixture(scope="session")
 def demo_site(pytestconfig):
     """The bundled demo website, built once and served on the registry's loopback port."""
-    from corpus_pipeline.demo.server import serve_site
-    from corpus_pipeline.demo.site import build_demo_site
+    from corpus_pipeline_demo.server import serve_site
+    from corpus_pipeline_demo.site import build_demo_site
 
     session_dir, port = pytestconfig.stash[_SESSION]
     root = session_dir / "demo_site"

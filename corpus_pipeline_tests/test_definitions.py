@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 
 import dagster as dg
 
+from corpus_pipeline.assets import code_versions
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
 from corpus_pipeline.definitions import defs
 
@@ -27,6 +28,26 @@ def test_every_asset_is_documented_grouped_and_typed():
         assert spec.group_name in {"crawl", "extract", "dedup"}, spec.key
         assert "parquet" in spec.kinds, spec.key
         assert spec.partitions_def is not None, spec.key
+
+
+def test_every_asset_has_a_code_version_from_its_settings_owners_and_a_network_tag():
+    versions = {
+        "raw_pages": code_versions.raw_pages_version(),
+        "parsed_pages": code_versions.parsed_pages_version(),
+        "pdf_documents": code_versions.pdf_documents_version(),
+        "canonical_url_groups": code_versions.canonical_url_groups_version(),
+        "corpus": code_versions.corpus_version(),
+    }
+    for spec in defs.resolve_all_asset_specs():
+        assert spec.code_version == versions[spec.key.to_user_string()], spec.key
+        assert spec.owners, spec.key
+        assert spec.tags["network"] == ("crawls" if spec.key == dg.AssetKey("raw_pages") else "offline"), spec.key
+        assert spec.metadata["group_description"], spec.key
+
+
+def test_the_offline_tag_selects_what_reprocess_job_rebuilds():
+    offline = dg.AssetSelection.tag("network", "offline").resolve(defs.resolve_asset_graph())
+    assert offline == defs.resolve_job_def("reprocess_job").asset_layer.executable_asset_keys
 
 
 def test_the_nightly_schedule_requests_one_run_per_website():

@@ -23,8 +23,8 @@ from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.dedup.corpus import deduplicate
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
-from corpus_pipeline.demo.content import POSTS
-from corpus_pipeline.demo.site import BASE_URL_PLACEHOLDER, build_demo_site
+from corpus_pipeline_demo.content import POSTS
+from corpus_pipeline_demo.site import BASE_URL_PLACEHOLDER, build_demo_site
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
 from corpus_pipeline.extract.site_survey import survey_site
 

@@ -7,15 +7,15 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 PORT=8765
-export DAGSTER_HOME="$PWD/data/dagster_home"
-mkdir -p "$DAGSTER_HOME"
-cp dagster.yaml "$DAGSTER_HOME/dagster.yaml"
+# DAGSTER_HOME is this folder: Dagster reads ./dagster.yaml itself and keeps the run history the UI shows.
+source scripts/env.sh
+echo "==> DAGSTER_HOME=$DAGSTER_HOME (instance settings: $DAGSTER_HOME/dagster.yaml)"
 
-.venv/bin/python -m corpus_pipeline.demo.site data/demo_site
-.venv/bin/python -m corpus_pipeline.demo.server --root data/demo_site --port "$PORT" &
+python -m corpus_pipeline_demo.site data/demo_site
+python -m corpus_pipeline_demo.server --root data/demo_site --port "$PORT" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
-.venv/bin/python - "$PORT" <<'PY'
+python - "$PORT" <<'PY'
 import socket, sys, time
 deadline = time.time() + 20
 while time.time() < deadline:
@@ -30,11 +30,10 @@ PY
 
 echo "==> Running corpus_job for the demo website"
 log=data/demo_run.log
-if ! .venv/bin/dagster job execute -m corpus_pipeline.definitions -j corpus_job \
-    --tags '{"dagster/partition": "demo"}' >"$log" 2>&1; then
+if ! dg launch --job corpus_job --partition demo >"$log" 2>&1; then
   tail -n 40 "$log"
   echo "ERROR: the demo run failed; full log in $log" >&2
   exit 1
 fi
 echo "    run log: $log"
-.venv/bin/python -m corpus_pipeline.summary demo
+python -m corpus_pipeline.summary demo

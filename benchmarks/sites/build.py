@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from corpus_pipeline.demo.server import PLACEHOLDER
+from corpus_pipeline_demo.server import PLACEHOLDER
 
 HANDBOOK = Path("/usr/share/doc/debian-handbook/html")
 DEBIAN_REFERENCE = Path("/usr/share/debian-reference")

@@ -2,6 +2,8 @@
 
 import dagster as dg
 
+from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
+from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
@@ -27,9 +29,12 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS, NO_IGNORED_URL
 @dg.asset(
     partitions_def=website_partitions,
     deps=["canonical_url_groups"],
-    group_name="dedup",
+    group_name=DEDUP.name,
     kinds={"python", "parquet"},
-    metadata=declared_metadata(CORPUS_SCHEMA),
+    metadata={**declared_metadata(CORPUS_SCHEMA), **DEDUP.metadata()},
+    owners=OWNERS,
+    tags=OFFLINE_TAGS,
+    code_version=corpus_version(),
     check_specs=asset_check_specs(ASSET, CHECKS),
 )
 def corpus(

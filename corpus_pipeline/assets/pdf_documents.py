@@ -2,6 +2,8 @@
 
 import dagster as dg
 
+from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
+from corpus_pipeline.assets.code_versions import pdf_documents_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import count_values, declared_metadata
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
@@ -22,9 +24,12 @@ PREVIEW = ["url", "title", "kind", "lang", "content", "error"]
 @dg.asset(
     partitions_def=website_partitions,
     deps=["raw_pages"],
-    group_name="extract",
+    group_name=EXTRACT.name,
     kinds={"python", "parquet"},
-    metadata=declared_metadata(RECORD_SCHEMA),
+    metadata={**declared_metadata(RECORD_SCHEMA), **EXTRACT.metadata()},
+    owners=OWNERS,
+    tags=OFFLINE_TAGS,
+    code_version=pdf_documents_version(),
     check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, ERROR_SHARE)),
 )
 def pdf_documents(

@@ -6,6 +6,8 @@ from datetime import timedelta
 import dagster as dg
 import polars as pl
 
+from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS, OWNERS
+from corpus_pipeline.assets.code_versions import raw_pages_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.checkpoint import Checkpoint
@@ -23,9 +25,12 @@ PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
 
 @dg.asset(
     partitions_def=website_partitions,
-    group_name="crawl",
+    group_name=CRAWL.name,
     kinds={"python", "parquet"},
-    metadata=declared_metadata(RAW_PAGES_SCHEMA),
+    metadata={**declared_metadata(RAW_PAGES_SCHEMA), **CRAWL.metadata()},
+    owners=OWNERS,
+    tags=CRAWLS_TAGS,
+    code_version=raw_pages_version(),
     check_specs=asset_check_specs(ASSET, RAW_PAGES_CHECKS),
 )
 def raw_pages(

@@ -29,3 +29,5 @@ class FetchOutcome(StrEnum):
 USABLE_OUTCOMES: frozenset[FetchOutcome] = frozenset(
     {FetchOutcome.FETCHED, FetchOutcome.NOT_MODIFIED, FetchOutcome.UNCHANGED_LASTMOD}
 )
+# The same, as the strings stored in raw_pages (for filters on the ``outcome`` column), in a fixed order.
+USABLE_OUTCOME_VALUES: tuple[str, ...] = tuple(sorted(outcome.value for outcome in USABLE_OUTCOMES))

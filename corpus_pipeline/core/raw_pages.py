@@ -14,9 +14,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
+from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES
 
-_USABLE = pa.array(sorted(outcome.value for outcome in USABLE_OUTCOMES))
+_USABLE = pa.array(USABLE_OUTCOME_VALUES)
 
 DOCUMENT_COLUMNS = (
     "url",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
+from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
 
 DOCUMENT_KINDS = ["html", "pdf"]
-USABLE = sorted(outcome.value for outcome in USABLE_OUTCOMES)
+USABLE = list(USABLE_OUTCOME_VALUES)
 UNCHANGED = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value]
 
 

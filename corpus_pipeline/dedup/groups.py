@@ -7,12 +7,12 @@ from collections.abc import Sequence
 import polars as pl
 
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA, RECORD_COLUMNS
-from corpus_pipeline.core.urls import InvalidUrlError, canonical_url
+from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS, InvalidUrlError, canonical_url
 from corpus_pipeline.dedup.election import election_key
 
 
 def build_canonical_url_groups(
-    records: pl.LazyFrame, *, urls_to_ignore: Sequence[str], keep_query_keys: Sequence[str] = ("lang", "v")
+    records: pl.LazyFrame, *, urls_to_ignore: Sequence[str], keep_query_keys: Sequence[str] = DEFAULT_KEPT_QUERY_KEYS
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """One row per canonical URL: the elected record, its candidate URLs, and counts of what was dropped and why."""
     frame = records.select([c for c in RECORD_COLUMNS if c in records.collect_schema().names()]).collect()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
+from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES
 from corpus_pipeline.quality.checks import (
     ERROR_SHARE,
     ROW_COUNT_VS_CURRENT,
@@ -22,7 +22,7 @@ ONE_ROW_PER_URL = CheckSpec("one_row_per_url", "No URL appears twice: every URL 
 RAW_PAGES_CHECKS = (WEBSITE_REACHABLE, ROW_COUNT_VS_CURRENT, ONE_ROW_PER_URL, ERROR_SHARE)
 
 DOCUMENT_KINDS = ("html", "pdf")
-USABLE = sorted(outcome.value for outcome in USABLE_OUTCOMES)
+USABLE = list(USABLE_OUTCOME_VALUES)
 NOT_DOCUMENT_SOURCES = ("robots", "sitemap_index")  # rows of robots.txt files and sitemaps, not pages
 CAUSE_CHARS = 200
 

@@ -8,8 +8,8 @@ import requests
 from lxml import etree
 from pypdf import PdfReader
 
-from corpus_pipeline.demo.server import serve_site
-from corpus_pipeline.demo.site import build_demo_site
+from corpus_pipeline_demo.server import serve_site
+from corpus_pipeline_demo.site import build_demo_site
 
 
 def digest(root):

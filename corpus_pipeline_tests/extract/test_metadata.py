@@ -6,7 +6,7 @@ import pytest
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.demo.site import build_demo_site
+from corpus_pipeline_demo.site import build_demo_site
 from corpus_pipeline.extract.metadata import page_date, published_date
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 

@@ -78,7 +78,7 @@ def hostile_settings() -> CrawlSettings:
 @pytest.fixture(scope="session")
 def nightly_demo_root(tmp_path_factory) -> Path:
     """The demo website's files, for tests that start and stop its server (the registry's ``nightly`` entry)."""
-    from corpus_pipeline.demo.site import build_demo_site
+    from corpus_pipeline_demo.site import build_demo_site
 
     root = tmp_path_factory.mktemp("nightly_site")
     build_demo_site(root)

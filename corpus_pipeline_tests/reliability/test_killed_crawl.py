@@ -14,7 +14,7 @@ import polars as pl
 
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse
-from corpus_pipeline.demo.server import serve_site
+from corpus_pipeline_demo.server import serve_site
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 WEBSITE = "nightly"

@@ -14,7 +14,7 @@ import polars as pl
 
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.definitions import defs
-from corpus_pipeline.demo.server import serve_site
+from corpus_pipeline_demo.server import serve_site
 from corpus_pipeline_tests.support.http_server import LoopbackSite, Route
 
 WEBSITE = "nightly"

@@ -1,6 +1,6 @@
 """Serve a static website folder on loopback, as a real web server would.
 
-Usage: ``python -m corpus_pipeline.demo.server --root data/demo_site --port 8765``
+Usage: ``python -m corpus_pipeline_demo.server --root data/demo_site --port 8765``
 
 Beyond plain file serving: the ``{{BASE_URL}}`` placeholder is replaced by the
 server's own address (also inside gzipped sitemaps), and responses carry ETag

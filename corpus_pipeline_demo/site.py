@@ -1,6 +1,6 @@
 """Build the bundled demo website: a static site with the traps real websites have.
 
-Usage: ``python -m corpus_pipeline.demo.site <dest>``
+Usage: ``python -m corpus_pipeline_demo.site <dest>``
 
 The site lives in ``dest`` as static files. Absolute URLs (sitemaps, robots.txt,
 hreflang) use the ``{{BASE_URL}}`` placeholder that the demo server replaces
@@ -22,7 +22,7 @@ from pathlib import Path
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
-from corpus_pipeline.demo.content import (
+from corpus_pipeline_demo.content import (
     DOCS,
     FRENCH_POSTS,
     POSTS,

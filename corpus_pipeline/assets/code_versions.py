@@ -1,0 +1,106 @@
+"""Code versions of the assets: the package version plus a fingerprint of the settings each asset's output obeys.
+
+Dagster marks a partition stale when its asset's ``code_version`` differs from the one the partition was built
+with. Changing a default below (an extraction threshold, the near-duplicate threshold, the query keys kept in
+canonical URLs...) or releasing a new package version therefore shows which websites ``reprocess_job`` should
+rebuild. Run-config overrides are not part of it: they are recorded on each run, not in the code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS
+from corpus_pipeline.crawl.settings import CrawlSettings
+from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
+from corpus_pipeline.extract.page import ExtractionBudget
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.pdf.settings import PdfSettings
+
+# Crawl settings that change how fast or how often a site is asked, never which rows a crawl keeps.
+CRAWL_PACE_ONLY = frozenset(
+    {
+        "adaptive_pace",
+        "per_host_concurrency",
+        "min_delay_s",
+        "max_delay_s",
+        "max_crawl_delay_s",
+        "max_in_flight",
+        "backoff_base_s",
+        "max_retry_after_s",
+    }
+)
+# PDF settings that only spread the work (the process count follows the machine's cores); the OCR mode is
+# each website's own (websites.yaml), not the code's.
+PDF_NOT_OUTPUT = frozenset({"workers", "ocr"})
+
+
+def package_version() -> str:
+    """The installed version of corpus_pipeline ("0+unknown" when it runs from a tree that is not installed)."""
+    try:
+        return version("corpus_pipeline")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def code_version(settings: Mapping[str, Any]) -> str:
+    """``<package version>+<12 hex digits>``; equal settings give the same version in any process."""
+    canonical = json.dumps(_plain(settings), sort_keys=True, separators=(",", ":"))
+    return f"{package_version()}+{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
+
+
+def raw_pages_version(crawl: CrawlSettings | None = None) -> str:
+    """What a crawl keeps: limits, timeouts, no_follow, retries (not its pace)."""
+    return code_version({"crawl": _fields(crawl or CrawlSettings(), leave_out=CRAWL_PACE_ONLY)})
+
+
+def parsed_pages_version(extraction: ExtractionSettings | None = None, budget: ExtractionBudget | None = None) -> str:
+    """Every extraction threshold and rule switch, and what one page may cost."""
+    return code_version(
+        {
+            "extraction": _fields(extraction or DEFAULT_SETTINGS),
+            "budget": _fields(budget or ExtractionBudget()),
+        }
+    )
+
+
+def pdf_documents_version(pdf: PdfSettings | None = None) -> str:
+    """How PDFs are read: languages, rendering, OCR thresholds and budgets."""
+    return code_version({"pdf": _fields(pdf or PdfSettings(), leave_out=PDF_NOT_OUTPUT)})
+
+
+def canonical_url_groups_version(
+    urls_to_ignore: Iterable[str] = DEFAULT_URLS_TO_IGNORE, keep_query_keys: Iterable[str] = DEFAULT_KEPT_QUERY_KEYS
+) -> str:
+    """Which records are dropped and which query keys make a distinct canonical URL."""
+    return code_version({"urls_to_ignore": list(urls_to_ignore), "keep_query_keys": list(keep_query_keys)})
+
+
+def corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
+    """The similarity from which two texts are merged."""
+    return code_version({"near_duplicate_threshold": near_duplicate_threshold})
+
+
+def _fields(settings: Any, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+    names = (field.name for field in dataclasses.fields(settings))
+    return {name: getattr(settings, name) for name in names if name not in leave_out}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready and order-stable: sets are sorted, since their iteration order changes between processes."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, set | frozenset):
+        return sorted((_plain(item) for item in value), key=repr)
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(_fields(value))
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return repr(value)
