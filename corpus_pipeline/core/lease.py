@@ -5,7 +5,8 @@ How it works:
 - acquire: PUT the lease object with ``If-None-Match: *``; the store lets exactly one writer create it.
 - held: a background thread renews it (a PUT with ``If-Match`` on the ETag it last wrote) every third
   of the lease's duration; a renewal that fails means another run took the lease over, and the lease
-  is marked lost so the holder can refuse to publish.
+  is marked lost. Before each write that matters the holder checks the lease on the store (one HEAD:
+  is the object still the one it last wrote?) and refuses to go on otherwise.
 - a dead run's lease: once the server's clock is past the lease's last write plus its duration, the
   next run replaces it with ``If-Match`` on the ETag it read, so two runs taking over at once cannot
   both win.
@@ -14,8 +15,8 @@ How it works:
 Limits: expiry is judged on the store's clock (the response ``Date`` against the object's
 ``Last-Modified``), so machines' clocks need not agree, but a holder paused for longer than the
 lease's duration (a stopped VM, a debugger) can lose it without noticing until its next renewal
-or check; checks happen before each ledger write, not inside the store, so a write already in
-flight when the lease is lost still lands. Release is check-then-delete, not one conditional request.
+or check; a check and the write it guards are two requests, so a takeover between them still lets
+that one write land. Release is check-then-delete, not one conditional request.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Lease:
         self.owner = uuid.uuid4().hex
         self._etag: str | None = None
         self._lost = threading.Event()
+        self._renewing = threading.Lock()  # a check must not compare the store with an ETag being replaced
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
         self._renewals = 0
@@ -67,8 +69,11 @@ class Lease:
         self._renewer.start()
 
     def check(self) -> None:
-        """Raise LeaseLostError when another run took the lease over."""
-        if self._lost.is_set() or self._etag is None:
+        """Raise LeaseLostError unless the lease on the store is still the one this run last wrote."""
+        with self._renewing:
+            if not self._lost.is_set() and (self._etag is None or self.store.etag(self.key) != self._etag):
+                self._lost.set()
+        if self._lost.is_set():
             raise LeaseLostError(f"the lease {self.store.uri_of(self.key)} is no longer held by this run")
 
     def release(self) -> None:
@@ -95,12 +100,13 @@ class Lease:
         while not self._stop.wait(self.seconds / RENEWALS_PER_LEASE):
             if self._etag is None:
                 return
-            self._renewals += 1
-            renewed = self.store.replace_if(self.key, self._body(), self._etag)
-            if renewed is None:
-                self._lost.set()
-                return
-            self._etag = renewed
+            with self._renewing:
+                self._renewals += 1
+                renewed = self.store.replace_if(self.key, self._body(), self._etag)
+                if renewed is None:
+                    self._lost.set()
+                    return
+                self._etag = renewed
 
     def _body(self) -> bytes:
         # The renewal count makes every renewal's bytes (and so its ETag) differ from the last one.

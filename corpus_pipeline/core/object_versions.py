@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS, Lease, LeaseBusyError
+from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS, Lease, LeaseBusyError, LeaseLostError
 from corpus_pipeline.core.storage import ObjectStore
 from corpus_pipeline.core.versions import (
     DEFAULT_KEEP_VERSIONS,
@@ -166,8 +166,13 @@ class ObjectPartitionHistory(PartitionHistory):
         self._write_ledger(replace(ledger.with_version(version), current=version_id))
 
     def _check_lease(self) -> None:
-        if self._lease is not None:
+        """Refuse to write once another run took the partition over (this run's lease expired)."""
+        if self._lease is None:
+            return
+        try:
             self._lease.check()
+        except LeaseLostError as error:
+            raise PartitionBusyError(str(error)) from None
 
     def _version_key(self, version_id: str) -> str:
         return f"{self.folder_key}/{version_id}.parquet"

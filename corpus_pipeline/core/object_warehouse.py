@@ -10,6 +10,7 @@ are downloaded once per version into a local cache folder.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import polars as pl
@@ -34,7 +35,7 @@ class ObjectWarehouse(Warehouse):
         uri: str,
         keep_versions: int = DEFAULT_KEEP_VERSIONS,
         settings: ObjectStoreSettings | None = None,
-        cache_dir: Path | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
     ) -> None:
         self.store = ObjectStore(uri, settings)
@@ -42,7 +43,7 @@ class ObjectWarehouse(Warehouse):
         self.keep_versions = keep_versions
         self.lease_seconds = lease_seconds
         # One cache folder per warehouse URI, so two warehouses never share a version's copy.
-        self.cache_dir = cache_dir or default_data_dir() / CACHE_DIR / hashlib.sha256(self.uri.encode()).hexdigest()[:16]
+        self.cache_dir = Path(cache_dir) if cache_dir else default_data_dir() / CACHE_DIR / hashlib.sha256(self.uri.encode()).hexdigest()[:16]
 
     def path(self, asset: str, website: str) -> Path:
         raise NotImplementedError(
