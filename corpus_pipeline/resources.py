@@ -18,7 +18,7 @@ from pydantic import Field
 from corpus_pipeline.core.registry import Registry, Website, load_registry
 from corpus_pipeline.core.checkpoint import FLUSH_ROWS
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
-from corpus_pipeline.core.warehouse import Warehouse, default_data_dir, open_warehouse
+from corpus_pipeline.core.warehouse import Warehouse, default_warehouse_location, open_warehouse
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.extract.page import ExtractionBudget
@@ -169,7 +169,7 @@ class ParquetWarehouse(dg.ConfigurableResource):
     base_dir: str = Field(
         default="",
         description="Folder of the warehouse, or s3://bucket/prefix to share it between machines; "
-        "empty means <data dir>/warehouse.",
+        "empty means $CORPUS_PIPELINE_WAREHOUSE, else <data dir>/warehouse.",
     )
     s3_endpoint_url: str = Field(
         default="",
@@ -193,7 +193,7 @@ class ParquetWarehouse(dg.ConfigurableResource):
     )
 
     def open(self) -> Warehouse:
-        location = self.base_dir or default_data_dir() / "warehouse"
+        location = self.base_dir or default_warehouse_location()
         return open_warehouse(location, keep_versions=self.keep_versions, endpoint_url=self.s3_endpoint_url)
 
     def gate_policy(self) -> GatePolicy:

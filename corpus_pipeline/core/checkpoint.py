@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Self
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -117,7 +117,7 @@ class CheckpointAppender:
         existing = checkpoint.parts()
         self._next_part = int(PurePosixPath(str(existing[-1])).stem.split("-")[1]) + 1 if existing else 1
 
-    def __enter__(self) -> CheckpointAppender:
+    def __enter__(self) -> Self:
         """Open for writing; call it under the partition's lock, as it removes dead runs' temporary parts."""
         self.checkpoint._prepare_to_append()
         return self

@@ -102,7 +102,10 @@ class Lease:
                 return
             with self._renewing:
                 self._renewals += 1
-                renewed = self.store.replace_if(self.key, self._body(), self._etag)
+                try:
+                    renewed = self.store.replace_if(self.key, self._body(), self._etag)
+                except OSError:  # the store did not answer this time; the next renewal may, within the lease
+                    continue
                 if renewed is None:
                     self._lost.set()
                     return

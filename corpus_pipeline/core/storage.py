@@ -129,11 +129,11 @@ class ObjectStore:
     def list(self, folder: str) -> list[str]:
         """Keys of the objects directly in a folder key, sorted."""
         try:
-            found = self._fs.ls(self._path(folder), detail=False, refresh=True)
+            found = self._fs.ls(self._path(folder), detail=True, refresh=True)
         except FileNotFoundError:
             return []
         root = self._path("") + "/" if self.prefix else f"{self.bucket}/"
-        return sorted(path[len(root):] for path in found if not self._fs.isdir(path))
+        return sorted(entry["name"][len(root):] for entry in found if entry["type"] == "file")
 
     def download(self, key: str, target: Path) -> None:
         """Copy an object to a local file, which appears complete or not at all."""

@@ -24,6 +24,7 @@ from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
 
 DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
+WAREHOUSE_ENV_VAR = "CORPUS_PIPELINE_WAREHOUSE"
 PARTITION_FILE = "data.parquet"
 
 
@@ -31,6 +32,14 @@ def default_data_dir() -> Path:
     """``$CORPUS_PIPELINE_DATA``, else ``data/`` at the project root."""
     configured = os.environ.get(DATA_DIR_ENV_VAR)
     return Path(configured) if configured else Path(__file__).resolve().parents[2] / "data"
+
+
+def default_warehouse_location() -> str | Path:
+    """``$CORPUS_PIPELINE_WAREHOUSE`` (a folder or ``s3://bucket/prefix``), else ``<data dir>/warehouse``.
+
+    Set on every worker, it points all of them at one shared warehouse without run config.
+    """
+    return os.environ.get(WAREHOUSE_ENV_VAR) or default_data_dir() / "warehouse"
 
 
 class PartitionPathError(ValueError):

@@ -14,7 +14,7 @@ from corpus_pipeline.core.storage import ObjectStoreSettings
 from corpus_pipeline.core.versions import PartitionBusyError
 
 LEASE_KEY = "_versions/corpus/website=site/.lease"
-SHORT_LEASE_S = 2.0  # long enough for a busy CI machine to renew, short enough to wait for its expiry
+SHORT_LEASE_S = 5.0  # renewed every 1.7 s even on a busy CI machine, and short enough to wait for its expiry
 
 
 def record(url: str) -> dict:
@@ -37,9 +37,8 @@ def test_two_machines_cannot_write_one_partition_at_once(loopback_s3, bucket, tm
     uri = f"s3://{bucket}/w"
     first = machine(uri, loopback_s3.settings(), tmp_path / "a").history("corpus", "site")
     second = machine(uri, loopback_s3.settings(), tmp_path / "b").history("corpus", "site")
-    with first.lock():
-        with pytest.raises(PartitionBusyError, match="held by"), second.lock():
-            pass
+    with first.lock(), pytest.raises(PartitionBusyError, match="held by"), second.lock():
+        pass
     with second.lock():  # released by its holder
         pass
 
@@ -52,19 +51,19 @@ def test_a_killed_runs_lease_is_taken_over_once_it_expires(loopback_s3, bucket, 
         target=_hold_lock_until_killed, args=(uri, loopback_s3.endpoint_url, str(tmp_path / "dead"), ready)
     )
     holder.start()
+    history = machine(uri, loopback_s3.settings(), tmp_path / "next").history("corpus", "site")
     try:
         while not ready.wait(1) and holder.is_alive():
             pass
         assert ready.is_set(), "the first run never took the lock"
+        with pytest.raises(PartitionBusyError), history.lock():  # alive: it keeps renewing its lease
+            pass
     finally:
         holder.kill()
         holder.join(30)
-    history = machine(uri, loopback_s3.settings(), tmp_path / "next").history("corpus", "site")
-    with pytest.raises(PartitionBusyError):  # not expired yet: the dead run renewed it moments ago
-        with history.lock():
-            pass
+    assert history.store.exists(LEASE_KEY), "a killed run never releases its lease"
     taken_over = False
-    for _ in range(120):  # the store's clock decides when the lease expired
+    for _ in range(240):  # the store's clock decides when the lease expired
         try:
             with history.lock():
                 taken_over = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,7 +11,7 @@ from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 
 
 def row(n: int) -> dict:
-    fetched_at = datetime(2026, 11, 24, tzinfo=timezone.utc)
+    fetched_at = datetime(2026, 11, 24, tzinfo=UTC)
     return {"website": "site", "url": f"http://site.test/{n}", "outcome": "fetched", "fetched_at": fetched_at, "body": b"x"}
 
 
@@ -20,11 +20,10 @@ def test_parts_written_on_one_machine_are_resumed_on_another(loopback_s3, bucket
     first = ObjectWarehouse(uri, settings=loopback_s3.settings(), cache_dir=tmp_path / "a")
     checkpoint = first.checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)
     checkpoint.start()
-    with pytest.raises(KeyboardInterrupt):
-        with checkpoint.appender(flush_rows=3) as journal:
-            for n in range(7):
-                journal.write(row(n))
-            raise KeyboardInterrupt  # the run is stopped; what it fetched is flushed
+    with pytest.raises(KeyboardInterrupt), checkpoint.appender(flush_rows=3) as journal:
+        for n in range(7):
+            journal.write(row(n))
+        raise KeyboardInterrupt  # the run is stopped; what it fetched is flushed
 
     elsewhere = ObjectWarehouse(uri, settings=loopback_s3.settings(), cache_dir=tmp_path / "b")
     resumed = elsewhere.checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from corpus_pipeline.core.object_warehouse import ObjectWarehouse
-from corpus_pipeline.core.schema import RECORD_SCHEMA
+from corpus_pipeline.core.schema import CORPUS_SCHEMA, RECORD_SCHEMA
 from corpus_pipeline.core.versions import UnknownVersionError, VersionState
 from corpus_pipeline.core.warehouse import open_warehouse
 
@@ -142,3 +142,24 @@ def test_a_partition_uploaded_without_versions_is_adopted_as_current(warehouse, 
     with history.lock():
         history.roll_back()
     assert published_urls(warehouse) == ["http://site.test/legacy"]
+
+
+def test_the_history_command_lists_and_rolls_back_an_s3_partition(warehouse, loopback_s3, monkeypatch, capsys):
+    from corpus_pipeline import history
+
+    for name in ("old", "new"):
+        warehouse.write_frame("corpus", "site", pl.DataFrame([record(f"http://site.test/{name}")]), RECORD_SCHEMA)
+    monkeypatch.setenv("AWS_ENDPOINT_URL", loopback_s3.endpoint_url)
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    assert history.main(["site", "--warehouse", warehouse.uri, "--roll-back", "corpus"]) == 0
+    assert "is current again (1 rows)" in capsys.readouterr().out
+    assert published_urls(warehouse) == ["http://site.test/old"]
+
+
+def test_the_summary_counts_an_s3_partition(warehouse):
+    from corpus_pipeline.summary import summarize_website
+
+    rows = [record(f"http://site.test/{n}") for n in range(3)]
+    warehouse.write_frame("corpus", "site", pl.DataFrame(rows), CORPUS_SCHEMA)
+    summary = summarize_website(warehouse, "site")
+    assert summary["corpus records"] == 3 and summary["pages fetched"] == 0
