@@ -3,6 +3,7 @@
 Layout under ``s3://bucket/prefix`` (the same keys as the local folders)::
 
     <asset>/website=<name>/data.parquet              a copy of the current version, for notebooks
+                                                     (its x-amz-meta-corpus-version names the version)
     _versions/<asset>/website=<name>/<id>.parquet    every kept version (objects are never rewritten)
     _versions/<asset>/website=<name>/versions.json   the ledger, and the pointer: ``current`` names the version
     _versions/<asset>/website=<name>/.lease          held by the run that writes this partition (see lease.py)
@@ -36,6 +37,7 @@ from corpus_pipeline.core.versions import (
 )
 
 LEASE_OBJECT = ".lease"
+VERSION_METADATA = "corpus-version"  # on data.parquet: the id of the version it is a copy of
 
 
 class ObjectPartitionHistory(PartitionHistory):
@@ -113,7 +115,7 @@ class ObjectPartitionHistory(PartitionHistory):
 
     def _make_current(self, version_id: str) -> None:
         self._check_lease()
-        self.store.copy(self._version_key(version_id), self.current_key)
+        self.store.copy(self._version_key(version_id), self.current_key, metadata={VERSION_METADATA: version_id})
 
     def _store_version(self, version_id: str) -> None:
         self._check_lease()
@@ -147,10 +149,10 @@ class ObjectPartitionHistory(PartitionHistory):
     def _restore_current_copy(self) -> None:
         """Put the pointer's version back in ``data.parquet`` if a dead run copied another one there."""
         current = self._read_ledger().current
-        if current is None:
+        if current is None or not self._version_exists(current):
             return
-        expected = self.store.etag(self._version_key(current))
-        if expected is not None and self.store.etag(self.current_key) != expected:
+        copied = self.store.metadata(self.current_key) or {}
+        if copied.get(VERSION_METADATA) != current:
             self._make_current(current)
 
     def _adopt_unversioned_current(self) -> None:

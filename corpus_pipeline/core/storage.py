@@ -173,9 +173,17 @@ class ObjectStore:
         """Upload a local file as one object (a multipart upload appears only once complete)."""
         self._fs.put_file(str(source), self._path(key))
 
-    def copy(self, source_key: str, target_key: str) -> None:
-        """Server-side copy; the target is replaced whole."""
-        self._fs.copy(self._path(source_key), self._path(target_key))
+    def copy(self, source_key: str, target_key: str, metadata: dict[str, str] | None = None) -> None:
+        """Server-side copy; the target is replaced whole, with ``metadata`` (``x-amz-meta-*``) when given."""
+        extra = {"Metadata": metadata, "MetadataDirective": "REPLACE"} if metadata is not None else {}
+        self._fs.copy(self._path(source_key), self._path(target_key), **extra)
+
+    def metadata(self, key: str) -> dict[str, str] | None:
+        """An object's user metadata (``x-amz-meta-*``), or None when it does not exist."""
+        try:
+            return dict(self._fs.metadata(self._path(key)))
+        except FileNotFoundError:
+            return None
 
     def delete(self, key: str) -> None:
         """Remove an object; a missing one is no error."""

@@ -163,3 +163,9 @@ def test_the_summary_counts_an_s3_partition(warehouse):
     warehouse.write_frame("corpus", "site", pl.DataFrame(rows), CORPUS_SCHEMA)
     summary = summarize_website(warehouse, "site")
     assert summary["corpus records"] == 3 and summary["pages fetched"] == 0
+
+
+def test_the_published_object_names_the_version_it_copies(warehouse):
+    warehouse.write_frame("corpus", "site", pl.DataFrame([record("http://site.test/a")]), RECORD_SCHEMA)
+    current = warehouse.history("corpus", "site").current()
+    assert warehouse.store.metadata("corpus/website=site/data.parquet") == {"corpus-version": current.id}
