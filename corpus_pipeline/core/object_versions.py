@@ -75,6 +75,9 @@ class ObjectPartitionHistory(PartitionHistory):
     def uri_of(self, version_id: str) -> str:
         return self.store.uri_of(self._version_key(version_id))
 
+    def location(self) -> str:
+        return self.store.uri_of(self.folder_key)
+
     def local_copy(self, version_id: str) -> Path:
         """The version's file in the local cache, downloaded once (versions never change)."""
         path = self.path_of(version_id)

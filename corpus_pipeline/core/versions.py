@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -115,6 +115,10 @@ class PartitionHistory:
         """Where one version is kept (a path, or an object store URI)."""
         return str(self.path_of(version_id))
 
+    def location(self) -> str:
+        """Where the versions are kept, for messages (a folder, or an object store URI)."""
+        return str(self.folder)
+
     # -- writing (hold the lock) -----------------------------------------------------------------
 
     @contextmanager
@@ -145,7 +149,7 @@ class PartitionHistory:
 
     def new_version_id(self) -> str:
         """A fresh id; ids sort in creation order."""
-        return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
+        return f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
 
     def record_candidate(self, version_id: str, rows: int, run_id: str | None) -> Version:
         """Register a version whose file is complete, before it is judged."""
@@ -158,7 +162,7 @@ class PartitionHistory:
         ledger = self._read_ledger()
         version = ledger.find(version_id)
         if version is None or version.state is VersionState.REFUSED or not self._version_exists(version_id):
-            raise UnknownVersionError(f"no publishable version {version_id!r} in {self.folder}")
+            raise UnknownVersionError(f"no publishable version {version_id!r} in {self.location()}")
         self._make_current(version_id)
         published = replace(version, state=VersionState.PUBLISHED, published_at=now_iso(), cause=None)
         self._write_ledger(replace(ledger.with_version(published), current=version_id))
@@ -170,7 +174,7 @@ class PartitionHistory:
         ledger = self._read_ledger()
         version = ledger.find(version_id)
         if version is None:
-            raise UnknownVersionError(f"no version {version_id!r} in {self.folder}")
+            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
         refused = replace(version, state=VersionState.REFUSED, cause=cause)
         self._write_ledger(ledger.with_version(refused))
         self._prune()
@@ -183,10 +187,10 @@ class PartitionHistory:
         if to is None:
             earlier = [v for v in published if ledger.current is None or v.id < ledger.current]
             if not earlier:
-                raise UnknownVersionError(f"no earlier published version in {self.folder}")
+                raise UnknownVersionError(f"no earlier published version in {self.location()}")
             to = earlier[-1].id
         if to not in {v.id for v in published}:
-            raise UnknownVersionError(f"{to!r} is not a published version of {self.folder}")
+            raise UnknownVersionError(f"{to!r} is not a published version of {self.location()}")
         return self.publish(to)
 
     # -- storage primitives (a local folder here; overridden for object stores) ----------------------
@@ -233,7 +237,7 @@ class PartitionHistory:
         ledger = self._read_ledger()
         if ledger.current is not None or not self.current_path.exists():
             return
-        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, timezone.utc)
+        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, UTC)
         version_id = f"{stamp:%Y%m%dT%H%M%S%fZ}-adopted"
         _link_atomically(self.current_path, self.path_of(version_id))
         rows = count_rows(self.current_path)
@@ -300,4 +304,4 @@ def _link_atomically(source: Path, target: Path) -> None:
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()

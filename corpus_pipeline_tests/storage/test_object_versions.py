@@ -92,7 +92,7 @@ def test_rolling_back_puts_the_previous_version_in_place(warehouse):
     with history.lock():
         history.roll_back(to=new.id)
     assert published_urls(warehouse) == ["http://site.test/new"]
-    with history.lock(), pytest.raises(UnknownVersionError):
+    with history.lock(), pytest.raises(UnknownVersionError, match=f"of {warehouse.uri}/_versions/corpus/website=site"):
         history.roll_back(to="no-such-version")
 
 
