@@ -17,6 +17,7 @@ from pydantic import Field
 
 from corpus_pipeline.core.registry import Registry, Website, load_registry
 from corpus_pipeline.core.checkpoint import FLUSH_ROWS
+from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
 from corpus_pipeline.core.warehouse import Warehouse, default_warehouse_location, open_warehouse
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
@@ -176,6 +177,11 @@ class ParquetWarehouse(dg.ConfigurableResource):
         description="Endpoint of an S3-compatible server for an s3:// base_dir; empty means $AWS_ENDPOINT_URL_S3, "
         "$AWS_ENDPOINT_URL, else AWS. Credentials come from the AWS environment variables.",
     )
+    s3_lease_seconds: float = Field(
+        default=DEFAULT_LEASE_SECONDS,
+        gt=0,
+        description="On s3://, how long a partition's lock outlives a killed run (renewed every third of it).",
+    )
     keep_versions: int = Field(
         default=DEFAULT_KEEP_VERSIONS, ge=1, description="Published versions kept per partition (for roll-backs)."
     )
@@ -194,7 +200,12 @@ class ParquetWarehouse(dg.ConfigurableResource):
 
     def open(self) -> Warehouse:
         location = self.base_dir or default_warehouse_location()
-        return open_warehouse(location, keep_versions=self.keep_versions, endpoint_url=self.s3_endpoint_url)
+        return open_warehouse(
+            location,
+            keep_versions=self.keep_versions,
+            endpoint_url=self.s3_endpoint_url,
+            lease_seconds=self.s3_lease_seconds,
+        )
 
     def gate_policy(self) -> GatePolicy:
         """What a new version must show to become current."""

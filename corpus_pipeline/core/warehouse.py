@@ -19,6 +19,7 @@ import polars as pl
 import pyarrow as pa
 
 from corpus_pipeline.core.checkpoint import CHECKPOINTS_DIR, Checkpoint
+from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
@@ -140,12 +141,18 @@ def open_warehouse(
     location: str | os.PathLike[str],
     keep_versions: int = DEFAULT_KEEP_VERSIONS,
     endpoint_url: str = "",
+    lease_seconds: float = DEFAULT_LEASE_SECONDS,
 ) -> Warehouse:
-    """The warehouse at a local folder, or at ``s3://bucket/prefix`` (``endpoint_url``: an S3-compatible server)."""
+    """The warehouse at a local folder, or at ``s3://bucket/prefix``.
+
+    ``endpoint_url`` names an S3-compatible server; ``lease_seconds`` how long an object store partition lock
+    outlives a run that stopped renewing it.
+    """
     from corpus_pipeline.core.storage import ObjectStoreSettings, is_object_store_uri
 
     if not is_object_store_uri(location):
         return Warehouse(location, keep_versions=keep_versions)
     from corpus_pipeline.core.object_warehouse import ObjectWarehouse  # it builds on Warehouse: imported late
 
-    return ObjectWarehouse(str(location), keep_versions, ObjectStoreSettings.from_env(endpoint_url))
+    settings = ObjectStoreSettings.from_env(endpoint_url)
+    return ObjectWarehouse(str(location), keep_versions, settings, lease_seconds=lease_seconds)

@@ -87,6 +87,6 @@ def test_materializations_point_at_the_objects(s3_run):
 def test_every_worker_finds_the_shared_warehouse_from_its_environment(loopback_s3, bucket, monkeypatch):
     monkeypatch.setenv("CORPUS_PIPELINE_WAREHOUSE", f"s3://{bucket}/shared")
     monkeypatch.setenv("AWS_ENDPOINT_URL", loopback_s3.endpoint_url)
-    warehouse = ParquetWarehouse().open()
-    assert warehouse.uri == f"s3://{bucket}/shared"
+    warehouse = ParquetWarehouse(s3_lease_seconds=60).open()
+    assert warehouse.uri == f"s3://{bucket}/shared" and warehouse.lease_seconds == 60
     assert warehouse.storage_options()["aws_endpoint_url"] == loopback_s3.endpoint_url
