@@ -18,7 +18,7 @@ import os
 import sys
 
 from corpus_pipeline.core.versions import PartitionBusyError, UnknownVersionError, Version
-from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 
@@ -65,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("website")
     parser.add_argument("--roll-back", choices=[*ASSETS, "all"], help="asset whose previous version becomes current")
     parser.add_argument("--to", help="version id to restore (default: the one before the current)")
-    parser.add_argument("--warehouse", default=None, help="warehouse folder (default: data/warehouse)")
+    parser.add_argument("--warehouse", default=None, help="warehouse folder or s3:// URI (default: data/warehouse)")
     args = parser.parse_args(argv)
     from corpus_pipeline.resources import ParquetWarehouse
 
-    warehouse = Warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
+    warehouse = open_warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
     if args.roll_back:
         if args.to and args.roll_back == "all":
             parser.error("--to names one version of one asset; use it with a single asset")

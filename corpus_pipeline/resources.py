@@ -17,10 +17,11 @@ import dagster as dg
 from pydantic import Field
 
 from corpus_pipeline.core.checkpoint import FLUSH_ROWS
+from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.registry import Registry, Website, load_registry
 from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
-from corpus_pipeline.core.warehouse import Warehouse, default_data_dir
+from corpus_pipeline.core.warehouse import Warehouse, default_warehouse_location, open_warehouse
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.extract.page import ExtractionBudget
@@ -169,7 +170,21 @@ class ParquetWarehouse(dg.ConfigurableResource):
     """Where the Parquet partitions live (``<base_dir>/<asset>/website=<name>/data.parquet``), and when a new
     version of a partition may replace the current one."""
 
-    base_dir: str = Field(default="", description="Folder of the warehouse; empty means <data dir>/warehouse.")
+    base_dir: str = Field(
+        default="",
+        description="Folder of the warehouse, or s3://bucket/prefix to share it between machines; "
+        "empty means $CORPUS_PIPELINE_WAREHOUSE, else <data dir>/warehouse.",
+    )
+    s3_endpoint_url: str = Field(
+        default="",
+        description="Endpoint of an S3-compatible server for an s3:// base_dir; empty means $AWS_ENDPOINT_URL_S3, "
+        "$AWS_ENDPOINT_URL, else AWS. Credentials come from the AWS environment variables.",
+    )
+    s3_lease_seconds: float = Field(
+        default=DEFAULT_LEASE_SECONDS,
+        gt=0,
+        description="On s3://, how long a partition's lock outlives a killed run (renewed every third of it).",
+    )
     keep_versions: int = Field(
         default=DEFAULT_KEEP_VERSIONS, ge=1, description="Published versions kept per partition (for roll-backs)."
     )
@@ -187,7 +202,13 @@ class ParquetWarehouse(dg.ConfigurableResource):
     )
 
     def open(self) -> Warehouse:
-        return Warehouse(self.base_dir or default_data_dir() / "warehouse", keep_versions=self.keep_versions)
+        location = self.base_dir or default_warehouse_location()
+        return open_warehouse(
+            location,
+            keep_versions=self.keep_versions,
+            endpoint_url=self.s3_endpoint_url,
+            lease_seconds=self.s3_lease_seconds,
+        )
 
     def gate_policy(self) -> GatePolicy:
         """What a new version must show to become current."""

@@ -1,6 +1,6 @@
 """Print where a website's Parquet outputs are and what they hold.
 
-Usage: ``python -m corpus_pipeline.summary <website> [--warehouse DIR]``
+Usage: ``python -m corpus_pipeline.summary <website> [--warehouse DIR_OR_S3_URI]``
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import polars as pl
 
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
-from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 
@@ -28,10 +28,12 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
 
     usable = list(USABLE_OUTCOME_VALUES)
     unchanged = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value]
-    corpus_path = warehouse.path("corpus", website)
     absorbed = (
-        pl.scan_parquet(corpus_path).select(pl.col("absorbed").explode(empty_as_null=False).struct.field("reason")).collect().to_series()
-        if corpus_path.exists()
+        warehouse.scan("corpus", website)
+        .select(pl.col("absorbed").explode(empty_as_null=False).struct.field("reason"))
+        .collect()
+        .to_series()
+        if warehouse.exists("corpus", website)
         else pl.Series([], dtype=pl.String)
     )
     return {
@@ -51,21 +53,22 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("website")
-    parser.add_argument("--warehouse", default=None, help="warehouse folder (default: data/warehouse)")
+    parser.add_argument("--warehouse", default=None, help="warehouse folder or s3:// URI (default: data/warehouse)")
     args = parser.parse_args()
     from corpus_pipeline.resources import ParquetWarehouse
 
-    warehouse = Warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
+    warehouse = open_warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
     print(f"\nParquet outputs for website '{args.website}':")
     for asset in ASSETS:
-        path = warehouse.path(asset, args.website)
-        print(f"  {asset:<21} {path}{'' if path.exists() else '  (missing)'}")
+        missing = "" if warehouse.exists(asset, args.website) else "  (missing)"
+        print(f"  {asset:<21} {warehouse.partition_uri(asset, args.website)}{missing}")
     print("\nSummary:")
     for label, value in summarize_website(warehouse, args.website).items():
         print(f"  {label:<26} {value}")
+    options = ", storage_options=..." if warehouse.storage_options() else ""
     print(
         "\nRead it in a notebook:\n"
-        f'  pl.scan_parquet("{warehouse.root}/corpus/**/*.parquet", hive_partitioning=True)'
+        f'  pl.scan_parquet("{warehouse.asset_glob("corpus")}", hive_partitioning=True{options})'
     )
 
 

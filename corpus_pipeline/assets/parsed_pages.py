@@ -42,7 +42,7 @@ def parsed_pages(
     """One record per HTML page and translation: title, date, excerpt, main text, h1/h2, language."""
     website = websites.website(context.partition_key)
     store = warehouse.open()
-    raw_path = store.path("raw_pages", website.name)
+    raw_path = store.local_file("raw_pages", website.name)
     with store.history(ASSET, website.name).lock() as history:
         # Two passes over the stored pages: survey the site (its template per language, its sitemap
         # listing, its links), then extract every page with that knowledge.

@@ -44,7 +44,7 @@ def pdf_documents(
     if settings.ocr:
         check_ocr_languages(settings.languages)  # fail before any work, naming the missing language
     store = warehouse.open()
-    raw_path = store.path("raw_pages", website.name)
+    raw_path = store.local_file("raw_pages", website.name)
     listed = sitemap_listing(iter_sitemap_bodies(raw_path))  # for the election of canonical_url_groups
     with store.history(ASSET, website.name).lock() as history:
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:

@@ -59,13 +59,16 @@ def publish_if_good(
             metadata={
                 "refused_version": version.version_id,
                 "current_version": current.id if current else "none",
-                "refused_path": dg.MetadataValue.path(str(version.path)),
+                "refused_path": dg.MetadataValue.path(history.uri_of(version.version_id)),
             },
             allow_retries=False,  # a retry would crawl the same broken night again
         )
     previous = history.current()
     history.publish(version.version_id)
-    metadata = partition_metadata(history.current_path, schema, preview_columns, counts)
+    current_file = history.current_file()
+    assert current_file is not None  # just published
+    metadata = partition_metadata(current_file, schema, preview_columns, counts)
+    metadata["path"] = dg.MetadataValue.path(history.current_uri())
     metadata["version"] = version.version_id
     metadata["previous_version"] = previous.id if previous else "none"
     yield dg.MaterializeResult(metadata=metadata, check_results=results)

@@ -14,10 +14,10 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import UTC, datetime, timedelta
+from pathlib import Path, PurePosixPath
+from typing import Any, Self
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -35,24 +35,22 @@ class Checkpoint:
         self.folder = folder
         self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
 
-    def parts(self) -> list[Path]:
-        """The complete parts, in the order they were written."""
+    def parts(self) -> list[Any]:
+        """The complete parts, in the order they were written (local paths here)."""
         return sorted(self.folder.glob("part-*.parquet")) if self.folder.exists() else []
 
     def started_at(self) -> datetime | None:
         """When the unfinished run began, or None when there is no checkpoint."""
-        marker = self.folder / STARTED_FILE
-        if not marker.exists():
-            return None
-        return datetime.fromisoformat(json.loads(marker.read_text())["started_at"])
+        marker = self._read_marker()
+        return datetime.fromisoformat(json.loads(marker)["started_at"]) if marker is not None else None
 
     def is_resumable(self, max_age: timedelta) -> bool:
         """Whether parts exist and are recent enough to build on (older ones describe a stale website)."""
         started = self.started_at()
-        return bool(self.parts()) and started is not None and datetime.now(timezone.utc) - started <= max_age
+        return bool(self.parts()) and started is not None and datetime.now(UTC) - started <= max_age
 
     def row_count(self) -> int:
-        return sum(pq.ParquetFile(part).metadata.num_rows for part in self.parts())
+        return sum(self._open_part(part).metadata.num_rows for part in self.parts())
 
     def rows(self, extra: Mapping[str, Any] | None = None, batch_rows: int = 256) -> Iterator[dict[str, Any]]:
         """The rows written so far, one at a time (parts are read in batches), with ``extra`` columns added."""
@@ -64,13 +62,12 @@ class Checkpoint:
         The list of parts is taken now, not when iteration starts, so parts appended
         while a resumed run reads its past never come back to it as past.
         """
-        return _read_parts(self.parts(), batch_rows)
+        return _read_parts(self.parts(), batch_rows, self._open_part)
 
     def start(self) -> None:
         """Begin a fresh run: forget older parts and note the start time."""
         self.clear()
-        self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / STARTED_FILE).write_text(json.dumps({"started_at": datetime.now(timezone.utc).isoformat()}))
+        self._write_marker(json.dumps({"started_at": datetime.now(UTC).isoformat()}))
 
     def appender(self, flush_rows: int = FLUSH_ROWS, flush_seconds: float = FLUSH_SECONDS) -> CheckpointAppender:
         """A writer that adds parts after the existing ones."""
@@ -79,6 +76,32 @@ class Checkpoint:
     def clear(self) -> None:
         """Remove the checkpoint (the run completed, or its parts are too old to use)."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    # -- storage primitives (a local folder here; overridden for object stores) ----------------------
+
+    def _open_part(self, part: Any) -> pq.ParquetFile:
+        return pq.ParquetFile(part)
+
+    def _write_part(self, name: str, table: pa.Table) -> None:
+        """Write one complete part; it appears under its final name whole or not at all."""
+        final = self.folder / name
+        tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, final)
+
+    def _read_marker(self) -> str | None:
+        marker = self.folder / STARTED_FILE
+        return marker.read_text() if marker.exists() else None
+
+    def _write_marker(self, text: str) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / STARTED_FILE).write_text(text)
+
+    def _prepare_to_append(self) -> None:
+        """Remove dead runs' temporary parts (the caller holds the partition's lock)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for leftover in self.folder.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
 
 
 class CheckpointAppender:
@@ -92,13 +115,11 @@ class CheckpointAppender:
         self._buffer: list[dict[str, Any]] = []
         self._last_flush = time.monotonic()
         existing = checkpoint.parts()
-        self._next_part = int(existing[-1].stem.split("-")[1]) + 1 if existing else 1
+        self._next_part = int(PurePosixPath(str(existing[-1])).stem.split("-")[1]) + 1 if existing else 1
 
-    def __enter__(self) -> CheckpointAppender:
+    def __enter__(self) -> Self:
         """Open for writing; call it under the partition's lock, as it removes dead runs' temporary parts."""
-        self.checkpoint.folder.mkdir(parents=True, exist_ok=True)
-        for leftover in self.checkpoint.folder.glob(".*.tmp"):
-            leftover.unlink(missing_ok=True)
+        self.checkpoint._prepare_to_append()
         return self
 
     def write(self, row: Mapping[str, Any]) -> None:
@@ -113,10 +134,7 @@ class CheckpointAppender:
         if not self._buffer:
             return
         table = pa.Table.from_pylist(self._buffer, schema=self.checkpoint.file_schema)
-        final = self.checkpoint.folder / f"part-{self._next_part:06d}.parquet"
-        tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, final)
+        self.checkpoint._write_part(f"part-{self._next_part:06d}.parquet", table)
         self._next_part += 1
         self.rows_written += table.num_rows
         self._buffer.clear()
@@ -126,9 +144,9 @@ class CheckpointAppender:
         self.flush()
 
 
-def _read_parts(parts: list[Path], batch_rows: int) -> Iterator[pa.Table]:
+def _read_parts(parts: list[Any], batch_rows: int, open_part: Callable[[Any], pq.ParquetFile]) -> Iterator[pa.Table]:
     for part in parts:
-        for batch in pq.ParquetFile(part).iter_batches(batch_size=batch_rows):
+        for batch in open_part(part).iter_batches(batch_size=batch_rows):
             yield pa.Table.from_batches([batch])
 
 

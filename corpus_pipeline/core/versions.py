@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -103,9 +103,21 @@ class PartitionHistory:
         """The file readers see, or None before the first publication."""
         return self.current_path if self._read_ledger().current and self.current_path.exists() else None
 
+    def current_uri(self) -> str:
+        """Where readers outside the pipeline find the current version (a path, or an object store URI)."""
+        return str(self.current_path)
+
     def path_of(self, version_id: str) -> Path:
         """The Parquet file of one version."""
         return self.folder / f"{version_id}.parquet"
+
+    def uri_of(self, version_id: str) -> str:
+        """Where one version is kept (a path, or an object store URI)."""
+        return str(self.path_of(version_id))
+
+    def location(self) -> str:
+        """Where the versions are kept, for messages (a folder, or an object store URI)."""
+        return str(self.folder)
 
     # -- writing (hold the lock) -----------------------------------------------------------------
 
@@ -137,11 +149,11 @@ class PartitionHistory:
 
     def new_version_id(self) -> str:
         """A fresh id; ids sort in creation order."""
-        return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
+        return f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
 
     def record_candidate(self, version_id: str, rows: int, run_id: str | None) -> Version:
         """Register a version whose file is complete, before it is judged."""
-        version = Version(version_id, VersionState.CANDIDATE, _now(), rows, run_id)
+        version = Version(version_id, VersionState.CANDIDATE, now_iso(), rows, run_id)
         self._write_ledger(self._read_ledger().with_version(version))
         return version
 
@@ -149,10 +161,10 @@ class PartitionHistory:
         """Make a version current: readers see it from now on. Older versions beyond ``keep`` are pruned."""
         ledger = self._read_ledger()
         version = ledger.find(version_id)
-        if version is None or version.state is VersionState.REFUSED or not self.path_of(version_id).exists():
-            raise UnknownVersionError(f"no publishable version {version_id!r} in {self.folder}")
-        _link_atomically(self.path_of(version_id), self.current_path)
-        published = replace(version, state=VersionState.PUBLISHED, published_at=_now(), cause=None)
+        if version is None or version.state is VersionState.REFUSED or not self._version_exists(version_id):
+            raise UnknownVersionError(f"no publishable version {version_id!r} in {self.location()}")
+        self._make_current(version_id)
+        published = replace(version, state=VersionState.PUBLISHED, published_at=now_iso(), cause=None)
         self._write_ledger(replace(ledger.with_version(published), current=version_id))
         self._prune()
         return published
@@ -162,7 +174,7 @@ class PartitionHistory:
         ledger = self._read_ledger()
         version = ledger.find(version_id)
         if version is None:
-            raise UnknownVersionError(f"no version {version_id!r} in {self.folder}")
+            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
         refused = replace(version, state=VersionState.REFUSED, cause=cause)
         self._write_ledger(ledger.with_version(refused))
         self._prune()
@@ -175,11 +187,35 @@ class PartitionHistory:
         if to is None:
             earlier = [v for v in published if ledger.current is None or v.id < ledger.current]
             if not earlier:
-                raise UnknownVersionError(f"no earlier published version in {self.folder}")
+                raise UnknownVersionError(f"no earlier published version in {self.location()}")
             to = earlier[-1].id
         if to not in {v.id for v in published}:
-            raise UnknownVersionError(f"{to!r} is not a published version of {self.folder}")
+            raise UnknownVersionError(f"{to!r} is not a published version of {self.location()}")
         return self.publish(to)
+
+    # -- storage primitives (a local folder here; overridden for object stores) ----------------------
+
+    def _version_exists(self, version_id: str) -> bool:
+        return self.path_of(version_id).exists()
+
+    def _delete_version(self, version_id: str) -> None:
+        self.path_of(version_id).unlink(missing_ok=True)
+
+    def _make_current(self, version_id: str) -> None:
+        _link_atomically(self.path_of(version_id), self.current_path)
+
+    def _store_version(self, version_id: str) -> None:
+        """Called once a version's file is complete: a local version is already where it belongs."""
+
+    def _read_ledger_text(self) -> str | None:
+        path = self.folder / LEDGER_FILE
+        return path.read_text() if path.exists() else None
+
+    def _write_ledger_text(self, text: str) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.folder / f".{LEDGER_FILE}.{uuid.uuid4().hex}.tmp"
+        tmp.write_text(text)
+        os.replace(tmp, self.folder / LEDGER_FILE)
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -192,7 +228,7 @@ class PartitionHistory:
         ledger = self._read_ledger()
         dead = [v for v in ledger.versions if v.state is VersionState.CANDIDATE]
         for version in dead:
-            self.path_of(version.id).unlink(missing_ok=True)
+            self._delete_version(version.id)
         if dead:
             self._write_ledger(replace(ledger, versions=tuple(v for v in ledger.versions if v not in dead)))
 
@@ -201,11 +237,11 @@ class PartitionHistory:
         ledger = self._read_ledger()
         if ledger.current is not None or not self.current_path.exists():
             return
-        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, timezone.utc)
+        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, UTC)
         version_id = f"{stamp:%Y%m%dT%H%M%S%fZ}-adopted"
         _link_atomically(self.current_path, self.path_of(version_id))
         rows = count_rows(self.current_path)
-        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), rows, published_at=_now())
+        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), rows, published_at=now_iso())
         self._write_ledger(replace(ledger.with_version(version), current=version_id))
 
     def _prune(self) -> None:
@@ -219,23 +255,20 @@ class PartitionHistory:
         kept += [v for v in ledger.versions if v.state is VersionState.CANDIDATE]
         for version in ledger.versions:
             if version not in kept:
-                self.path_of(version.id).unlink(missing_ok=True)
+                self._delete_version(version.id)
         self._write_ledger(replace(ledger, versions=tuple(sorted(kept, key=lambda v: v.id))))
 
     def _read_ledger(self) -> _Ledger:
-        path = self.folder / LEDGER_FILE
-        if not path.exists():
+        text = self._read_ledger_text()
+        if text is None:
             return _Ledger(None, ())
-        raw = json.loads(path.read_text())
+        raw = json.loads(text)
         versions = tuple(Version(**{**v, "state": VersionState(v["state"])}) for v in raw["versions"])
         return _Ledger(raw.get("current"), versions)
 
     def _write_ledger(self, ledger: _Ledger) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
         data = {"current": ledger.current, "versions": [asdict(v) for v in ledger.versions]}
-        tmp = self.folder / f".{LEDGER_FILE}.{uuid.uuid4().hex}.tmp"
-        tmp.write_text(json.dumps(data, indent=1, default=str))
-        os.replace(tmp, self.folder / LEDGER_FILE)
+        self._write_ledger_text(json.dumps(data, indent=1, default=str))
 
 
 class VersionWriter(PartitionWriter):
@@ -250,6 +283,7 @@ class VersionWriter(PartitionWriter):
     def __exit__(self, exc_type, exc, tb) -> None:
         super().__exit__(exc_type, exc, tb)
         if exc_type is None:
+            self.history._store_version(self.version_id)
             self.history.record_candidate(self.version_id, self.rows_written, self.run_id)
 
 
@@ -269,5 +303,5 @@ def _link_atomically(source: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()

@@ -3,7 +3,9 @@
 Layout: ``<root>/<asset>/website=<name>/data.parquet`` is the current version of
 a partition, the one readers see. Versions are written beside it (see
 ``versions.py``) and become current only when published; rows of an unfinished
-crawl wait in ``<root>/_checkpoints`` (see ``checkpoint.py``).
+crawl wait in ``<root>/_checkpoints`` (see ``checkpoint.py``). The same layout
+lives in an object store when the warehouse is opened on an ``s3://`` URI
+(``open_warehouse``, ``object_warehouse.py``).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import polars as pl
 import pyarrow as pa
 
 from corpus_pipeline.core.checkpoint import CHECKPOINTS_DIR, Checkpoint
+from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
 
 DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
+WAREHOUSE_ENV_VAR = "CORPUS_PIPELINE_WAREHOUSE"
 PARTITION_FILE = "data.parquet"
 
 
@@ -31,16 +35,30 @@ def default_data_dir() -> Path:
     return Path(configured) if configured else Path(__file__).resolve().parents[2] / "data"
 
 
+def default_warehouse_location() -> str | Path:
+    """``$CORPUS_PIPELINE_WAREHOUSE`` (a folder or ``s3://bucket/prefix``), else ``<data dir>/warehouse``.
+
+    Set on every worker, it points all of them at one shared warehouse without run config.
+    """
+    return os.environ.get(WAREHOUSE_ENV_VAR) or default_data_dir() / "warehouse"
+
+
 class PartitionPathError(ValueError):
     """A partition key that would not stay inside the warehouse."""
 
 
-def partition_dir(root: str | os.PathLike[str], asset: str, website: str) -> Path:
-    """Folder of one asset partition; refuses keys that could escape ``root``."""
+def partition_key(asset: str, website: str) -> str:
+    """``<asset>/website=<name>``, the partition's place under any root; refuses names that are not plain."""
     if not WEBSITE_NAME_PATTERN.fullmatch(website):
         raise PartitionPathError(f"invalid website name for a partition: {website!r}")
     if not WEBSITE_NAME_PATTERN.fullmatch(asset.replace("_", "-")):
         raise PartitionPathError(f"invalid asset name: {asset!r}")
+    return f"{asset}/website={website}"
+
+
+def partition_dir(root: str | os.PathLike[str], asset: str, website: str) -> Path:
+    """Folder of one asset partition; refuses keys that could escape ``root``."""
+    partition_key(asset, website)
     root_path = Path(root).resolve()
     folder = (root_path / asset / f"website={website}").resolve()
     if root_path not in folder.parents:
@@ -58,11 +76,28 @@ class Warehouse:
 
     def __init__(self, root: str | os.PathLike[str], keep_versions: int = DEFAULT_KEEP_VERSIONS) -> None:
         self.root = Path(root)
+        self.uri = str(self.root)
         self.keep_versions = keep_versions
 
     def path(self, asset: str, website: str) -> Path:
         """The current version of a partition: the file readers see."""
         return partition_path(self.root, asset, website)
+
+    def local_file(self, asset: str, website: str) -> Path:
+        """A local file holding the current version of a partition, for readers that need one (pyarrow)."""
+        return self.path(asset, website)
+
+    def partition_uri(self, asset: str, website: str) -> str:
+        """Where readers outside the pipeline find the current version of a partition."""
+        return str(self.path(asset, website))
+
+    def asset_glob(self, asset: str) -> str:
+        """The pattern a notebook scans for every website's partition of an asset (with hive partitioning)."""
+        return f"{self.uri}/{asset}/**/*.parquet"
+
+    def storage_options(self) -> dict[str, str]:
+        """``storage_options`` for polars readers of this warehouse (none for a local folder)."""
+        return {}
 
     def exists(self, asset: str, website: str) -> bool:
         return self.path(asset, website).exists()
@@ -100,3 +135,24 @@ def scan_partition_file(path: Path, asset: str, website: str) -> pl.LazyFrame:
     if not path.exists():
         raise FileNotFoundError(f"{asset} has no partition for website {website!r} yet ({path}): materialize it first")
     return pl.scan_parquet(path).with_columns(pl.lit(website).alias("website"))
+
+
+def open_warehouse(
+    location: str | os.PathLike[str],
+    keep_versions: int = DEFAULT_KEEP_VERSIONS,
+    endpoint_url: str = "",
+    lease_seconds: float = DEFAULT_LEASE_SECONDS,
+) -> Warehouse:
+    """The warehouse at a local folder, or at ``s3://bucket/prefix``.
+
+    ``endpoint_url`` names an S3-compatible server; ``lease_seconds`` how long an object store partition lock
+    outlives a run that stopped renewing it.
+    """
+    from corpus_pipeline.core.storage import ObjectStoreSettings, is_object_store_uri
+
+    if not is_object_store_uri(location):
+        return Warehouse(location, keep_versions=keep_versions)
+    from corpus_pipeline.core.object_warehouse import ObjectWarehouse  # it builds on Warehouse: imported late
+
+    settings = ObjectStoreSettings.from_env(endpoint_url)
+    return ObjectWarehouse(str(location), keep_versions, settings, lease_seconds=lease_seconds)
