@@ -15,7 +15,7 @@ import shutil
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ class Checkpoint:
     def is_resumable(self, max_age: timedelta) -> bool:
         """Whether parts exist and are recent enough to build on (older ones describe a stale website)."""
         started = self.started_at()
-        return bool(self.parts()) and started is not None and datetime.now(timezone.utc) - started <= max_age
+        return bool(self.parts()) and started is not None and datetime.now(UTC) - started <= max_age
 
     def row_count(self) -> int:
         return sum(pq.ParquetFile(part).metadata.num_rows for part in self.parts())
@@ -70,7 +70,7 @@ class Checkpoint:
         """Begin a fresh run: forget older parts and note the start time."""
         self.clear()
         self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / STARTED_FILE).write_text(json.dumps({"started_at": datetime.now(timezone.utc).isoformat()}))
+        (self.folder / STARTED_FILE).write_text(json.dumps({"started_at": datetime.now(UTC).isoformat()}))
 
     def appender(self, flush_rows: int = FLUSH_ROWS, flush_seconds: float = FLUSH_SECONDS) -> CheckpointAppender:
         """A writer that adds parts after the existing ones."""

@@ -10,7 +10,7 @@ import os
 import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import polars as pl
 import pyarrow as pa
@@ -43,7 +43,7 @@ class PartitionWriter:
         self._tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
         self._writer: pq.ParquetWriter | None = None
 
-    def __enter__(self) -> PartitionWriter:
+    def __enter__(self) -> Self:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = pq.ParquetWriter(self._tmp, self.file_schema, compression="zstd")
         return self

@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -137,7 +137,7 @@ class PartitionHistory:
 
     def new_version_id(self) -> str:
         """A fresh id; ids sort in creation order."""
-        return f"{datetime.now(timezone.utc):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
+        return f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
 
     def record_candidate(self, version_id: str, rows: int, run_id: str | None) -> Version:
         """Register a version whose file is complete, before it is judged."""
@@ -201,7 +201,7 @@ class PartitionHistory:
         ledger = self._read_ledger()
         if ledger.current is not None or not self.current_path.exists():
             return
-        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, timezone.utc)
+        stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, UTC)
         version_id = f"{stamp:%Y%m%dT%H%M%S%fZ}-adopted"
         _link_atomically(self.current_path, self.path_of(version_id))
         rows = count_rows(self.current_path)
@@ -270,4 +270,4 @@ def _link_atomically(source: Path, target: Path) -> None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from typing import cast
 
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
@@ -95,9 +96,9 @@ class DeadlineAdapter(HTTPAdapter):
         super().__init__(**kwargs)
 
     def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None) -> HTTPConnectionPool:
-        pool = super().get_connection_with_tls_context(request, verify, proxies, cert)
+        pool = cast(HTTPConnectionPool, super().get_connection_with_tls_context(request, verify, proxies, cert))
         if not isinstance(pool.conn_kw.get("request_deadline"), RequestDeadline):
             secure = pool.scheme == "https"
-            pool.ConnectionCls = _WatchedHTTPSConnection if secure else _WatchedHTTPConnection  # type: ignore[assignment]
+            pool.ConnectionCls = _WatchedHTTPSConnection if secure else _WatchedHTTPConnection
             pool.conn_kw["request_deadline"] = self.request_deadline
         return pool
