@@ -15,7 +15,7 @@ import argparse
 import random
 import re
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import combinations
 from pathlib import Path
 
@@ -118,7 +118,7 @@ def synthesize(size: int, pool: list[str], rng: random.Random):
 
 
 def as_groups(docs: list[tuple[str, str]]) -> pl.DataFrame:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     rows = [
         {"website": "bench", "url": url, "canonical_url": url, "title": url, "content": text, "h1": [], "h2": [],
          "lang": "en", "kind": "html", "fetched_at": now, "alternates": [], "candidate_urls": [url], "candidates": 1}

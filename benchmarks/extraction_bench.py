@@ -27,7 +27,7 @@ import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import trafilatura
@@ -45,7 +45,7 @@ from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSetting
 
 # common.py finds the datasets next to the checkout (/work/main -> /work/shared); a worktree elsewhere names them.
 DATASETS = Path(os.environ.get("CORPUS_DATASETS", SHARED_DATASETS))
-NOW = datetime.now(timezone.utc)
+NOW = datetime.now(UTC)
 SPEED_ROUNDS = 3
 PARTS = (TUNING, VALIDATION)
 # Each rule switched off: a switch turned off, or a guard's threshold set where the guard never fires.

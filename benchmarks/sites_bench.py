@@ -54,9 +54,9 @@ from corpus_pipeline.core.raw_pages import iter_documents  # noqa: E402
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR, Website, parse_registry  # noqa: E402
 from corpus_pipeline.core.urls import normalize_url  # noqa: E402
 from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse  # noqa: E402
-from corpus_pipeline_demo.server import serve_site  # noqa: E402
 from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages  # noqa: E402
+from corpus_pipeline_demo.server import serve_site  # noqa: E402
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STAGES = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
@@ -306,7 +306,7 @@ def _untranslated_copies(spec: SiteSpec, base_url: str, truth: dict[str, str], c
     if len(english) == len(spec.pages):
         return 0, 0, 0
     absorbed_by = {}
-    for url, lang, absorbed in zip(corpus["url"], corpus["lang"], corpus["absorbed"].to_list()):
+    for _url, lang, absorbed in zip(corpus["url"], corpus["lang"], corpus["absorbed"].to_list()):
         for entry in absorbed or []:
             absorbed_by[entry["url"]] = lang
     corpus_langs = dict(zip(corpus["url"], corpus["lang"]))

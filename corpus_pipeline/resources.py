@@ -65,7 +65,8 @@ class CrawlerConfig(dg.ConfigurableResource):
     max_in_flight: int | None = Field(
         default=CrawlSettings().max_in_flight,
         ge=1,
-        description="Fetches in flight across hosts (empty: twice per_host_concurrency); each may hold a body in memory.",
+        description="Fetches in flight across hosts (empty: twice per_host_concurrency); each may hold a body in "
+        "memory.",
     )
     max_retries: int = Field(default=CrawlSettings().max_retries)
     allow_private_external: bool = Field(
@@ -86,13 +87,18 @@ class CrawlerConfig(dg.ConfigurableResource):
         description="Query keys that make a different canonical URL; all others are dropped.",
     )
     near_duplicate_threshold: float = Field(
-        default=DEFAULT_THRESHOLD, ge=0.0, le=1.0, description="Similarity ratio from which two pages are near duplicates; 1.0 disables."
+        default=DEFAULT_THRESHOLD,
+        ge=0.0,
+        le=1.0,
+        description="Similarity ratio from which two pages are near duplicates; 1.0 disables.",
     )
     ocr_languages: str = Field(default=PdfSettings().languages, description="Tesseract languages, '+'-separated.")
     ocr_dpi: int = Field(default=PdfSettings().dpi, description="Rendering resolution of scanned pages.")
     workers: int = Field(default=os.cpu_count() or 1, description="Processes for parsing, OCR and dedup.")
     checkpoint_every_rows: int = Field(
-        default=FLUSH_ROWS, ge=1, description="Crawl rows written to disk at a time; a killed crawl re-fetches at most these."
+        default=FLUSH_ROWS,
+        ge=1,
+        description="Crawl rows written to disk at a time; a killed crawl re-fetches at most these.",
     )
     resume_within_hours: float = Field(
         default=24.0,
@@ -100,9 +106,10 @@ class CrawlerConfig(dg.ConfigurableResource):
         description="A crawl interrupted less than this long ago is resumed; an older one is started afresh.",
     )
     page_time_budget_s: float = Field(
-        default=ExtractionBudget().page_time_s,
+        default=ExtractionBudget().page_time_s or 0.0,
         ge=0,
-        description="Seconds one HTML page may take to parse before it is stopped and recorded with an error; 0: no limit.",
+        description="Seconds one HTML page may take to parse before it is stopped and recorded with an error; "
+        "0: no limit.",
     )
     max_markup_depth: int = Field(
         default=ExtractionBudget().max_markup_depth,
@@ -110,7 +117,7 @@ class CrawlerConfig(dg.ConfigurableResource):
         description="Pages whose tags nest deeper than this are recorded with an error, not parsed.",
     )
     ocr_time_budget_s: float = Field(
-        default=PdfSettings().ocr_budget_s,
+        default=PdfSettings().ocr_budget_s or 0.0,
         ge=0,
         description="Seconds of OCR per PDF; past them the document keeps the pages read, with an error. 0: no limit.",
     )

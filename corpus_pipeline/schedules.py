@@ -1,6 +1,6 @@
 """Schedules: a nightly re-crawl of every website."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import dagster as dg
 
@@ -16,6 +16,6 @@ from corpus_pipeline.partitions import website_partitions
 )
 def nightly_recrawl_schedule(context: dg.ScheduleEvaluationContext):
     """One run per website; re-crawls are incremental, so unchanged websites cost little."""
-    night = (context.scheduled_execution_time or datetime.now(timezone.utc)).strftime("%Y-%m-%d")
+    night = (context.scheduled_execution_time or datetime.now(UTC)).strftime("%Y-%m-%d")
     for website in website_partitions.get_partition_keys():
         yield dg.RunRequest(run_key=f"{website}-{night}", partition_key=website)

@@ -15,7 +15,7 @@ import json
 import shutil
 import sys
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
 
@@ -48,13 +48,13 @@ DISALLOWED = ("/login/",)
 
 # How each dated post declares its date; the expected value is the last modification, in UTC.
 DATE_MARKUP = {
-    "post-01": ("ld+json", {"datePublished": "2026-03-14T09:30:00+01:00"}, datetime(2026, 3, 14, 8, 30, tzinfo=timezone.utc)),
-    "post-02": ("meta", {"article:published_time": "2026-04-02T18:00:00-04:00"}, datetime(2026, 4, 2, 22, 0, tzinfo=timezone.utc)),
-    "post-03": ("time", {"datetime": "2026-05-10T10:00:00Z"}, datetime(2026, 5, 10, 10, 0, tzinfo=timezone.utc)),
+    "post-01": ("ld+json", {"datePublished": "2026-03-14T09:30:00+01:00"}, datetime(2026, 3, 14, 8, 30, tzinfo=UTC)),
+    "post-02": ("meta", {"article:published_time": "2026-04-02T18:00:00-04:00"}, datetime(2026, 4, 2, 22, 0, tzinfo=UTC)),
+    "post-03": ("time", {"datetime": "2026-05-10T10:00:00Z"}, datetime(2026, 5, 10, 10, 0, tzinfo=UTC)),
     "post-04": (
         "ld+json",
         {"datePublished": "2026-05-20T08:00:00+02:00", "dateModified": "2026-06-01T12:00:00+02:00"},
-        datetime(2026, 6, 1, 10, 0, tzinfo=timezone.utc),
+        datetime(2026, 6, 1, 10, 0, tzinfo=UTC),
     ),
 }
 SITEMAP_LASTMOD = "2026-09-01"
@@ -263,7 +263,7 @@ def _report_pdf() -> tuple[bytes, tuple[tuple[str, int], ...]]:
     pdf = FPDF(format="A4")
     pdf.set_title("Annual report of the Riverside Community Garden")
     pdf.set_subject("Activities and accounts of the association for the past year")
-    pdf.set_creation_date(datetime(2026, 2, 1, 9, 0, tzinfo=timezone.utc))
+    pdf.set_creation_date(datetime(2026, 2, 1, 9, 0, tzinfo=UTC))
     pdf.set_font("helvetica", size=12)
     outline: list[tuple[str, int]] = []
     for title, pages in REPORT_SECTIONS:

@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, settings
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
 from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
 
-
 # Property tests judge behaviour, not speed: on a busy 2-core CI machine generation can be slow,
 # and a slow draw is no failure of the code under test.
 settings.register_profile("corpus_pipeline", deadline=None, suppress_health_check=[HealthCheck.too_slow])

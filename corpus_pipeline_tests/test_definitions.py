@@ -1,7 +1,7 @@
 import os
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import dagster as dg
 
@@ -53,7 +53,7 @@ def test_the_offline_tag_selects_what_reprocess_job_rebuilds():
 def test_the_nightly_schedule_requests_one_run_per_website():
     schedule = defs.resolve_schedule_def("nightly_recrawl_schedule")
     context = dg.build_schedule_context(
-        scheduled_execution_time=datetime(2026, 11, 23, 2, tzinfo=timezone.utc), repository_def=defs.get_repository_def()
+        scheduled_execution_time=datetime(2026, 11, 23, 2, tzinfo=UTC), repository_def=defs.get_repository_def()
     )
     requests = schedule.evaluate_tick(context).run_requests
     assert sorted(request.partition_key for request in requests) == ["demo", "nightly", "unreachable"]

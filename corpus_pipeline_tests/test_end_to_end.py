@@ -14,8 +14,7 @@ import pytest
 
 from corpus_pipeline.assets import ALL_ASSETS
 from corpus_pipeline.core.urls import canonical_url, normalize_url
-from corpus_pipeline.core.warehouse import Warehouse
-from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
+from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

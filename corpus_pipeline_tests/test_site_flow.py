@@ -9,7 +9,7 @@ from __future__ import annotations
 import gzip
 import random
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -23,13 +23,13 @@ from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.dedup.corpus import deduplicate
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.dedup.settings import DEFAULT_URLS_TO_IGNORE
-from corpus_pipeline_demo.content import POSTS
-from corpus_pipeline_demo.site import BASE_URL_PLACEHOLDER, build_demo_site
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
 from corpus_pipeline.extract.site_survey import survey_site
+from corpus_pipeline_demo.content import POSTS
+from corpus_pipeline_demo.site import BASE_URL_PLACEHOLDER, build_demo_site
 
 BASE = "http://127.0.0.1:8765"
-NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 24, tzinfo=UTC)
 
 
 def served(path: Path) -> bytes:

@@ -50,7 +50,9 @@ def raw_pages(
     with store.history(ASSET, website.name).lock() as history:
         current = history.current_file()
         previous = PreviousCrawl.open(current) if current else None
-        context.log.info(f"Crawling {website.url} in {website.mode} mode ({'incremental' if previous else 'first crawl'})")
+        context.log.info(
+            f"Crawling {website.url} in {website.mode} mode ({'incremental' if previous else 'first crawl'})"
+        )
 
         checkpoint = store.checkpoint(ASSET, website.name, RAW_PAGES_SCHEMA)
         resumed = _resume_or_start(context, checkpoint, timedelta(hours=crawler_config.resume_within_hours))

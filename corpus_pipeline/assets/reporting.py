@@ -25,7 +25,9 @@ def partition_metadata(
     """Metadata of a written partition: ``dagster/row_count``, column schema, markdown preview, path, counts."""
     frame = pl.scan_parquet(path)
     row_count = frame.select(pl.len()).collect().item()
-    preview = frame.select([c for c in preview_columns if c in schema.names and c != "website"]).head(PREVIEW_ROWS).collect()
+    preview = (
+        frame.select([c for c in preview_columns if c in schema.names and c != "website"]).head(PREVIEW_ROWS).collect()
+    )
     metadata: dict[str, Any] = {
         "dagster/row_count": row_count,
         "dagster/column_schema": column_schema(schema),

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import TypeVar
+from typing import TypeVar, cast
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -80,7 +80,8 @@ class _Worker:
         self.process.start()
         child_end.close()
         try:  # set on both sides, so a kill right after the start still reaches the whole group
-            os.setpgid(self.process.pid, self.process.pid)
+            pid = cast(int, self.process.pid)  # set by start()
+            os.setpgid(pid, pid)
         except OSError:
             pass
         self.queued: deque[int] = deque()  # indices given to this worker; the first is running
@@ -112,7 +113,7 @@ class _Worker:
 
     def kill(self) -> None:
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            os.killpg(cast(int, self.process.pid), signal.SIGKILL)
         except OSError:
             self.process.kill()
         self.process.join()

@@ -39,7 +39,9 @@ RECORD_COLUMN_DOCS = MappingProxyType(
     {
         "website": "Partition key: the registry name of the website.",
         "url": "Where the text was found, after redirects; PDF sections end in #page=N.",
-        "canonical_url": "Grouping key: scheme and host lower-cased, query reduced to keep_query_keys, fragment only #page=N.",
+        "canonical_url": (
+            "Grouping key: scheme and host lower-cased, query reduced to keep_query_keys, fragment only #page=N."
+        ),
         "title": "Cleaned title (site-name suffixes removed).",
         "date": "Last modification (UTC): page metadata, else sitemap lastmod, else HTTP Last-Modified.",
         "published": "First publication (UTC) when the document says so; never from the site's header or footer.",
@@ -56,7 +58,9 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "error": "Why the record has no usable text; null when fine.",
         "in_sitemap": "A sitemap of the website lists the page (or lists it as an hreflang alternate).",
         "inlinks": "Distinct pages of the website that link to the page (null for PDFs).",
-        "extraction": "Which path produced an HTML page's content (markup, trafilatura_fast, second_opinion_merged...).",
+        "extraction": (
+            "Which path produced an HTML page's content (markup, trafilatura_fast, second_opinion_merged...)."
+        ),
         "candidate_urls": "Every record URL of the canonical-URL group.",
         "candidates": "How many records the canonical-URL group holds.",
         "absorbed": "Records merged into this one: {url, reason (same_url, same_content, near_duplicate), score}.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 _ISO_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -11,8 +11,8 @@ _ISO_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 def to_utc(moment: datetime) -> datetime:
     """Convert (never re-label) an aware datetime to UTC; a naive one is taken as UTC."""
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def parse_date(text: str) -> datetime | None:

@@ -19,7 +19,8 @@ from corpus_pipeline.core.storage import ObjectStore
 class ObjectCheckpoint(Checkpoint):
     """The parts written so far by an unfinished run of one partition, as objects under one folder key."""
 
-    def __init__(self, store: ObjectStore, folder_key: str, schema: pa.Schema, drop_columns: tuple[str, ...] = ()) -> None:
+    def __init__(self, store: ObjectStore, folder_key: str, schema: pa.Schema,
+                 drop_columns: tuple[str, ...] = ()) -> None:
         self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
         self.store = store
         self.folder_key = folder_key

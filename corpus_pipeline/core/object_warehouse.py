@@ -43,7 +43,8 @@ class ObjectWarehouse(Warehouse):
         self.keep_versions = keep_versions
         self.lease_seconds = lease_seconds
         # One cache folder per warehouse URI, so two warehouses never share a version's copy.
-        self.cache_dir = Path(cache_dir) if cache_dir else default_data_dir() / CACHE_DIR / hashlib.sha256(self.uri.encode()).hexdigest()[:16]
+        uri_key = hashlib.sha256(self.uri.encode()).hexdigest()[:16]
+        self.cache_dir = Path(cache_dir) if cache_dir else default_data_dir() / CACHE_DIR / uri_key
 
     def path(self, asset: str, website: str) -> Path:
         raise NotImplementedError(
@@ -94,4 +95,5 @@ class ObjectWarehouse(Warehouse):
         return f"{partition_key(asset, website)}/{PARTITION_FILE}"
 
     def _missing(self, asset: str, website: str) -> str:
-        return f"{asset} has no partition for website {website!r} yet ({self.partition_uri(asset, website)}): materialize it first"
+        where = self.partition_uri(asset, website)
+        return f"{asset} has no partition for website {website!r} yet ({where}): materialize it first"

@@ -112,7 +112,9 @@ class Warehouse:
         return Checkpoint(partition_dir(self.root / CHECKPOINTS_DIR, asset, website), schema, drop_columns=("website",))
 
     @contextmanager
-    def writer(self, asset: str, website: str, schema: pa.Schema, row_group_size: int = DEFAULT_ROW_GROUP_SIZE) -> Iterator[VersionWriter]:
+    def writer(
+        self, asset: str, website: str, schema: pa.Schema, row_group_size: int = DEFAULT_ROW_GROUP_SIZE
+    ) -> Iterator[VersionWriter]:
         """Write a new version and make it current at once, without checks (for fixtures and tools)."""
         with self.history(asset, website).lock() as history:
             with history.new_version(schema, row_group_size=row_group_size) as writer:

@@ -15,14 +15,14 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
-from corpus_pipeline.crawl.fetcher import Fetcher, FetchResult, HopGuard, Refusal
+from corpus_pipeline.crawl.fetcher import Expected, Fetcher, FetchResult, HopGuard, Refusal
 from corpus_pipeline.crawl.links import extract_links
 from corpus_pipeline.crawl.politeness import RobotsRules, is_private_address, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
@@ -38,7 +38,7 @@ class CrawlTask:
     """A URL the crawler decided about, with how it was reached."""
 
     url: str
-    expected: str  # document | sitemap | robots
+    expected: Expected
     depth: int
     source: str  # start | sitemap | sitemap_index | link | alternate | robots
     referrer: str | None = None
@@ -208,12 +208,16 @@ class _Crawl:
             variants = self.query_variants[f"{parts.netloc}{parts.path}"]
             variants.add(parts.query)
             if len(variants) > settings.max_query_variants:
-                return Refusal(FetchOutcome.LIMIT_REACHED, f"more than {settings.max_query_variants} query variants of one path")
+                return Refusal(
+                    FetchOutcome.LIMIT_REACHED, f"more than {settings.max_query_variants} query variants of one path"
+                )
         if task.expected == "document" and self.documents_dispatched >= self.max_pages:
             return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached")
         if task.expected == "sitemap":
             if self.sitemaps_dispatched >= settings.max_sitemaps:
-                return Refusal(FetchOutcome.LIMIT_REACHED, f"max_sitemaps ({settings.max_sitemaps}) reached: sitemap not read")
+                return Refusal(
+                    FetchOutcome.LIMIT_REACHED, f"max_sitemaps ({settings.max_sitemaps}) reached: sitemap not read"
+                )
             if self.documents_claimed >= self.max_pages:
                 return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached: sitemap not read")
         return None
@@ -489,10 +493,12 @@ class _Crawl:
             follow = source == "sitemap" and self.website.internal_links != "ignore"
         referrer = row.get("referrer")
         template = path_template(urlsplit(url).path)
-        same_line = referrer in chains and template == path_template(urlsplit(referrer).path) and template != urlsplit(url).path
+        same_line = (
+            referrer in chains and template == path_template(urlsplit(referrer).path) and template != urlsplit(url).path
+        )
         return CrawlTask(url, "document", row.get("depth") or 0, source, referrer, category, row.get("hreflang"),
                          row.get("sitemap_lastmod"), follow, bool(row.get("indexable")),
-                         chains[referrer] + 1 if same_line else 1)
+                         chains.get(referrer or "", 0) + 1 if same_line else 1)
 
     def _row(self, task: CrawlTask, result: FetchResult) -> dict:
         keep_body = result.outcome in USABLE_OUTCOMES and result.kind in ("html", "pdf", "sitemap", "robots")
@@ -517,7 +523,7 @@ class _Crawl:
             "category": task.category,
             "hreflang": task.hreflang,
             "indexable": task.indexable,
-            "fetched_at": result.fetched_at or datetime.now(timezone.utc),
+            "fetched_at": result.fetched_at or datetime.now(UTC),
             "body": result.body if keep_body else None,
         }
 
@@ -547,7 +553,9 @@ def path_template(path: str) -> str:
     return DIGIT_RUN.sub("#", path)
 
 
-def robots_rules(outcome: str, status: int | None, body: bytes | None, error: str | None, user_agent: str) -> RobotsRules:
+def robots_rules(
+    outcome: str, status: int | None, body: bytes | None, error: str | None, user_agent: str
+) -> RobotsRules:
     """What a robots.txt fetch means (RFC 9309 2.3.1): rules when read, allow all when missing (4xx),
     complete disallow when unreachable (5xx, 429, network error), for this run only."""
     if outcome in USABLE_OUTCOMES:

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Literal
 from urllib.parse import urljoin, urlsplit
@@ -53,7 +53,7 @@ class FetchResult:
     attempts: int = 0
     elapsed_s: float = 0.0
     bytes: int = 0
-    fetched_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     redirect_to: str | None = None  # Location of a redirect not yet followed (never stored)
 
 
@@ -104,7 +104,9 @@ class Fetcher:
         if session is None:
             session = requests.Session()
             session.headers["User-Agent"] = self.settings.user_agent
-            session.headers["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
+            session.headers["Accept"] = (
+                "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
+            )
             self._local.deadline = RequestDeadline()
             for prefix in ("http://", "https://"):
                 session.mount(prefix, CrawlAdapter(self._local.deadline, self.peer_check))
@@ -164,12 +166,15 @@ class Fetcher:
             if not retryable or attempt > self.settings.max_retries:
                 return result
             if retry_after is not None and retry_after > self.settings.max_retry_after_s:
-                result.error = f"{result.error}; Retry-After {retry_after:.0f}s exceeds the {self.settings.max_retry_after_s:.0f}s cap"
+                cap = self.settings.max_retry_after_s
+                result.error = f"{result.error}; Retry-After {retry_after:.0f}s exceeds the {cap:.0f}s cap"
                 return result
             backoff = self.settings.backoff_base_s * (2 ** (attempt - 1)) * (1 + random.random() / 2)
             time.sleep(retry_after if retry_after is not None else backoff)
 
-    def _attempt(self, url: str, expected: Expected, validators: dict[str, str], slot: RequestSlot) -> tuple[FetchResult, float | None]:
+    def _attempt(
+        self, url: str, expected: Expected, validators: dict[str, str], slot: RequestSlot
+    ) -> tuple[FetchResult, float | None]:
         settings = self.settings
         session, deadline = self._session()
         deadline.arm(settings.total_timeout_s)
@@ -232,7 +237,9 @@ class Fetcher:
             # iter_content decodes Content-Encoding, so the caps apply to decompressed bytes.
             for chunk in response.iter_content(CHUNK_BYTES):
                 if result.kind is None:
-                    result.kind = _kind_for(sniff_kind(result.content_type, chunk[:SNIFF_BYTES], result.final_url or ""), expected)
+                    result.kind = _kind_for(
+                        sniff_kind(result.content_type, chunk[:SNIFF_BYTES], result.final_url or ""), expected
+                    )
                     if result.kind == "other":
                         result.outcome = FetchOutcome.UNSUPPORTED_TYPE
                         return result
@@ -328,8 +335,8 @@ def parse_http_date(value: str | None) -> datetime | None:
     except (TypeError, ValueError, IndexError):
         return None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -339,7 +346,7 @@ def _retry_after(value: str | None) -> float | None:
     if value.isdigit():
         return float(value)
     when = parse_http_date(value)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds()) if when else None
+    return max(0.0, (when - datetime.now(UTC)).total_seconds()) if when else None
 
 
 def _short(exc: Exception) -> str:

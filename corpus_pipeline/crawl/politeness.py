@@ -55,7 +55,7 @@ def is_private_host(host: str) -> bool:
         infos = socket.getaddrinfo(host, None)
     except (OSError, UnicodeError):
         return False  # unresolvable: the request will fail on its own, with its own error
-    return any(_is_private_address(ipaddress.ip_address(info[4][0].split("%", 1)[0])) for info in infos)
+    return any(_is_private_address(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])) for info in infos)
 
 
 def is_private_address(address: str) -> bool:

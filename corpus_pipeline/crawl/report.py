@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import cast
+
 import polars as pl
 
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
@@ -22,18 +25,25 @@ def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[s
     summary["requests"] = int(current["attempts"].fill_null(0).sum())
     summary["bytes_received"] = int(current["bytes"].fill_null(0).sum())
     if current.height:
-        span = (current["fetched_at"].max() - current["fetched_at"].min()).total_seconds()
+        first, last = cast(datetime, current["fetched_at"].min()), cast(datetime, current["fetched_at"].max())
+        span = (last - first).total_seconds()
         summary["crawl_seconds"] = round(span, 2)
         summary["pages_per_second"] = round(documents.height / span, 2) if span > 0 else float(documents.height)
     if previous is None:
         summary["pages_new"] = documents.height
         return summary
-    before = previous.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE)).select("url", "etag").collect()
+    before = (
+        previous.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
+        .select("url", "etag")
+        .collect()
+    )
     known = set(before["url"])
     now = set(documents["url"])
     unchanged = documents.filter(pl.col("outcome").is_in(UNCHANGED))
     summary["pages_new"] = len(now - known)
     summary["pages_unchanged"] = unchanged.height
-    summary["pages_changed"] = documents.filter(pl.col("url").is_in(list(known)) & (pl.col("outcome") == FetchOutcome.FETCHED.value)).height
+    summary["pages_changed"] = documents.filter(
+        pl.col("url").is_in(list(known)) & (pl.col("outcome") == FetchOutcome.FETCHED.value)
+    ).height
     summary["pages_gone"] = len(known - now)
     return summary

@@ -9,6 +9,7 @@ socket actually connected to is checked too, before anything is sent.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
@@ -89,10 +90,10 @@ class CrawlAdapter(HTTPAdapter):
         super().__init__(**kwargs)
 
     def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None) -> HTTPConnectionPool:
-        pool = super().get_connection_with_tls_context(request, verify, proxies, cert)
+        pool = cast(HTTPConnectionPool, super().get_connection_with_tls_context(request, verify, proxies, cert))
         if not isinstance(pool.conn_kw.get("request_deadline"), RequestDeadline):
             secure = pool.scheme == "https"
-            pool.ConnectionCls = _CrawlHTTPSConnection if secure else _CrawlHTTPConnection  # type: ignore[assignment]
+            pool.ConnectionCls = _CrawlHTTPSConnection if secure else _CrawlHTTPConnection
             pool.conn_kw["request_deadline"] = self.request_deadline
             pool.conn_kw["peer_check"] = self.peer_check
         return pool

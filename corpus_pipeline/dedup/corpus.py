@@ -7,6 +7,7 @@ are read one at a time, so a 50k-page website fits in well under 2 GB.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 import polars as pl
 
@@ -39,7 +40,9 @@ class _Texts(Sequence[str]):
         return (self.column[row] or "" for row in self.rows)
 
 
-def deduplicate(groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, workers: int = 2) -> tuple[pl.DataFrame, dict[str, int]]:
+def deduplicate(
+    groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, workers: int = 2
+) -> tuple[pl.DataFrame, dict[str, int]]:
     """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
 
     ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with
@@ -51,7 +54,9 @@ def deduplicate(groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, w
         record["row"] = row
         record["length"] = len(contents[row] or "")
         record["absorbed"] = [
-            {"url": url, "reason": "same_url", "score": 1.0} for url in record["candidate_urls"] or [] if url != record["url"]
+            {"url": url, "reason": "same_url", "score": 1.0}
+            for url in record["candidate_urls"] or []
+            if url != record["url"]
         ]
     counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
 
@@ -81,7 +86,7 @@ def deduplicate(groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, w
 
 
 def _schema() -> pl.Schema:
-    return pl.from_arrow(CORPUS_SCHEMA.empty_table()).schema
+    return cast(pl.DataFrame, pl.from_arrow(CORPUS_SCHEMA.empty_table())).schema
 
 
 def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import polars as pl
 
@@ -32,7 +33,7 @@ def build_canonical_url_groups(
         record["canonical_url"] = key
         groups.setdefault(key, []).append(record)
     rows = []
-    for key, members in groups.items():
+    for members in groups.values():
         members.sort(key=election_key)
         elected = dict(members[0])
         elected["candidate_urls"] = sorted({m["url"] for m in members})
@@ -40,7 +41,7 @@ def build_canonical_url_groups(
         rows.append(elected)
     counts["canonical_url_groups"] = len(rows)
     counts["records_merged_same_url"] = kept.height - len(rows)
-    schema = pl.from_arrow(CANONICAL_URL_GROUPS_SCHEMA.empty_table()).schema
+    schema = cast(pl.DataFrame, pl.from_arrow(CANONICAL_URL_GROUPS_SCHEMA.empty_table())).schema
     result = pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
     return result.sort("canonical_url"), counts
 

@@ -121,7 +121,9 @@ def _signature_matrix(texts: Sequence[str], prepare: Callable[[str], str], worke
     matrix = np.empty((len(texts), NUM_PERM), dtype=np.uint64)
     if workers > 1 and len(texts) > 2000:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for start, block in zip(range(0, len(texts), _CHUNK), pool.map(_signature_block, _chunks(texts, prepare))):
+            for start, block in zip(
+                range(0, len(texts), _CHUNK), pool.map(_signature_block, _chunks(texts, prepare)), strict=True
+            ):
                 matrix[start : start + len(block)] = block
     else:
         for start in range(0, len(texts), _CHUNK):
@@ -152,7 +154,7 @@ def _candidates(signatures: np.ndarray) -> set[tuple[int, int]]:
         starts = np.concatenate(([0], change))
         ends = np.concatenate((change, [len(keys)]))
         shared = np.flatnonzero((ends - starts) > 1)  # only buckets holding two documents or more
-        for start, end in zip(starts[shared].tolist(), ends[shared].tolist()):
+        for start, end in zip(starts[shared].tolist(), ends[shared].tolist(), strict=True):
             if end - start <= MAX_BUCKET:
                 members = sorted(order[start:end].tolist())
                 candidates.update((a, b) for k, a in enumerate(members) for b in members[k + 1 :])

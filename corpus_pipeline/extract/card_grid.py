@@ -59,17 +59,20 @@ def card_grid_cards(
         for cards in groups.values():
             total = sum(count for _, count in cards)
             if (
-                len(cards) >= settings.min_cards and total >= settings.min_words_per_card * len(cards) and total > best_words
+                len(cards) >= settings.min_cards
+                and total >= settings.min_words_per_card * len(cards)
+                and total > best_words
                 and max(count for _, count in cards) <= settings.max_card_share * total
             ):
                 best, best_words = [card for card, _ in cards], total
-    cards, seen = [], set()
+    texts: list[list[str]] = []
+    seen: set[str] = set()
     for card in best:
         card_lines = _block_lines(card)
         if card_lines and (key := "\n".join(card_lines)) not in seen:
             seen.add(key)
-            cards.append(card_lines)
-    return cards
+            texts.append(card_lines)
+    return texts
 
 
 def _signature(element: html.HtmlElement) -> tuple[str, str]:
@@ -82,7 +85,8 @@ def _count(text: str | None) -> int:
 
 def _block_lines(card: html.HtmlElement) -> list[str]:
     """A card's text, a line per block element (title, excerpt, price), menus and scripts left out."""
-    lines, current = [], []
+    lines: list[str] = []
+    current: list[str] = []
 
     def close_line() -> None:
         if line := " ".join(" ".join(current).split()):

@@ -82,9 +82,9 @@ def restore_headings(
             opening_line.setdefault(opening, index)
     inserted: dict[int, list[str]] = {}
     for heading, following in anchors:
-        index = opening_line.get(following)
-        if index is not None and line_key(heading) and line_key(heading) not in present:
-            inserted.setdefault(index, []).append(heading)
+        at = opening_line.get(following)
+        if at is not None and line_key(heading) and line_key(heading) not in present:
+            inserted.setdefault(at, []).append(heading)
             present.add(line_key(heading))
     if not inserted:
         return text

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import trafilatura
 from lxml import html
@@ -48,7 +48,7 @@ from corpus_pipeline.extract.text import (
 _WORD = re.compile(r"\w+")
 
 
-class Extraction(str, Enum):
+class Extraction(StrEnum):
     """Which path produced a record's text (the ``extraction`` column; see core/schema.py)."""
 
     MARKUP = "markup"

@@ -57,11 +57,13 @@ def _matches(document: html.HtmlElement, rule: MarkupRule) -> list[etree._Elemen
             return CSSSelector(rule.css)(document)
         except SelectorError:
             return []
-    conditions = []
+    conditions: list[str] = []
     for name, value in rule.attrs:
         if name == "class":
             conditions.extend(
-                f"contains(concat(' ', normalize-space(@class), ' '), ' {token} ')" for token in value.split() if "'" not in token
+                f"contains(concat(' ', normalize-space(@class), ' '), ' {token} ')"
+                for token in value.split()
+                if "'" not in token
             )
         elif "'" not in value:
             conditions.append(f"@{name}='{value}'")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import partial
 from urllib.parse import urlsplit
 
@@ -17,6 +17,7 @@ from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
 from corpus_pipeline.extract.markup import element_text, select_markup
 from corpus_pipeline.extract.markup_depth import nested_deeper_than
 from corpus_pipeline.extract.metadata import (
@@ -26,10 +27,9 @@ from corpus_pipeline.extract.metadata import (
     fallback_date,
     heuristic_date,
     normalize_lang,
-    published_date,
     page_date,
+    published_date,
 )
-from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import (
     normalize_whitespace,
@@ -166,7 +166,7 @@ def _empty_record(page: HtmlPage, website: Website) -> dict:
         "lang": normalize_lang(page.hreflang) or normalize_lang(website.default_lang) or "en",
         "category": page.category,
         "kind": "html",
-        "fetched_at": page.fetched_at or datetime.now(timezone.utc),
+        "fetched_at": page.fetched_at or datetime.now(UTC),
         "alternates": [],
         "rel_canonical": None,
         "error": None,
@@ -199,7 +199,9 @@ def _fill(
     record["h1"] = _headings(document, "h1")
     record["h2"] = _headings(document, "h2")
     site_name = _meta(document, "og:site_name")
-    raw_title = document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
+    raw_title = (
+        document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
+    )
     record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None, settings) or None
     record["excerpt"] = excerpt_of(document)
     declared = page_date(document) or heuristic_date(document, page.url)
@@ -238,7 +240,7 @@ def _main_text(
     settings: ExtractionSettings,
 ) -> tuple[str, Extraction]:
     """The page's main text and the path that produced it."""
-    removable = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
+    removable: tuple[str, ...] = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
         removable += CODE_TAGS
     consent_banners, template = _clear(document, removable, boilerplate, settings)
@@ -303,13 +305,14 @@ def _meta(document: html.HtmlElement, name: str) -> str | None:
 
 
 def _alternates(document: html.HtmlElement, url: str) -> list[dict[str, str]]:
-    alternates, seen = [], set()
+    alternates: list[dict[str, str]] = []
+    seen: set[tuple[str, str]] = set()
     for link in document.iter("link"):
         if "alternate" not in (link.get("rel") or "").lower().split():
             continue
         lang = normalize_lang(link.get("hreflang"))
         target = absolutize(link.get("href") or "", url) if lang else None
-        if target and (lang, target) not in seen:
+        if lang and target and (lang, target) not in seen:
             seen.add((lang, target))
             alternates.append({"lang": lang, "url": target})
     return alternates

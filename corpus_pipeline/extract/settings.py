@@ -30,7 +30,8 @@ class ExtractionSettings:
     confident_detection: float = 0.95
     min_text_for_detection: int = 200
     min_undeclared_detection: float = 0.5  # with nothing declared, a detection more likely than not beats the default
-    detection_sample_chars: int = 2000  # the classifier's cost grows with the text; its accuracy has long stopped growing
+    # The classifier's cost grows with the text; its accuracy has long stopped growing.
+    detection_sample_chars: int = 2000
     min_detection_chars: int = 20  # fewer characters say nothing about their language
 
     # -- trafilatura fast mode, checked by the second opinion (main_content.py) -----------------------------------
@@ -104,7 +105,8 @@ class ExtractionSettings:
     consent_banners_removed: bool = True  # switch: off leaves cookie and consent banners in the page (consent.py)
 
     # -- headings put back (headings.py) ---------------------------------------------------------------------------
-    headings_restored: bool = True  # switch: off leaves out the headings trafilatura dropped (wcxb-dev 0.831 -> 0.834 with)
+    # switch: off leaves out the headings trafilatura dropped (wcxb-dev 0.831 -> 0.834 with)
+    headings_restored: bool = True
     anchor_words: int = 4  # words after a heading that must open a kept line
     max_heading_words: int = 30  # longer "headings" are whole cards or banners wrapped in <hN>
     max_following_fragments: int = 12  # text nodes searched for a heading's opening words

@@ -50,7 +50,7 @@ def sitemap_listing(bodies: Iterable[bytes], max_bytes: int = MAX_SITEMAP_BYTES)
 
     Sitemap indexes and unreadable sitemaps list no page (the crawl recorded why they could not be read).
     """
-    listed = set()
+    listed: set[str] = set()
     for body in bodies:
         try:
             for item in iter_sitemap(body, max_bytes):

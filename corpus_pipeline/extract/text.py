@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from itertools import pairwise
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 
@@ -101,7 +102,7 @@ def _is_degenerate(line: str, settings: ExtractionSettings) -> bool:
     words = _WORD.findall(line.lower())
     if len(words) < settings.min_degenerate_line_words or line.lstrip().startswith("|"):
         return False  # a table row repeats its values by nature ("| Wired | Wired | Bluetooth |")
-    top_pair_count = Counter(zip(words, words[1:])).most_common(1)[0][1]
+    top_pair_count = Counter(pairwise(words)).most_common(1)[0][1]
     if 2 * top_pair_count >= settings.min_top_pair_share * len(words):
         return True
     return sum(bool(_IDENTIFIER.match(word)) for word in words) >= settings.min_identifier_share * len(words)

@@ -143,7 +143,9 @@ def _flatten_outline(reader: PdfReader, outline, parents: tuple[str, ...]):
     """(title path, 0-based page) of every outline entry, nested entries included."""
     for item in outline or []:
         if isinstance(item, list):
-            yield from _flatten_outline(reader, item, parents + ((last,) if (last := _last_title(outline, item)) else ()))
+            yield from _flatten_outline(
+                reader, item, parents + ((last,) if (last := _last_title(outline, item)) else ())
+            )
             continue
         page = reader.get_destination_page_number(item)
         title = " ".join(str(item.title or "").split())
@@ -215,7 +217,9 @@ def _document_title(reader: PdfReader, texts: list[str], url: str) -> str:
     return unquote(urlsplit(url).path.rsplit("/", 1)[-1]) or url
 
 
-def _document_date(reader: PdfReader, fields: tuple[str, ...] = ("modification_date", "creation_date")) -> datetime | None:
+def _document_date(
+    reader: PdfReader, fields: tuple[str, ...] = ("modification_date", "creation_date")
+) -> datetime | None:
     for field in fields:
         try:
             value = getattr(reader.metadata, field, None) if reader.metadata else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Sequence
@@ -70,7 +71,7 @@ def ocr_pdf_pages(data: bytes, pages: Sequence[int], settings: PdfSettings) -> d
     failures = [text for text in texts if isinstance(text, Unfinished) and not text.budget_exceeded]
     if failures:
         raise OcrError(failures[0].reason)
-    return {page: text for page, text in zip(pages, texts) if isinstance(text, str)}
+    return {page: text for page, text in zip(pages, texts, strict=True) if isinstance(text, str)}
 
 
 def _unread(page: int, why: Unfinished) -> Unfinished:
@@ -102,14 +103,19 @@ def read_pdf_page(path: str, page: int, settings: PdfSettings) -> PageReading:
 def render_page(path: str, page: int, settings: PdfSettings) -> Image.Image:
     """Render one 0-based page in grey at the OCR DPI, lowered if the page would exceed the pixel cap."""
     dpi = settings.dpi
-    info = pdfinfo_from_path(path, timeout=settings.page_timeout_s)
+    info = pdfinfo_from_path(path, timeout=math.ceil(settings.page_timeout_s))
     width_pt, height_pt = _page_size_points(info)
     if width_pt and height_pt:
         pixels = (width_pt * dpi / 72) * (height_pt * dpi / 72)
         if pixels > settings.max_pixels_per_page:
             dpi = max(50, int(dpi * (settings.max_pixels_per_page / pixels) ** 0.5))
     images = convert_from_path(
-        path, dpi=dpi, first_page=page + 1, last_page=page + 1, grayscale=True, timeout=settings.page_timeout_s
+        path,
+        dpi=dpi,
+        first_page=page + 1,
+        last_page=page + 1,
+        grayscale=True,
+        timeout=math.ceil(settings.page_timeout_s),
     )
     if not images:
         raise OcrError(f"page {page + 1} could not be rendered")
@@ -144,7 +150,7 @@ def deskew(image: Image.Image) -> Image.Image:
                 best_angle, best_score = float(angle), score
     if abs(best_angle) < 0.1:
         return image
-    return image.rotate(best_angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
+    return image.rotate(best_angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
 
 
 def _profile_score(ink: np.ndarray) -> float:

@@ -83,7 +83,7 @@ def words_to_reading(data: dict[str, list]) -> tuple[str, float, int]:
     paragraphs: dict[tuple[int, int], dict[int, list[str]]] = {}
     weighted = characters = 0.0
     for block, paragraph, line, word, confidence in zip(
-        data["block_num"], data["par_num"], data["line_num"], data["text"], data["conf"]
+        data["block_num"], data["par_num"], data["line_num"], data["text"], data["conf"], strict=True
     ):
         word = str(word).strip()
         if not word or float(confidence) < 0:

@@ -56,7 +56,9 @@ def not_empty(rows: int, inputs: int | None = None, what: str = "records") -> Ch
     """Passes when there are rows, or when the input itself held nothing (a website without PDFs)."""
     passed = rows > 0 or inputs == 0
     cause = None if passed else f"no {what} out of {inputs} input documents" if inputs else f"no {what}"
-    return CheckOutcome(NOT_EMPTY, passed, {"rows": rows, "input_documents": inputs if inputs is not None else -1}, cause)
+    return CheckOutcome(
+        NOT_EMPTY, passed, {"rows": rows, "input_documents": inputs if inputs is not None else -1}, cause
+    )
 
 
 def row_count_vs_current(rows: int, current_rows: int | None, policy: GatePolicy, what: str = "rows") -> CheckOutcome:

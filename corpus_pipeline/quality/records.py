@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
+from corpus_pipeline.core.versions import count_rows
 from corpus_pipeline.quality.checks import (
     CheckOutcome,
     CheckSpec,
@@ -15,7 +16,6 @@ from corpus_pipeline.quality.checks import (
     not_empty,
     row_count_vs_current,
 )
-from corpus_pipeline.core.versions import count_rows
 
 UNIQUE_CANONICAL_URLS = CheckSpec("unique_canonical_urls", "Each canonical URL appears once.")
 NO_IGNORED_URLS = CheckSpec("no_ignored_urls", "No record's URL contains an urls_to_ignore substring.")
@@ -40,7 +40,13 @@ def judge_records(
 def unique_canonical_urls(candidate: Path) -> CheckOutcome:
     """Fails when a canonical URL has two records."""
     repeated = (
-        pl.scan_parquet(candidate).group_by("canonical_url").len().filter(pl.col("len") > 1).select(pl.len()).collect().item()
+        pl.scan_parquet(candidate)
+        .group_by("canonical_url")
+        .len()
+        .filter(pl.col("len") > 1)
+        .select(pl.len())
+        .collect()
+        .item()
     )
     cause = None if repeated == 0 else f"{repeated} canonical URLs have more than one record"
     return CheckOutcome(UNIQUE_CANONICAL_URLS, repeated == 0, {"repeated": repeated}, cause)

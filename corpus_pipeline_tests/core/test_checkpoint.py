@@ -1,4 +1,4 @@
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -7,7 +7,7 @@ from corpus_pipeline.core.warehouse import Warehouse
 
 
 def row(n: int) -> dict:
-    return {"website": "site", "url": f"http://site.test/{n}", "outcome": "fetched", "fetched_at": datetime(2026, 11, 24, tzinfo=timezone.utc), "body": b"x"}
+    return {"website": "site", "url": f"http://site.test/{n}", "outcome": "fetched", "fetched_at": datetime(2026, 11, 24, tzinfo=UTC), "body": b"x"}
 
 
 def test_rows_are_on_disk_in_parts_before_the_run_ends(tmp_path):

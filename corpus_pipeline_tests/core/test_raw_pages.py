@@ -1,12 +1,12 @@
 """Reading sitemaps back from raw_pages."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from corpus_pipeline.core.raw_pages import iter_sitemap_bodies
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 
-NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 24, tzinfo=UTC)
 
 
 def row(url: str, kind: str, outcome: str, body: bytes | None) -> dict:

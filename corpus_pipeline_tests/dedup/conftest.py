@@ -1,10 +1,10 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import polars as pl
 
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 
-NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, tzinfo=UTC)
 
 
 def record(url: str, content: str, **fields) -> dict:

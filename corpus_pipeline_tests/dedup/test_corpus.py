@@ -1,6 +1,6 @@
 import random
 import unicodedata
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from corpus_pipeline.dedup.corpus import deduplicate
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
@@ -90,7 +90,7 @@ def test_translations_are_kept_and_untranslated_copies_elect_the_honest_one():
     # The /fr/ copy declares fr (hreflang) but its text is English: the English original wins.
     copies, _ = run([
         record("http://e.org/fr/b", english, lang="en", alternates=[{"lang": "fr", "url": "http://e.org/fr/b"}],
-               date=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+               date=datetime(2026, 1, 1, tzinfo=UTC)),
         record("http://e.org/en/b", english, alternates=[{"lang": "en", "url": "http://e.org/en/b"}]),
     ])
     assert copies["url"].to_list() == ["http://e.org/en/b"]
@@ -99,7 +99,7 @@ def test_translations_are_kept_and_untranslated_copies_elect_the_honest_one():
 def test_external_copies_lose_the_election():
     text = prose(31)
     corpus, _ = run([
-        record("http://other.org/copy", text, category="external", date=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+        record("http://other.org/copy", text, category="external", date=datetime(2026, 1, 1, tzinfo=UTC)),
         record("http://e.org/original", text),
     ])
     assert corpus["url"].to_list() == ["http://e.org/original"]

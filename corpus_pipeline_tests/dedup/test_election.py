@@ -1,6 +1,6 @@
 """The election among copies of one text: the page the website puts forward wins, recency only breaks ties."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from corpus_pipeline.dedup.election import election_key, path_cleanliness
 from corpus_pipeline_tests.dedup.conftest import record
 
-OLD, NEW = datetime(2024, 1, 1, tzinfo=timezone.utc), datetime(2026, 1, 1, tzinfo=timezone.utc)
+OLD, NEW = datetime(2024, 1, 1, tzinfo=UTC), datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def elected(*records: dict) -> str:

@@ -1,4 +1,4 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -39,7 +39,7 @@ def test_pdf_pages_and_kept_keys_do_change_the_key(path, port, page, kept):
 
 
 def test_one_row_per_canonical_url_with_the_elected_record():
-    old, new = datetime(2024, 1, 1, tzinfo=timezone.utc), datetime(2025, 1, 1, tzinfo=timezone.utc)
+    old, new = datetime(2024, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
     rows = [
         record("http://e.org/a?utm_source=x", "short", date=new, category="external"),
         record("http://e.org/a", "older but on site", date=old),

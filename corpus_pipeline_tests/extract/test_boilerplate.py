@@ -1,6 +1,6 @@
 """Domain-level boilerplate learned from consecutive pages of one language of a generated website."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,7 +41,7 @@ def website(**options):
 
 
 def parsed(url: str, body: bytes, model, hreflang: str | None = None, **options) -> dict:
-    page = HtmlPage(url, body, "text/html", datetime.now(timezone.utc), hreflang=hreflang)
+    page = HtmlPage(url, body, "text/html", datetime.now(UTC), hreflang=hreflang)
     return parse_html_page(page, website(**({"markup": "body"} | options)), model)
 
 

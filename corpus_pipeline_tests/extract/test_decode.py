@@ -1,4 +1,4 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -31,7 +31,7 @@ def test_an_xhtml_page_goes_through_extraction_with_its_text():
         url="http://127.0.0.1:8000/ch02.fr.html",
         body=XHTML.format(PROSE).encode("iso-8859-1"),
         content_type="text/html",
-        fetched_at=datetime(2026, 11, 24, tzinfo=timezone.utc),
+        fetched_at=datetime(2026, 11, 24, tzinfo=UTC),
     )
     (record,) = parse_html_pages([page], website.websites[0], None, workers=1)
     assert record["error"] is None

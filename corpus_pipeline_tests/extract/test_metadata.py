@@ -1,16 +1,16 @@
 """Dates come from the page's metadata and main content, never from the website's header, footer or sidebars."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline_demo.site import build_demo_site
 from corpus_pipeline.extract.metadata import page_date, published_date
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
+from corpus_pipeline_demo.site import build_demo_site
 
-NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 24, tzinfo=UTC)
 SITE = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/"}]}).websites[0]
 
 
@@ -52,10 +52,10 @@ def test_dates_in_the_website_chrome_are_not_the_page_dates(chrome):
 
 def test_a_date_in_the_main_text_or_the_article_byline_is_found():
     in_text = parsed(page(PROSE.replace("<p>A tank", "<p>Posted on 3 March 2021.</p><p>A tank"), header="<p>since 2019</p>"))
-    assert in_text["published"] == datetime(2021, 3, 3, tzinfo=timezone.utc)
+    assert in_text["published"] == datetime(2021, 3, 3, tzinfo=UTC)
     byline = '<article><header><h1>Rainwater tanks</h1><time datetime="2021-03-03T10:00:00Z">3 March</time></header></article>'
     document = html.document_fromstring(page(byline + PROSE, footer='<time datetime="2022-05-04">4 May</time>'))
-    assert published_date(document) == page_date(document) == datetime(2021, 3, 3, 10, tzinfo=timezone.utc)
+    assert published_date(document) == page_date(document) == datetime(2021, 3, 3, 10, tzinfo=UTC)
 
 
 def test_the_demo_site_tagline_dates_no_page(tmp_path):

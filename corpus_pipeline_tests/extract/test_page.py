@@ -1,6 +1,6 @@
 """HTML pages to records: metadata, markup, hostile input."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page, parse_html_pages
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 ARTICLE = (
     "Community gardens turn vacant lots into shared plots where neighbours grow vegetables together. "
     "They also become meeting places, where skills and seeds are exchanged across generations. "
@@ -51,10 +51,10 @@ def test_metadata_is_read_before_boilerplate_is_removed():
 @pytest.mark.parametrize(
     ("head", "body", "expected"),
     [
-        ('<script type="application/ld+json">{"@graph": [{"datePublished": "2024-01-02T10:00:00+02:00", "dateModified": "2024-03-04T23:30:00-05:00"}]}</script>', "", datetime(2024, 3, 5, 4, 30, tzinfo=timezone.utc)),
-        ('<meta property="article:published_time" content="2023-07-01T08:00:00+09:00">', "", datetime(2023, 6, 30, 23, 0, tzinfo=timezone.utc)),
-        ("", '<time datetime="2022-12-31">31 Dec</time>', datetime(2022, 12, 31, tzinfo=timezone.utc)),
-        ('<meta name="date" content="2021-05-06T07:08:09Z">', "", datetime(2021, 5, 6, 7, 8, 9, tzinfo=timezone.utc)),
+        ('<script type="application/ld+json">{"@graph": [{"datePublished": "2024-01-02T10:00:00+02:00", "dateModified": "2024-03-04T23:30:00-05:00"}]}</script>', "", datetime(2024, 3, 5, 4, 30, tzinfo=UTC)),
+        ('<meta property="article:published_time" content="2023-07-01T08:00:00+09:00">', "", datetime(2023, 6, 30, 23, 0, tzinfo=UTC)),
+        ("", '<time datetime="2022-12-31">31 Dec</time>', datetime(2022, 12, 31, tzinfo=UTC)),
+        ('<meta name="date" content="2021-05-06T07:08:09Z">', "", datetime(2021, 5, 6, 7, 8, 9, tzinfo=UTC)),
     ],
 )
 def test_dates_in_many_formats_become_utc(head, body, expected):
@@ -63,8 +63,8 @@ def test_dates_in_many_formats_become_utc(head, body, expected):
 
 
 def test_date_falls_back_to_sitemap_lastmod_then_http_last_modified():
-    lastmod = datetime(2020, 1, 1, tzinfo=timezone.utc)
-    http = datetime(2019, 1, 1, tzinfo=timezone.utc)
+    lastmod = datetime(2020, 1, 1, tzinfo=UTC)
+    http = datetime(2019, 1, 1, tzinfo=UTC)
     body = document(body=f"<p>{ARTICLE}</p>")
     assert parse_html_page(html_page(body, sitemap_lastmod=lastmod, http_last_modified=http), website())["date"] == lastmod
     assert parse_html_page(html_page(body, http_last_modified=http), website())["date"] == http
@@ -210,20 +210,20 @@ def test_parallel_parsing_keeps_order_and_results():
 def test_publication_and_modification_dates_are_both_kept():
     head = '<script type="application/ld+json">{"datePublished": "2024-01-02T10:00:00+02:00", "dateModified": "2024-03-04T00:00:00Z"}</script>'
     record = parse_html_page(html_page(document(head, f"<p>{ARTICLE}</p>")), website())
-    assert record["published"] == datetime(2024, 1, 2, 8, 0, tzinfo=timezone.utc)
-    assert record["date"] == datetime(2024, 3, 4, tzinfo=timezone.utc)
+    assert record["published"] == datetime(2024, 1, 2, 8, 0, tzinfo=UTC)
+    assert record["date"] == datetime(2024, 3, 4, tzinfo=UTC)
 
 
 def test_publication_date_written_only_in_the_text_is_found():
     body = f"<article><p>Posted on March 3, 2021 by the garden team.</p><p>{ARTICLE}</p></article>"
     record = parse_html_page(html_page(document(body=body)), website())
-    assert record["published"] == datetime(2021, 3, 3, tzinfo=timezone.utc)
+    assert record["published"] == datetime(2021, 3, 3, tzinfo=UTC)
     assert record["date"] is None  # a date quoted in the text is no evidence of the last modification
 
 
 def test_body_published_only_as_ld_json_is_extracted():
     # Script-rendered pages and forum threads ship their text as structured data and an empty shell.
-    data = '{"@type": "DiscussionForumPosting", "headline": "Seed swap", "articleBody": "%s"}' % ARTICLE.strip()
+    data = '{"@type": "DiscussionForumPosting", "headline": "Seed swap", "articleBody": "' + ARTICLE.strip() + '"}'
     head = f'<script type="application/ld+json">{data}</script>'
     record = parse_html_page(html_page(document(head, "<div id='app'><p>Loading</p></div>")), website())
     assert "vacant lots into shared plots" in record["content"]

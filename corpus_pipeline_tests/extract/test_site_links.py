@@ -13,10 +13,10 @@ SITE = "http://127.0.0.1:8000"
 
 
 def test_links_are_same_host_pages_without_fragments_tracking_or_self():
-    document = parse_page("""<html><body>
+    document = parse_page(b"""<html><body>
 <a href="/blog/a.html#comments">a</a> <a href="/blog/a.html?utm_source=x">a again</a>
 <a href="b.html">b</a> <a href="https://other.org/c">off site</a> <a href="?replytocom=3">self</a>
-<a href="mailto:x@example.org">mail</a></body></html>""".encode())
+<a href="mailto:x@example.org">mail</a></body></html>""")
     links = page_links(document, f"{SITE}/blog/index.html")
     assert links == {f"{SITE}/blog/a.html", f"{SITE}/blog/b.html"}
 

@@ -1,11 +1,11 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.quality.checks import GatePolicy, refusal_cause
 from corpus_pipeline.quality.crawl import judge_crawl
 
-NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 24, tzinfo=UTC)
 
 
 def crawl(warehouse: Warehouse, *rows: dict):

@@ -1,13 +1,13 @@
 """Pages and documents that would take the night: each is stopped at its budget, recorded, and the run goes on."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages
 
-NOW = datetime(2026, 11, 24, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 24, tzinfo=UTC)
 PROSE = "Volunteers repair bicycles every Saturday in the old tram depot, and anyone may bring one along. " * 4
 
 
