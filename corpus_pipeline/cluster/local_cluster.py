@@ -77,6 +77,15 @@ def prepare_dagster_home(dagster_home: Path, instance_yaml: Path) -> Path:
     return dagster_home
 
 
+def create_instance_storage(env: Mapping[str, str], timeout_s: float) -> None:
+    """Create the instance's tables once (``dagster instance migrate``) before several processes open it: on a fresh
+    Postgres database, processes that each create missing tables race and fail with DuplicateObject."""
+    result = subprocess.run([tool("dagster"), "instance", "migrate"], check=False, env=dict(env), cwd=PROJECT_ROOT,
+                            capture_output=True, text=True, timeout=timeout_s)
+    if result.returncode != 0:
+        raise RuntimeError(f"dagster instance migrate failed ({result.returncode}): {result.stderr[-3000:]}")
+
+
 @contextmanager
 def background_process(command: Sequence[str], env: Mapping[str, str], log: Path) -> Iterator[subprocess.Popen]:
     """``command`` running in its own process group, output to ``log``; the group is stopped on exit."""

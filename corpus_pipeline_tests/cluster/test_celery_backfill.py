@@ -15,6 +15,7 @@ from corpus_pipeline.cluster.local_cluster import (
     DEPLOY_DIR,
     BackfillOutcome,
     celery_workers,
+    create_instance_storage,
     dagster_daemon,
     deployment_env,
     launch_backfill,
@@ -63,9 +64,10 @@ def backfill(postgres, redis, tmp_path_factory):
                 **redis.env(),
             },
         )
-        workers = stack.enter_context(celery_workers(2, env, logs))
-        stack.enter_context(dagster_daemon(env, logs))
         try:
+            create_instance_storage(env, timeout_s=LAUNCH_TIMEOUT_S)
+            workers = stack.enter_context(celery_workers(2, env, logs))
+            stack.enter_context(dagster_daemon(env, logs))
             backfill_id = launch_backfill(env, "corpus_job", WEBSITES, timeout_s=LAUNCH_TIMEOUT_S)
             outcome = wait_for_backfill(PostgresRunStorage(postgres.url), backfill_id, len(WEBSITES),
                                         timeout_s=BACKFILL_TIMEOUT_S)
