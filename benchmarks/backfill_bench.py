@@ -72,7 +72,8 @@ class ModeResult:
     outcome: BackfillOutcome
 
     def row(self, baseline_s: float | None) -> list[object]:
-        durations = [r.end_time - r.start_time for r in self.outcome.records if r.start_time and r.end_time]
+        durations = [r.end_time - r.start_time for r in self.outcome.records
+                     if r.start_time is not None and r.end_time is not None]
         ratio = f"{self.outcome.wall_s / baseline_s:.2f}x" if baseline_s else "-"
         return [self.mode, len(self.outcome.records), round(self.outcome.wall_s, 1), ratio,
                 self.outcome.max_parallel, round(statistics.mean(durations), 1) if durations else "-",

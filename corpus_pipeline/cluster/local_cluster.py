@@ -48,7 +48,7 @@ class BackfillOutcome:
     @property
     def max_parallel(self) -> int:
         """Largest number of runs between their start and end at one instant (from the recorded times)."""
-        edges = sorted(edge for r in self.records if r.start_time and r.end_time
+        edges = sorted(edge for r in self.records if r.start_time is not None and r.end_time is not None
                        for edge in ((r.start_time, 1), (r.end_time, -1)))
         running = peak = 0
         for _, change in edges:
