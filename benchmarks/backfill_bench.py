@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -172,6 +173,8 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument("--keep", type=Path, help="keep logs, instances and Parquet in this folder")
     args = parser.parse_args()
+    # A timeout's SIGTERM unwinds like Ctrl-C, so every server, daemon and worker is stopped on the way out.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="backfill_bench_"))
     workdir.mkdir(parents=True, exist_ok=True)
     print(f"{args.sites} websites x {PAGES_PER_SITE} pages; modes: {', '.join(args.modes)}; files in {workdir}",
