@@ -135,7 +135,7 @@ def local_instance_yaml(path: Path, max_concurrent_runs: int) -> Path:
 
 def run_mode(mode: str, workdir: Path, urls: dict[str, str]) -> ModeResult:
     """Backfill every website under ``mode``; returns the recorded outcome."""
-    from dagster._core.storage.runs.sqlite.sqlite_run_storage import SqliteRunStorage
+    from dagster._core.storage.runs import SqliteRunStorage
     from dagster_postgres import PostgresRunStorage
 
     modedir = workdir / mode

@@ -8,7 +8,6 @@ import time
 from datetime import UTC, datetime
 
 import dagster as dg
-from dagster._core.storage.dagster_run import RunRecord
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,11 +19,11 @@ intervals = st.lists(
 )
 
 
-def record(index: int, start: float, end: float, status=dg.DagsterRunStatus.SUCCESS) -> RunRecord:
+def record(index: int, start: float, end: float, status=dg.DagsterRunStatus.SUCCESS) -> dg.RunRecord:
     run = dg.DagsterRun(job_name="corpus_job", run_id=f"run-{index}", status=status,
                         tags={"dagster/partition": f"site-{index}"})
     now = datetime.now(UTC)
-    return RunRecord(storage_id=index, dagster_run=run, create_timestamp=now, update_timestamp=now,
+    return dg.RunRecord(storage_id=index, dagster_run=run, create_timestamp=now, update_timestamp=now,
                      start_time=start, end_time=end)
 
 
