@@ -19,9 +19,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from dagster import DagsterRunStatus, RunsFilter
-from dagster._core.storage.dagster_run import RunRecord
-from dagster._core.storage.runs.base import RunStorage
+from dagster import DagsterRunStatus, RunRecord, RunsFilter
+from dagster._core.storage.runs import RunStorage
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY_DIR = PROJECT_ROOT / "deploy"
