@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -240,21 +241,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Run PostgreSQL and Redis on 127.0.0.1 until interrupted.")
     parser.add_argument("--env-file", type=Path, help="also write the export lines to this file")
     args = parser.parse_args()
-    stop = {"requested": False}
-
-    def request_stop(signum: int, frame: object) -> None:
-        stop["requested"] = True
-
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: stop.set())
     with running_services() as (postgres, redis):
         exports = "".join(f"export {key}={value}\n" for key, value in {**postgres.env(), **redis.env()}.items())
         if args.env_file:
             args.env_file.write_text(exports)
         sys.stdout.write(exports)
         sys.stdout.flush()
-        while not stop["requested"]:
-            time.sleep(0.5)
+        stop.wait()
 
 
 if __name__ == "__main__":
