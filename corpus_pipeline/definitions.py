@@ -3,6 +3,7 @@
 import dagster as dg
 
 from corpus_pipeline.assets import ALL_ASSETS
+from corpus_pipeline.cluster.executor import pipeline_executor
 from corpus_pipeline.jobs import corpus_job, reprocess_job
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.schedules import nightly_recrawl_schedule
@@ -16,6 +17,6 @@ defs = dg.Definitions(
         "websites": WebsiteRegistry(),
         "warehouse": ParquetWarehouse(),
     },
-    # Steps already parallelize inside (process pools); two at a time fits a small machine.
-    executor=dg.multiprocess_executor.configured({"max_concurrent": 2}),
+    # Local processes by default; CORPUS_PIPELINE_EXECUTOR=celery sends the steps to Celery workers.
+    executor=pipeline_executor(),
 )

@@ -1,0 +1,1 @@
+"""Running the pipeline beyond one machine: Postgres instance storage, Celery workers, local services for tests."""

@@ -1,0 +1,32 @@
+"""Which Dagster executor runs a job's steps: local processes by default, Celery workers on a team's infrastructure."""
+
+from __future__ import annotations
+
+import os
+
+import dagster as dg
+
+EXECUTOR_ENV_VAR = "CORPUS_PIPELINE_EXECUTOR"
+CELERY_BROKER_ENV_VAR = "CORPUS_PIPELINE_CELERY_BROKER"
+CELERY_BACKEND_ENV_VAR = "CORPUS_PIPELINE_CELERY_BACKEND"
+EXECUTOR_CHOICES = ("multiprocess", "celery")
+# Steps already parallelize inside (process pools); two at a time fits a small machine.
+LOCAL_MAX_CONCURRENT_STEPS = 2
+
+
+def pipeline_executor(choice: str | None = None) -> dg.ExecutorDefinition:
+    """The executor named by ``choice`` (default: $CORPUS_PIPELINE_EXECUTOR, else ``multiprocess``).
+
+    ``celery`` sends every step to the Celery workers listening on $CORPUS_PIPELINE_CELERY_BROKER; the variables are
+    read when a run starts, so the code location loads on machines that have no broker configured.
+    """
+    choice = choice or os.environ.get(EXECUTOR_ENV_VAR) or "multiprocess"
+    if choice == "multiprocess":
+        return dg.multiprocess_executor.configured({"max_concurrent": LOCAL_MAX_CONCURRENT_STEPS})
+    if choice == "celery":
+        from dagster_celery import celery_executor
+
+        return celery_executor.configured(
+            {"broker": {"env": CELERY_BROKER_ENV_VAR}, "backend": {"env": CELERY_BACKEND_ENV_VAR}}
+        )
+    raise ValueError(f"{EXECUTOR_ENV_VAR}={choice!r}: expected one of {', '.join(EXECUTOR_CHOICES)}")

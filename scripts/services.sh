@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Start PostgreSQL and Redis on 127.0.0.1 (free ports, files in a temp dir) for trying the cluster set-up by hand:
+#   scripts/services.sh start   # prints the export lines, also kept in data/services.env
+#   source data/services.env
+#   scripts/services.sh stop    # stops both and removes their files
+# The tests and benchmarks start their own servers; nothing here is assumed to be running.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-.venv/bin/python}
+mkdir -p data
+pid_file=data/services.pid
+env_file=data/services.env
+
+case "${1:-}" in
+  start)
+    if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+      echo "already running (pid $(cat "$pid_file")); variables in $env_file"; exit 0
+    fi
+    rm -f "$env_file"
+    "$PYTHON" -m corpus_pipeline.cluster.services --env-file "$env_file" >data/services.log 2>&1 &
+    echo $! >"$pid_file"
+    for _ in $(seq 1 120); do
+      [ -s "$env_file" ] && { cat "$env_file"; exit 0; }
+      kill -0 "$(cat "$pid_file")" 2>/dev/null || break
+      sleep 0.5
+    done
+    echo "ERROR: the services did not start; see data/services.log" >&2
+    cat data/services.log >&2
+    exit 1
+    ;;
+  stop)
+    [ -f "$pid_file" ] || { echo "not running"; exit 0; }
+    pid=$(cat "$pid_file")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    rm -f "$pid_file" "$env_file"
+    echo "stopped"
+    ;;
+  *)
+    echo "usage: $0 start|stop" >&2; exit 2
+    ;;
+esac
