@@ -2,19 +2,21 @@
 
 import dagster as dg
 
-from corpus_pipeline.assets import ALL_ASSETS
+from corpus_pipeline.assets import ALL_ASSETS, TRAINING_SET_ASSETS
 from corpus_pipeline.jobs import corpus_job, reprocess_job
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.schedules import nightly_recrawl_schedule
+from corpus_pipeline.training_resources import TrainingSetPolicy
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS,
+    assets=ALL_ASSETS + TRAINING_SET_ASSETS,
     jobs=[corpus_job, reprocess_job],
     schedules=[nightly_recrawl_schedule],
     resources={
         "crawler_config": CrawlerConfig(),
         "websites": WebsiteRegistry(),
         "warehouse": ParquetWarehouse(),
+        "training_policy": TrainingSetPolicy(),
     },
     # Steps already parallelize inside (process pools); two at a time fits a small machine.
     executor=dg.multiprocess_executor.configured({"max_concurrent": 2}),
