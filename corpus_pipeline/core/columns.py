@@ -78,5 +78,7 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "pii_ips": "Public IP addresses in the content (replaced by a placeholder in the export).",
         "id": "Stable record id: a digest of website and canonical URL.",
         "merged_from": "Records of any website merged into this one: {website, url, reason, score}.",
+        "text": "Export: the content, e-mail and IP addresses replaced by placeholders when scrub_pii is on.",
+        "duplicates": "Export: how many records of any website were merged into this one.",
     }
 )
