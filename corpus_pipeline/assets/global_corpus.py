@@ -1,6 +1,7 @@
 """global_corpus: the kept records of every website, exact and near duplicates removed across websites."""
 
 import dagster as dg
+import polars as pl
 
 from corpus_pipeline.assets.reporting import declared_metadata, partition_metadata
 from corpus_pipeline.core.partition_writer import PartitionWriter
@@ -35,10 +36,9 @@ def global_corpus(
     store = warehouse.open()
     names = websites.load().names
     ready = [name for name in names if store.exists("corpus_quality", name)]
-    frames = [store.scan("corpus_quality", name).collect() for name in ready]
-    scored = sum(frame.height for frame in frames)
-    records = kept_records(frames)
-    del frames  # the texts of the kept records are all the merge needs
+    frames = [store.scan("corpus_quality", name) for name in ready]
+    scored = sum(frame.select(pl.len()).collect().item() for frame in frames)
+    records = kept_records(frames)  # only the kept records' texts are read
     if scored and records.height == 0:
         raise dg.Failure(
             description=f"global_corpus: no record kept out of {scored} scored in {len(ready)} websites",

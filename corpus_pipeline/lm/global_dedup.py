@@ -30,19 +30,23 @@ def record_id(website: str, canonical_url: str) -> str:
     return hashlib.blake2b(f"{website}\n{canonical_url}".encode(), digest_size=12).hexdigest()
 
 
-def kept_records(frames: Iterable[pl.DataFrame]) -> pl.DataFrame:
-    """The kept records of corpus_quality frames (each with its ``website`` column), in the global columns."""
+def kept_records(frames: Iterable[pl.LazyFrame | pl.DataFrame]) -> pl.DataFrame:
+    """The kept records of corpus_quality frames (each with its ``website`` column), in the global columns.
+
+    Lazy frames are filtered before they are read: only kept records and the columns needed reach memory.
+    """
     schema = _schema()
     wanted = {name: schema[name] for name in schema if name not in ("id", "merged_from")}
 
-    def columns(frame: pl.DataFrame) -> list[pl.Expr]:
+    def columns(frame: pl.LazyFrame) -> list[pl.Expr]:
         # Columns a frame lacks (an older corpus_quality version) are nulls rather than an error.
+        present = set(frame.collect_schema().names())
         return [
-            (pl.col(name) if name in frame.columns else pl.lit(None)).cast(dtype).alias(name)
+            (pl.col(name) if name in present else pl.lit(None)).cast(dtype).alias(name)
             for name, dtype in wanted.items()
         ]
 
-    parts = [frame.filter(pl.col("keep")).select(columns(frame)) for frame in frames]
+    parts = [frame.lazy().filter(pl.col("keep")).select(columns(frame.lazy())).collect() for frame in frames]
     return pl.concat([pl.DataFrame(schema=wanted), *parts], how="vertical")
 
 

@@ -37,6 +37,7 @@ def test_global_corpus_holds_the_kept_records_once_with_their_website(training_s
 def test_the_export_loads_with_datasets_and_has_its_card(training_set_run, monkeypatch, tmp_path):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))
     import datasets
 
     export = training_set_run.export_dir
