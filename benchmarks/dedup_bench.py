@@ -1,12 +1,16 @@
 """Near-duplicate detection: our MinHash/LSH + verification vs the reference's 500-neighbour window.
 
-Usage: python benchmarks/dedup_bench.py [--sizes 2000 10000 50000] [--quick]
+Usage: python benchmarks/dedup_bench.py [--sizes 2000 10000 50000] [--quick] [--cross-websites 500000]
 
 A corpus is synthesized from real English sentences (Python documentation): documents of
 2-5 KB with a site header and footer. Variants of random originals are injected at random
 URLs (far apart in URL order): exact copies, word edits of 1/3/5/10 %, swapped boilerplate,
 shuffled paragraphs, shuffle plus 3 % edits, 10 % truncation. Hard negatives share half their
 paragraphs with an original and must stay apart. Scores are on pairs.
+
+The cross-website case spreads such a corpus over 20 websites at random, so most duplicate pairs join two
+websites (syndication, mirrors), and runs the global_corpus merge on all of it against the per-website corpus
+stage run website by website on the same records, in the same run (time and peak memory of each).
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.common import PeakMemory, print_table, python_doc_paragraphs, timed  # noqa: E402
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA  # noqa: E402
 from corpus_pipeline.dedup.corpus import deduplicate  # noqa: E402
+from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records  # noqa: E402
 
 WINDOW = 500
+CROSS_WEBSITES = 20  # websites the cross-website corpus is spread over
 THRESHOLD = 0.9
 HEADERS = [
     "Riverside Docs | Home | Guides | Reference | Download | Community",
@@ -166,6 +172,68 @@ def window_scheme(docs, truth, negatives, budget_s: float):
     return found, false, seconds, done < comparisons
 
 
+def spread_over_websites(docs: list[tuple[str, str]], rng: random.Random) -> pl.DataFrame:
+    """The documents as kept corpus_quality records of CROSS_WEBSITES websites, each document on a random one."""
+    websites = [f"site{rng.randrange(CROSS_WEBSITES):02d}" for _ in docs]
+    scored = pl.DataFrame(
+        {
+            "website": websites,
+            "url": [url for url, _ in docs],
+            "canonical_url": [url for url, _ in docs],
+            "content": [text for _, text in docs],
+            "chars": [len(text) for _, text in docs],
+            "keep": [True] * len(docs),
+        },
+        schema_overrides={"chars": pl.Int32},
+    )
+    return kept_records([scored])
+
+
+def global_merge(records: pl.DataFrame, workers: int):
+    with PeakMemory() as memory, timed() as elapsed:
+        merged, _ = deduplicate_across_websites(records, threshold=THRESHOLD, workers=workers)
+    predicted = set()
+    for kept, sources in zip(merged["url"], merged["merged_from"].to_list()):
+        predicted |= {frozenset(p) for p in combinations([kept] + [s["url"] for s in sources or []], 2)}
+    return predicted, elapsed(), memory.peak_mib
+
+
+def per_website_merges(records: pl.DataFrame, workers: int):
+    """The per-website corpus stage, website after website: what the pipeline did before global_corpus."""
+    predicted, seconds, peak = set(), 0.0, 0.0
+    for _, website in records.group_by("website"):
+        groups = as_groups(list(zip(website["url"], website["content"])))  # built outside the timing, like records
+        with PeakMemory() as memory, timed() as elapsed:
+            corpus, _ = deduplicate(groups, threshold=THRESHOLD, workers=workers)
+        seconds, peak = seconds + elapsed(), max(peak, memory.peak_mib)
+        for kept, absorbed in zip(corpus["url"], corpus["absorbed"].to_list()):
+            members = [kept] + [a["url"] for a in absorbed or [] if a["reason"] != "same_url"]
+            predicted |= {frozenset(p) for p in combinations(members, 2)}
+    return predicted, seconds, peak
+
+
+def cross_website_case(size: int, pool: list[str], workers: int) -> list[list[object]]:
+    docs, truth, negatives = synthesize(size, pool, random.Random(size))
+    records = spread_over_websites(docs, random.Random(size + 1))
+    website_of = dict(zip(records["url"], records["website"]))
+    del docs
+    crossing = {pair for pair in truth if len({website_of[url] for url in pair}) == 2}
+    rows = []
+    for method, run in (("global_corpus (all websites at once)", global_merge), ("corpus per website (baseline)", per_website_merges)):
+        predicted, seconds, peak = run(records, workers)
+        recall, precision = score(predicted, truth)
+        cross_recall, _ = score(predicted & crossing, crossing)
+        rows.append([size, method, recall, cross_recall, precision, seconds, peak])
+    rows.append([size, "global / per-website", "", "", "", rows[0][5] / max(rows[1][5], 1e-9), rows[0][6] / max(rows[1][6], 1e-9)])
+    print_table(
+        f"{size} documents on {CROSS_WEBSITES} websites, {len(truth)} duplicate pairs ({len(crossing)} across websites), "
+        f"{len(negatives)} hard negatives",
+        ["docs", "method", "pair recall", "cross-website recall", "pair precision", "seconds", "peak PSS MiB"],
+        rows,
+    )
+    return rows
+
+
 def score(predicted: set, truth: set) -> tuple[float, float]:
     hits = len(predicted & truth)
     return hits / max(len(truth), 1), hits / max(len(predicted), 1)
@@ -173,11 +241,17 @@ def score(predicted: set, truth: set) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 10000, 50000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[2000, 10000, 50000])
     parser.add_argument("--quick", action="store_true", help="2,000 documents only")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--window-budget", type=float, default=60.0, help="seconds of measured window scheme per size")
+    parser.add_argument(
+        "--cross-websites", type=int, nargs="*", default=[500_000],
+        help="sizes of the cross-website case (global_corpus vs the per-website stage); none to skip",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.cross_websites = [2000]
     sizes = [2000] if args.quick else args.sizes
     pool = sentences()
     print(f"{len(pool)} real sentences from the Python documentation")
@@ -193,6 +267,8 @@ def main() -> None:
         rows.append([size, "speed-up", "", "", window_seconds / max(seconds, 1e-9), ""])
         print_table(f"{size} documents, {len(truth)} duplicate pairs, {len(negatives)} hard negatives", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows[-3:])
     print_table("Summary", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows)
+    for size in args.cross_websites:
+        cross_website_case(size, pool, args.workers)
 
 
 if __name__ == "__main__":

@@ -2,20 +2,22 @@
 
 import dagster as dg
 
-from corpus_pipeline.assets import ALL_ASSETS
+from corpus_pipeline.assets import ALL_ASSETS, TRAINING_SET_ASSETS
 from corpus_pipeline.cluster.executor import pipeline_executor
-from corpus_pipeline.jobs import corpus_job, reprocess_job
+from corpus_pipeline.jobs import corpus_job, reprocess_job, training_set_job
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.schedules import nightly_recrawl_schedule
+from corpus_pipeline.training_resources import TrainingSetPolicy
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS,
-    jobs=[corpus_job, reprocess_job],
+    assets=ALL_ASSETS + TRAINING_SET_ASSETS,
+    jobs=[corpus_job, reprocess_job, training_set_job],
     schedules=[nightly_recrawl_schedule],
     resources={
         "crawler_config": CrawlerConfig(),
         "websites": WebsiteRegistry(),
         "warehouse": ParquetWarehouse(),
+        "training_policy": TrainingSetPolicy(),
     },
     # Local processes by default; CORPUS_PIPELINE_EXECUTOR=celery sends the steps to Celery workers.
     executor=pipeline_executor(),

@@ -13,3 +13,9 @@ reprocess_job = dg.define_asset_job(
     selection=dg.AssetSelection.assets("parsed_pages", "pdf_documents", "canonical_url_groups", "corpus"),
     description="Rebuild a website's corpus from its stored raw_pages, without any network traffic.",
 )
+
+training_set_job = dg.define_asset_job(
+    "training_set_job",
+    selection=dg.AssetSelection.assets("global_corpus", "training_export"),
+    description="Merge the kept records of every website (run after corpus_quality) and export the training set.",
+)

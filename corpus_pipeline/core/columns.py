@@ -64,5 +64,27 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "candidate_urls": "Every record URL of the canonical-URL group.",
         "candidates": "How many records the canonical-URL group holds.",
         "absorbed": "Records merged into this one: {url, reason (same_url, same_content, near_duplicate), score}.",
+        # corpus_quality, global_corpus and the export (corpus_pipeline/lm/schema.py)
+        "lang_detected": "Language py3langid reads in the text (the record's lang when the text is too short).",
+        "lang_score": "py3langid's normalized probability of lang_detected.",
+        "words": "Words as Gopher counts them: datatrove's tokens that are not only punctuation.",
+        "chars": "Characters of the content.",
+        "measures": "Gopher repetition and quality, and FineWeb measures (datatrove's helpers), one field each.",
+        "filter_language": (
+            "Language filter: the rule failed (not_in_policy_languages, low_language_score), null when passed."
+        ),
+        "filter_gopher_repetition": "datatrove GopherRepetitionFilter: the rule failed, null when passed.",
+        "filter_gopher_quality": "datatrove GopherQualityFilter: the rule failed, null when passed.",
+        "filter_c4": "datatrove C4QualityFilter: the rule failed, null when passed.",
+        "filter_fineweb": "datatrove FineWebQualityFilter: the rule failed, null when passed.",
+        "drop_reason": "First failed rule in FineWeb's order, 'filter:rule'; null when kept.",
+        "keep": "The record passes every filter of the quality policy.",
+        "quality_error": "Why the record could not be scored (it is not kept); null when fine.",
+        "pii_emails": "E-mail addresses in the content (replaced by a placeholder in the export).",
+        "pii_ips": "Public IP addresses in the content (replaced by a placeholder in the export).",
+        "id": "Stable record id: a digest of website and canonical URL.",
+        "merged_from": "Records of any website merged into this one: {website, url, reason, score}.",
+        "text": "Export: the content, e-mail and IP addresses replaced by placeholders when scrub_pii is on.",
+        "duplicates": "Export: how many records of any website were merged into this one.",
     }
 )

@@ -1,0 +1,114 @@
+"""Export: the global corpus as sharded Parquet and JSONL.gz in the layout Hugging Face datasets loads directly.
+
+    <export dir>/README.md                                  dataset card (YAML configs name the files)
+    <export dir>/data/train-00000-of-00003.parquet          default config
+    <export dir>/jsonl/train-00000-of-00003.jsonl.gz        "jsonl" config, the same records
+
+``datasets.load_dataset("parquet", data_files="<export dir>/data/*.parquet")`` or
+``datasets.load_dataset("<export dir>")`` reads it. The folder is written beside its place and swapped in whole,
+so a reader never sees shards of two runs.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+
+from corpus_pipeline.lm.pii import PiiScrubber
+from corpus_pipeline.lm.schema import EXPORT_SCHEMA
+
+DEFAULT_SHARD_RECORDS = 50_000  # ~100-200 MB of text a shard: large enough to stream well, small enough to resume
+PARQUET_DIR, JSONL_DIR = "data", "jsonl"
+SPLIT = "train"
+
+
+@dataclass
+class ExportSummary:
+    """What an export wrote."""
+
+    folder: Path
+    records: int = 0
+    words: int = 0
+    parquet_files: list[str] = field(default_factory=list)
+    jsonl_files: list[str] = field(default_factory=list)
+    pii_emails_replaced: int = 0
+    pii_ips_replaced: int = 0
+
+
+def training_records(global_corpus: pl.DataFrame, scrub_pii: bool = True) -> tuple[pl.DataFrame, int, int]:
+    """The export columns of the global corpus (``text`` with PII replaced when asked) and the replacements made."""
+    texts, emails, ips = [], 0, 0
+    scrubber = PiiScrubber()
+    for content in global_corpus["content"]:
+        content = content or ""
+        if scrub_pii:
+            result = scrubber.scrub(content)
+            content, emails, ips = result.text, emails + result.emails, ips + result.ips
+        texts.append(content)
+    frame = global_corpus.with_columns(
+        pl.Series("text", texts, dtype=pl.String),
+        pl.col("merged_from").list.len().fill_null(0).cast(pl.Int32).alias("duplicates"),
+    )
+    schema = pl.DataFrame(EXPORT_SCHEMA.empty_table()).schema
+    return frame.select(list(schema)).cast(schema), emails, ips
+
+
+def export_training_set(
+    global_corpus: pl.DataFrame,
+    folder: Path,
+    card: str | None = None,
+    shard_records: int = DEFAULT_SHARD_RECORDS,
+    scrub_pii: bool = True,
+) -> ExportSummary:
+    """Write the shards and the card (``card`` as given, or none) and swap the folder in."""
+    records, emails, ips = training_records(global_corpus, scrub_pii)
+    folder = Path(folder)
+    staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
+    summary = ExportSummary(folder, records.height, int(records["words"].fill_null(0).sum()))
+    summary.pii_emails_replaced, summary.pii_ips_replaced = emails, ips
+    try:
+        shards = max(1, -(-records.height // shard_records))
+        for index in range(shards):
+            shard = records.slice(index * shard_records, shard_records)
+            name = f"{SPLIT}-{index:05d}-of-{shards:05d}"
+            summary.parquet_files.append(_write_parquet(shard, staging / PARQUET_DIR / f"{name}.parquet", staging))
+            summary.jsonl_files.append(_write_jsonl(shard, staging / JSONL_DIR / f"{name}.jsonl.gz", staging))
+        if card is not None:
+            (staging / "README.md").write_text(card, encoding="utf-8")
+        _swap_in(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return summary
+
+
+def _write_parquet(shard: pl.DataFrame, path: Path, root: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(shard.to_arrow().cast(EXPORT_SCHEMA), path, compression="zstd")
+    return str(path.relative_to(root))
+
+
+def _write_jsonl(shard: pl.DataFrame, path: Path, root: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for row in shard.iter_rows(named=True):
+            row["date"] = row["date"].isoformat() if row["date"] is not None else None
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return str(path.relative_to(root))
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """Replace ``folder`` by ``staging`` with two renames; the old export is removed only once the new one is in."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    retired = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.old")
+    if folder.exists():
+        folder.rename(retired)
+    staging.rename(folder)
+    shutil.rmtree(retired, ignore_errors=True)
+

@@ -1,0 +1,132 @@
+"""global_corpus: the kept records of every website, one record per text across websites.
+
+Syndicated articles and mirrored documentation sit on several websites; a training set wants each text once.
+Exact duplicates are found by a digest of the normalized content, near duplicates by the per-website stage's
+MinHash/LSH candidates (banded signatures bucketed by sorting: near-linear in the records) verified with the same
+similarity, now across websites. Each merge is recorded on the record kept, with the website and URL it absorbed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+
+from corpus_pipeline.dedup.corpus import _components  # the per-website stage's union-find, shared
+from corpus_pipeline.dedup.near import near_duplicate_pairs
+from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
+from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
+from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
+
+_LATEST = datetime.max.replace(tzinfo=UTC)
+_DECISION_COLUMNS = ["website", "url", "canonical_url", "category", "published", "chars"]
+
+
+def record_id(website: str, canonical_url: str) -> str:
+    """A stable id: the same page of the same website keeps its id from run to run."""
+    return hashlib.blake2b(f"{website}\n{canonical_url}".encode(), digest_size=12).hexdigest()
+
+
+def kept_records(frames: Iterable[pl.LazyFrame | pl.DataFrame]) -> pl.DataFrame:
+    """The kept records of corpus_quality frames (each with its ``website`` column), in the global columns.
+
+    Lazy frames are filtered before they are read: only kept records and the columns needed reach memory.
+    """
+    schema = _schema()
+    wanted = {name: schema[name] for name in schema if name not in ("id", "merged_from")}
+
+    def columns(frame: pl.LazyFrame) -> list[pl.Expr]:
+        # Columns a frame lacks (an older corpus_quality version) are nulls rather than an error.
+        present = set(frame.collect_schema().names())
+        return [
+            (pl.col(name) if name in present else pl.lit(None)).cast(dtype).alias(name)
+            for name, dtype in wanted.items()
+        ]
+
+    parts = [frame.lazy().filter(pl.col("keep")).select(columns(frame.lazy())).collect() for frame in frames]
+    return pl.concat([pl.DataFrame(schema=wanted), *parts], how="vertical")
+
+
+def global_election_key(record: dict) -> tuple:
+    """Which copy of a text is kept: a website's own page over an external one, the first published (the
+    original of a syndicated article), then the longest, then website and URL (stable across runs)."""
+    return (
+        record.get("category") == "external",
+        record.get("published") or _LATEST,
+        -(record.get("chars") or 0),
+        record.get("website") or "",
+        record.get("url") or "",
+    )
+
+
+def deduplicate_across_websites(
+    records: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, workers: int = 1
+) -> tuple[pl.DataFrame, dict[str, int]]:
+    """One record per text across websites, with ``merged_from`` listing what each absorbed, and counts."""
+    contents = records["content"]
+    decisions = records.select(_DECISION_COLUMNS).to_dicts()
+    for row, record in enumerate(decisions):
+        record["row"], record["merged_from"] = row, []
+
+    by_content: dict[str, list[dict]] = {}
+    for record in decisions:
+        by_content.setdefault(content_key(contents[record["row"]] or ""), []).append(record)
+    unique = [_merge(members, "same_content", {}) for members in by_content.values()]
+
+    texts = contents.gather([record["row"] for record in unique])
+    pairs = near_duplicate_pairs(texts.to_list(), threshold, workers, prepare=normalize_paragraphs)
+    best: dict[int, float] = {}
+    for i, j, score in pairs:
+        best[i], best[j] = max(best.get(i, 0.0), score), max(best.get(j, 0.0), score)
+    kept = [
+        _merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): best.get(i, 1.0) for i in members})
+        for members in _components(len(unique), pairs)
+    ]
+    counts = {
+        "websites": records["website"].n_unique(),
+        "records_in": records.height,
+        "same_content": records.height - len(unique),
+        "near_duplicate": len(unique) - len(kept),
+        "cross_website_merges": sum(
+            1 for record in kept for source in record["merged_from"] if source["website"] != record["website"]
+        ),
+        "records_out": len(kept),
+    }
+    return _as_frame(records, kept), counts
+
+
+def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
+    members = sorted(members, key=global_election_key)
+    winner = members[0]
+    for loser in members[1:]:
+        score = round(scores.get(id(loser), 1.0), 4)
+        winner["merged_from"].append(
+            {"website": loser["website"], "url": loser["canonical_url"], "reason": reason, "score": score}
+        )
+        winner["merged_from"].extend(loser["merged_from"])
+    return winner
+
+
+def _as_frame(records: pl.DataFrame, kept: list[dict]) -> pl.DataFrame:
+    schema = _schema()
+    rows = [record["row"] for record in kept]
+    frame = records[rows].with_columns(
+        pl.Series("merged_from", [record["merged_from"] for record in kept], dtype=schema["merged_from"]),
+        pl.Series("id", [record_id(r["website"], r["canonical_url"]) for r in kept], dtype=pl.String),
+    )
+    return frame.select(list(schema)).cast(schema).sort("website", "canonical_url")
+
+
+def _schema() -> pl.Schema:
+    return pl.DataFrame(GLOBAL_CORPUS_SCHEMA.empty_table()).schema
+
+
+GLOBAL_CORPUS_FILE = "global_corpus/data.parquet"  # under the warehouse root; one file, not partitioned
+
+
+def global_corpus_path(warehouse_root: Path) -> Path:
+    """Where the global corpus lives in a warehouse."""
+    return Path(warehouse_root) / GLOBAL_CORPUS_FILE

@@ -1,0 +1,56 @@
+"""Dagster resource of the training-set stages: the quality policy, PII, the export's shape."""
+
+from __future__ import annotations
+
+import dagster as dg
+from pydantic import Field
+
+from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS
+from corpus_pipeline.lm.policy import FILTER_ORDER, QualityPolicy
+from corpus_pipeline.quality.kept_share import DEFAULT_MAX_KEPT_SHARE_DROP
+
+_DEFAULT = QualityPolicy()
+
+
+class TrainingSetPolicy(dg.ConfigurableResource):
+    """What corpus_quality keeps (FineWeb's defaults), how the global corpus is deduplicated, what is exported."""
+
+    filters: list[str] = Field(
+        default_factory=lambda: list(FILTER_ORDER),
+        description=f"Quality filters a record must pass, among {list(FILTER_ORDER)}.",
+    )
+    languages: list[str] = Field(
+        default_factory=lambda: list(_DEFAULT.languages),
+        description="Languages kept (FineWeb: English only); empty keeps every language.",
+    )
+    min_language_score: float = Field(default=_DEFAULT.min_language_score, ge=0.0, le=1.0)
+    min_doc_words: int = Field(default=_DEFAULT.min_doc_words, description="Gopher: fewer words is no document.")
+    min_stop_words: int = Field(default=_DEFAULT.min_stop_words, description="Gopher: English stop words needed.")
+    c4_filter_no_terminal_punct: bool = Field(
+        default=_DEFAULT.c4_filter_no_terminal_punct, description="C4: drop lines without terminal punctuation."
+    )
+    c4_min_num_sentences: int = Field(default=_DEFAULT.c4_min_num_sentences)
+    max_kept_share_drop: float = Field(
+        default=DEFAULT_MAX_KEPT_SHARE_DROP,
+        ge=0.0,
+        le=1.0,
+        description="kept_share_vs_current fails when a website's kept share falls by more than this (relative).",
+    )
+    near_duplicate_threshold: float = Field(
+        default=0.9, ge=0.0, le=1.0, description="Similarity from which texts of two websites are near duplicates."
+    )
+    scrub_pii: bool = Field(default=True, description="Export: replace e-mail and IP addresses by placeholders.")
+    shard_records: int = Field(default=DEFAULT_SHARD_RECORDS, ge=1, description="Export: records per shard.")
+    export_dir: str = Field(default="", description="Export folder; empty means <data dir>/export.")
+
+    def quality_policy(self) -> QualityPolicy:
+        """The core's view of the policy."""
+        return QualityPolicy(
+            enabled=tuple(self.filters),
+            languages=tuple(self.languages),
+            min_language_score=self.min_language_score,
+            min_doc_words=self.min_doc_words,
+            min_stop_words=self.min_stop_words,
+            c4_filter_no_terminal_punct=self.c4_filter_no_terminal_punct,
+            c4_min_num_sentences=self.c4_min_num_sentences,
+        )
