@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 from pydantic import Field
 
+from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS
 from corpus_pipeline.lm.policy import FILTER_ORDER, QualityPolicy
 from corpus_pipeline.quality.kept_share import DEFAULT_MAX_KEPT_SHARE_DROP
@@ -37,7 +38,8 @@ class TrainingSetPolicy(dg.ConfigurableResource):
         description="kept_share_vs_current fails when a website's kept share falls by more than this (relative).",
     )
     near_duplicate_threshold: float = Field(
-        default=0.9, ge=0.0, le=1.0, description="Similarity from which texts of two websites are near duplicates."
+        default=DEFAULT_THRESHOLD, ge=0.0, le=1.0,
+        description="Similarity from which texts of two websites are near duplicates.",
     )
     scrub_pii: bool = Field(default=True, description="Export: replace e-mail and IP addresses by placeholders.")
     shard_records: int = Field(default=DEFAULT_SHARD_RECORDS, ge=1, description="Export: records per shard.")

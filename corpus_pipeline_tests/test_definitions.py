@@ -38,6 +38,9 @@ def test_every_asset_has_a_code_version_from_its_settings_owners_and_a_network_t
         "pdf_documents": code_versions.pdf_documents_version(),
         "canonical_url_groups": code_versions.canonical_url_groups_version(),
         "corpus": code_versions.corpus_version(),
+        "corpus_quality": code_versions.corpus_quality_version(),
+        "global_corpus": code_versions.global_corpus_version(),
+        "training_export": code_versions.training_export_version(),
     }
     for spec in defs.resolve_all_asset_specs():
         assert spec.code_version == versions[spec.key.to_user_string()], spec.key
@@ -46,9 +49,11 @@ def test_every_asset_has_a_code_version_from_its_settings_owners_and_a_network_t
         assert spec.metadata["group_description"], spec.key
 
 
-def test_the_offline_tag_selects_what_reprocess_job_rebuilds():
-    offline = dg.AssetSelection.tag("network", "offline").resolve(defs.resolve_asset_graph())
-    assert offline == defs.resolve_job_def("reprocess_job").asset_layer.executable_asset_keys
+def test_the_offline_tag_selects_what_reprocess_job_rebuilds_and_the_training_set():
+    graph = defs.resolve_asset_graph()
+    offline = dg.AssetSelection.tag("network", "offline").resolve(graph)
+    training_set = dg.AssetSelection.groups("training_set").resolve(graph)
+    assert offline - training_set == defs.resolve_job_def("reprocess_job").asset_layer.executable_asset_keys
 
 
 def test_the_nightly_schedule_requests_one_run_per_website():

@@ -24,7 +24,10 @@ class AssetGroup:
 CRAWL = AssetGroup("crawl", "Fetches the website: the only stage that sends requests.")
 EXTRACT = AssetGroup("extract", "Reads the stored pages and PDFs into text records, offline.")
 DEDUP = AssetGroup("dedup", "Groups records by canonical URL and merges exact and near duplicates, offline.")
-GROUPS = (CRAWL, EXTRACT, DEDUP)
+TRAINING_SET = AssetGroup(
+    "training_set", "Quality signals per website, then one corpus across websites exported for model training, offline."
+)
+GROUPS = (CRAWL, EXTRACT, DEDUP, TRAINING_SET)
 
 # The team answering for the corpus; a deployment puts its own team or e-mail addresses here.
 OWNERS = ["team:corpus-pipeline"]

@@ -20,6 +20,8 @@ from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.extract.page import ExtractionBudget
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS
+from corpus_pipeline.lm.policy import QualityPolicy
 from corpus_pipeline.pdf.settings import PdfSettings
 
 # Crawl settings that change how fast or how often a site is asked, never which rows a crawl keeps.
@@ -84,6 +86,21 @@ def canonical_url_groups_version(
 def corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
     """The similarity from which two texts are merged."""
     return code_version({"near_duplicate_threshold": near_duplicate_threshold})
+
+
+def corpus_quality_version(policy: QualityPolicy | None = None) -> str:
+    """Which filters run, in which order, with which thresholds, and so which records are kept."""
+    return code_version({"quality": _fields(policy or QualityPolicy())})
+
+
+def global_corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
+    """The similarity from which texts of two websites are merged."""
+    return code_version({"near_duplicate_threshold": near_duplicate_threshold})
+
+
+def training_export_version(scrub_pii: bool = True, shard_records: int = DEFAULT_SHARD_RECORDS) -> str:
+    """What the exported text may contain and how it is cut into shards."""
+    return code_version({"scrub_pii": scrub_pii, "shard_records": shard_records})
 
 
 def _fields(settings: Any, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:

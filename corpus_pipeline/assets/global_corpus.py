@@ -3,6 +3,8 @@
 import dagster as dg
 import polars as pl
 
+from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
+from corpus_pipeline.assets.code_versions import global_corpus_version
 from corpus_pipeline.assets.reporting import declared_metadata, partition_metadata
 from corpus_pipeline.core.partition_writer import PartitionWriter
 from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, global_corpus_path, kept_records
@@ -19,9 +21,12 @@ NOT_EMPTY = dg.AssetCheckSpec(
 
 @dg.asset(
     deps=[dg.AssetDep("corpus_quality", partition_mapping=dg.AllPartitionMapping())],
-    group_name="training_set",
+    group_name=TRAINING_SET.name,
+    owners=OWNERS,
+    tags=OFFLINE_TAGS,
+    code_version=global_corpus_version(),
     kinds={"python", "parquet"},
-    metadata=declared_metadata(GLOBAL_CORPUS_SCHEMA),
+    metadata={**declared_metadata(GLOBAL_CORPUS_SCHEMA), **TRAINING_SET.metadata()},
     check_specs=[NOT_EMPTY],
 )
 def global_corpus(

@@ -5,6 +5,8 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
+from corpus_pipeline.assets.code_versions import training_export_version
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.warehouse import default_data_dir
 from corpus_pipeline.lm.card import facts_from, render_card
@@ -19,9 +21,12 @@ DATASET_NAME = "corpus_pipeline training set"
 
 @dg.asset(
     deps=["global_corpus"],
-    group_name="training_set",
+    group_name=TRAINING_SET.name,
+    owners=OWNERS,
+    tags=OFFLINE_TAGS,
+    code_version=training_export_version(),
     kinds={"python", "parquet"},
-    metadata=declared_metadata(EXPORT_SCHEMA),
+    metadata={**declared_metadata(EXPORT_SCHEMA), **TRAINING_SET.metadata()},
 )
 def training_export(
     context: dg.AssetExecutionContext,

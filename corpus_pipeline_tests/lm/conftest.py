@@ -8,13 +8,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from corpus_pipeline.assets import ALL_ASSETS
-from corpus_pipeline.assets.corpus_quality import corpus_quality
-from corpus_pipeline.assets.global_corpus import global_corpus
-from corpus_pipeline.assets.training_export import training_export
 from corpus_pipeline.core.warehouse import Warehouse
-from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
-from corpus_pipeline.training_resources import TrainingSetPolicy
 
 
 @dataclass
@@ -28,6 +22,15 @@ class TrainingSetRun:
 @pytest.fixture(scope="session")
 def training_set_run(demo_site, tmp_path_factory) -> TrainingSetRun:
     """corpus_job's five assets and corpus_quality for 'demo', then global_corpus and training_export."""
+    # Imported here, not at the top: pytest may load this conftest before the session's test registry is set,
+    # and importing the assets reads the registry (the website partitions).
+    from corpus_pipeline.assets import ALL_ASSETS
+    from corpus_pipeline.assets.corpus_quality import corpus_quality
+    from corpus_pipeline.assets.global_corpus import global_corpus
+    from corpus_pipeline.assets.training_export import training_export
+    from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
+    from corpus_pipeline.training_resources import TrainingSetPolicy
+
     root = tmp_path_factory.mktemp("training_set")
     resources = {
         "crawler_config": CrawlerConfig(min_delay_s=0.0, workers=1),
