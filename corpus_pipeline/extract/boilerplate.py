@@ -13,7 +13,7 @@ it shares with its original is template. So every block removed from a page
 appears, identically, on at least one other page of the same language.
 
 A block is the same block on two pages when its tag, class, text and place in the
-layout (the tags above it) agree: a table of contents in an index page's body is
+layout (the tags and classes above it) agree: a table of contents in an index page's body is
 not the sidebar that lists the same headings on the chapter pages. Only whole
 lines are candidates: a cell of a table row (a package's "I:0" popularity, a
 column heading "size") is a fragment of the row's line, and a row with a
@@ -224,7 +224,7 @@ def _attached(node: etree._Element, document: html.HtmlElement) -> bool:
 
 
 def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Element, int]]:
-    """Every template candidate of a page with its signature: tag, class, text and the tags of its ancestors.
+    """Every template candidate of a page with its signature: tag, class, text and the tags and classes above it.
 
     Cells of a table row that holds several cells with text, and what is inside them, are not candidates: the
     row is the line.
@@ -240,8 +240,9 @@ def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Elemen
             candidates = [child for child in node if not _is_inline_cell(child)]
         else:
             candidates = list(node)
-        # The ancestors' tags, chained into a checksum: deterministic across worker processes, unlike hash().
-        here = zlib.crc32(node.tag.encode("utf-8", "replace"), path)
+        # The ancestors' tags and classes, chained into a checksum: deterministic across worker processes, unlike
+        # hash(). Ids are left out: pages number them (post-123).
+        here = zlib.crc32(f"{node.tag}.{node.get('class', '')}/".encode("utf-8", "replace"), path)
         stack.extend((child, here) for child in reversed(candidates))
         if node.tag not in BLOCK_TAGS:
             continue
