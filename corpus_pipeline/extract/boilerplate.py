@@ -17,7 +17,7 @@ layout (the tags and classes above it) agree: a table of contents in an index pa
 not the sidebar that lists the same headings on the chapter pages. Only whole
 lines are candidates: a cell of a table row (a package's "I:0" popularity, a
 column heading "size") is a fragment of the row's line, and a row with a
-repeated cell is still a line no other page has.
+repeated cell is still a line no other page has; a data table goes whole or stays.
 """
 
 from __future__ import annotations
@@ -226,8 +226,8 @@ def _attached(node: etree._Element, document: html.HtmlElement) -> bool:
 def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Element, int]]:
     """Every template candidate of a page with its signature: tag, class, text and the tags and classes above it.
 
-    Cells of a table row that holds several cells with text, and what is inside them, are not candidates: the
-    row is the line.
+    What is inside a data table (see :func:`_is_data_table`) is not a candidate: its rows are lines of its cells,
+    and the table is one unit.
     """
     body = document.find("body")
     root = body if body is not None else document
@@ -236,10 +236,9 @@ def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Elemen
         node, path = stack.pop()
         if not isinstance(node.tag, str):
             continue
-        if node.tag == "tr" and _is_line_of_cells(node):
-            candidates = [child for child in node if not _is_inline_cell(child)]
-        else:
-            candidates = list(node)
+        # A data table is one unit: its heading row and repeated cells belong to its rows (without its heading
+        # row, trafilatura drops some tables whole).
+        candidates = [] if node.tag == "table" and _is_data_table(node) else list(node)
         # The ancestors' tags and classes, chained into a checksum: deterministic across worker processes, unlike
         # hash(). Ids are left out: pages number them (post-123).
         here = zlib.crc32(f"{node.tag}.{node.get('class', '')}/".encode("utf-8", "replace"), path)
@@ -253,13 +252,17 @@ def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Elemen
         yield node, int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
 
 
-def _is_line_of_cells(row: etree._Element) -> bool:
-    """A table row with two cells of text or more: read as one line (``| package | I:0 | 56 |``)."""
-    return sum(1 for cell in row if cell.tag in TABLE_CELL_TAGS and cell.text_content().strip()) >= 2
+def _is_data_table(table: etree._Element) -> bool:
+    """A table with a row of two cells of text or more, holding text only: read as lines of cells
+    (``| package | I:0 | 56 |``). A table whose cells hold blocks lays out a page's regions."""
+    for row in table.iter("tr"):
+        if next(row.iterancestors("table"), None) is not table:
+            continue  # a row of a nested table
+        cells = [cell for cell in row if cell.tag in TABLE_CELL_TAGS and cell.text_content().strip()]
+        if len(cells) >= 2 and not any(_holds_blocks(cell) for cell in cells):
+            return True
+    return False
 
 
-def _is_inline_cell(cell: etree._Element) -> bool:
-    """A cell holding text only, no blocks: part of its row's line. A cell holding blocks lays out a page region."""
-    return cell.tag in TABLE_CELL_TAGS and not any(
-        isinstance(node.tag, str) and node.tag in BLOCK_TAGS for node in cell.iterdescendants()
-    )
+def _holds_blocks(cell: etree._Element) -> bool:
+    return any(isinstance(node.tag, str) and node.tag in BLOCK_TAGS for node in cell.iterdescendants())
