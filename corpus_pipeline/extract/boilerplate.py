@@ -11,12 +11,20 @@ Pages are compared only with pages of their own language (see
 its pages under other languages' URLs, and a copy must never teach that the text
 it shares with its original is template. So every block removed from a page
 appears, identically, on at least one other page of the same language.
+
+A block is the same block on two pages when its tag, class, text and place in the
+layout (the tags and classes above it) agree: a table of contents in an index page's body is
+not the sidebar that lists the same headings on the chapter pages. Only whole
+lines are candidates: a cell of a table row (a package's "I:0" popularity, a
+column heading "size") is a fragment of the row's line, and a row with a
+repeated cell is still a line no other page has; a data table goes whole or stays.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +34,7 @@ from lxml import etree, html
 
 from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.pool import map_in_windows
+from corpus_pipeline.extract.text import line_key
 
 NEAR_IDENTICAL_IOU = 0.8
 # Template repeats along the whole website; two neighbouring near-duplicate pages share their text too.
@@ -51,6 +60,9 @@ _LANGUAGE_SEGMENT = re.compile(r"([a-z]{2})(?:[-_][a-z]{2,4})?")
 # Content negotiation's file names (Apache MultiViews, Debian's documentation): index.de.html, ch01.pt-br.html.
 _LANGUAGE_SUFFIX = re.compile(r"\.([a-z]{2})(?:[-_][a-z]{2,4})?\.x?html?$")
 LANGUAGE_QUERY_KEYS = ("lang", "hl", "locale")
+TABLE_CELL_TAGS = frozenset(("td", "th"))
+# Elements after which a browser starts a new line: what the lines of a page's remaining text are split at.
+_LINE_BREAKING_TAGS = BLOCK_TAGS | {"br", "hr", "pre"}
 UNKNOWN_LANGUAGE = ""
 
 
@@ -61,19 +73,25 @@ class PageTemplate:
     signatures: frozenset[int] = field(default_factory=frozenset)
 
     def strip(self, document: html.HtmlElement) -> list[str]:
-        """Remove template elements from a parsed page, in place; return the text of every block removed.
+        """Remove template elements from a parsed page, in place; return the template's lines the page lost.
 
-        The texts let readers of the page's source (which still holds the template) recognize it.
+        The lines let readers of the page's source (which still holds the template) recognize it. A line the page
+        still holds outside the template (a word alone on its source line, a code line equal to a removed column
+        heading) is the page's own and is not returned.
         """
         if not self.signatures:
             return []
         doomed = [node for node, signature in _signed_elements(document) if signature in self.signatures]
         removed = []
         for node in doomed:
-            if node.getparent() is not None and node.tag not in ("html", "body"):
+            # A node inside an earlier doomed one left the page with it.
+            if node.getparent() is not None and node.tag not in ("html", "body") and _attached(node, document):
                 removed += [" ".join(block.text_content().split()) for block in node.iter(*BLOCK_TAGS)]
                 node.drop_tree()
-        return removed
+        if not removed:
+            return []
+        kept = page_line_keys(document)
+        return [text for text in dict.fromkeys(removed) if line_key(text) not in kept]
 
 
 @dataclass(frozen=True)
@@ -181,14 +199,71 @@ def _primary(code: str | None) -> str | None:
     return match.group(1) if match and match.group(1) in ISO_639_1 else None
 
 
+def page_line_keys(document: html.HtmlElement) -> set[str]:
+    """:func:`line_key` of every line of a page's text, split where a browser or the page's source breaks lines."""
+    pieces: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(document, False)]
+    while stack:
+        node, closing = stack.pop()
+        breaks = isinstance(node.tag, str) and node.tag in _LINE_BREAKING_TAGS
+        if closing:
+            pieces.append("\n" if breaks else "")
+            if node is not document and node.tail:
+                pieces.append(node.tail)
+            continue
+        if breaks:
+            pieces.append("\n")
+        if isinstance(node.tag, str) and node.text:
+            pieces.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return {key for key in map(line_key, "".join(pieces).split("\n")) if key}
+
+
+def _attached(node: etree._Element, document: html.HtmlElement) -> bool:
+    return any(ancestor is document for ancestor in node.iterancestors())
+
+
 def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Element, int]]:
+    """Every template candidate of a page with its signature: tag, class, text and the tags and classes above it.
+
+    What is inside a data table (see :func:`_is_data_table`) is not a candidate: its rows are lines of its cells,
+    and the table is one unit.
+    """
     body = document.find("body")
     root = body if body is not None else document
-    for node in root.iter():
-        if not isinstance(node.tag, str) or node is root or node.tag not in BLOCK_TAGS:
+    stack: list[tuple[etree._Element, int]] = [(child, 0) for child in reversed(root)]
+    while stack:
+        node, path = stack.pop()
+        if not isinstance(node.tag, str):
+            continue
+        # A data table is one unit: its heading row and repeated cells belong to its rows (without its heading
+        # row, trafilatura drops some tables whole).
+        candidates = [] if node.tag == "table" and _is_data_table(node) else list(node)
+        # The ancestors' tags and classes, chained into a checksum: deterministic across worker processes, unlike
+        # hash(). Ids are left out: pages number them (post-123).
+        here = zlib.crc32(f"{node.tag}.{node.get('class', '')}/".encode("utf-8", "replace"), path)
+        stack.extend((child, here) for child in reversed(candidates))
+        if node.tag not in BLOCK_TAGS:
             continue
         text = " ".join(node.text_content().split())
         if len(text) < MIN_TEXT_CHARS:
             continue
-        key = f"{node.tag}\x1f{node.get('class', '')}\x1f{text}".encode("utf-8", "replace")
+        key = f"{path:08x}\x1f{node.tag}\x1f{node.get('class', '')}\x1f{text}".encode("utf-8", "replace")
         yield node, int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+
+
+def _is_data_table(table: etree._Element) -> bool:
+    """A table with a row of two cells of text or more, holding text only: read as lines of cells
+    (``| package | I:0 | 56 |``). A table whose cells hold blocks lays out a page's regions."""
+    for row in table.iter("tr"):
+        if next(row.iterancestors("table"), None) is not table:
+            continue  # a row of a nested table
+        cells = [cell for cell in row if cell.tag in TABLE_CELL_TAGS and cell.text_content().strip()]
+        if len(cells) >= 2 and not any(_holds_blocks(cell) for cell in cells):
+            return True
+    return False
+
+
+def _holds_blocks(cell: etree._Element) -> bool:
+    return any(isinstance(node.tag, str) and node.tag in BLOCK_TAGS for node in cell.iterdescendants())

@@ -6,8 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.boilerplate import learn_boilerplate, parse_page, template_language, url_language
+from corpus_pipeline.extract.boilerplate import (
+    learn_boilerplate,
+    page_line_keys,
+    parse_page,
+    template_language,
+    url_language,
+)
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
+from corpus_pipeline.extract.text import line_key
 
 TOPICS = ["tomatoes", "bicycles", "compost", "bees", "rainwater", "orchards", "seeds", "slugs"]
 SITE = "http://127.0.0.1:8000"
@@ -152,3 +159,115 @@ def test_a_removed_block_is_on_another_page_of_the_same_language(specs):
         others = [b for m, (lang, blocks) in enumerate(specs) if m != n and lang == specs[n][0] for b in blocks]
         others_text = {" ".join(BLOCKS[b].removeprefix("<p>").removesuffix("</p>").split()) for b in others}
         assert removed <= others_text, (url, removed - others_text)
+
+
+def fragment_site() -> list[tuple[str, str | None, bytes]]:
+    """Pages whose template holds a menu, a legend table and a footer; each page's body holds a popularity table
+    whose middle cell ("I:0") repeats on every page, and the page at index 3 has lines equal to template text."""
+    pages = []
+    for index, topic in enumerate(TOPICS):
+        own = "<p>Size.</p>\n<pre>Package: *\nPin: release a=testing</pre>" if index == 3 else ""
+        body = f"""<html lang="en"><body>
+<ul class="menu"><li>Home</li><li>Size</li><li>Package</li></ul>
+<div class="content"><h1>All about {topic}</h1>
+<p>This page number {index} explains {topic} in detail, with advice from many members.</p>
+<table><tr><th>name</th><th>popcon</th><th>count</th></tr><tr><td>{topic}-tools</td><td>I:0</td><td>{index + 40}</td></tr></table>
+{own}</div>
+<div class="footer">Copyright Riverside Garden. All rights reserved.</div>
+</body></html>"""
+        pages.append((f"{SITE}/{topic}.html", None, body.encode()))
+    return pages
+
+
+def content_lines(record: dict) -> set[str]:
+    """A record's lines without list markers, and each cell of its table rows (an extractor may put a row's cells on
+    lines of their own)."""
+    lines = set()
+    for line in record["content"].split("\n"):
+        line = " ".join(line.split()).removeprefix("- ")
+        if line.startswith("|"):
+            lines.update(cell.strip() for cell in line.strip("|").split("|") if cell.strip())
+        if line:
+            lines.add(line.strip("| "))
+    return lines
+
+
+def test_a_line_equal_to_a_fragment_of_the_template_stays():
+    pages = fragment_site()
+    model = learn_boilerplate(pages, workers=1)
+    url, _, body = pages[3]
+    for markup in ("body", None):
+        record = parsed(url, body, model, markup=markup)
+        assert "Home" not in record["content"] and "Copyright" not in record["content"], markup
+        assert "Size." in content_lines(record), (markup, record["content"])
+        assert "Package: *" in record["content"], markup
+
+
+def test_a_table_row_keeps_its_repeated_cell():
+    pages = fragment_site()
+    model = learn_boilerplate(pages, workers=1)
+    for index, (url, _, body) in enumerate(pages):
+        content = " ".join(parsed(url, body, model)["content"].split())
+        assert f"{TOPICS[index]}-tools I:0 {index + 40}" in content, url
+        # The heading row repeats on every page, but a data table is one unit: it stays with its rows.
+        assert "name popcon count" in " ".join(content.replace("|", " ").split()), url
+
+
+def test_an_index_table_of_contents_is_not_the_sidebar_listing_the_same_headings():
+    toc = "<ul>" + "".join(f"<li><a href='/{t}.html'>All about {t}</a></li>" for t in TOPICS) + "</ul>"
+    pages = [
+        (f"{SITE}/{t}.html", None, site_page(t, i).replace(b"<body>", f"<body><div class='sidebar'>{toc}</div>".encode()))
+        for i, t in enumerate(TOPICS)
+    ]
+    index = f"""<html lang="en"><body><div class="content"><h1>The garden handbook</h1>
+<p>Welcome to the handbook: every topic the garden club wrote about.</p>{toc}</div></body></html>""".encode()
+    pages.insert(0, (f"{SITE}/a-index.html", None, index))
+    model = learn_boilerplate(pages, workers=1)
+    assert "All about tomatoes" in parsed(*pages[0][::2], model)["content"], "the index's own listing stays"
+    assert parsed(*pages[2][::2], model)["content"].count("All about") == 1, "the sidebar's copy goes"
+
+
+# Lines a page may hold: template text, fragments of it (cells of the template's legend row), and sentences.
+LINE_POOL = ["Home", "Size", "Package", "Package: *", "Copyright Riverside Garden.", "I:0"] + [
+    f"Line {n} of the garden's pages, on {topic}." for n, topic in enumerate(TOPICS)
+]
+SITE_PAGES = st.lists(
+    st.tuples(
+        st.sampled_from(["en", "de"]),
+        st.lists(st.tuples(st.sampled_from(["p", "li", "row"]), st.integers(0, len(LINE_POOL) - 1)), max_size=5),
+    ),
+    min_size=3,
+    max_size=8,
+)
+
+
+def _block(kind: str, line: str) -> str:
+    if kind == "row":
+        return f"<table><tr><td>{line}</td><td>I:0</td></tr></table>"
+    return f"<ul><li>{line}</li></ul>" if kind == "li" else f"<p>{line}</p>"
+
+
+@settings(max_examples=20, deadline=None)
+@given(SITE_PAGES)
+def test_a_line_on_exactly_one_page_of_its_language_is_never_removed(specs):
+    pages = []
+    for n, (lang, blocks) in enumerate(specs):
+        own = f"<p>Page {n} alone says this, in a sentence of its own.</p>" + "".join(_block(k, LINE_POOL[i]) for k, i in blocks)
+        body = f"""<html lang="{lang}"><body><ul class="menu"><li>Home</li><li>News</li></ul>
+<table class="legend"><tr><th>Package</th><th>Size</th></tr></table>
+<div class="content">{own}</div><div class="footer">Copyright Riverside Garden.</div></body></html>"""
+        pages.append((f"{SITE}/{lang}/page-{n}.html", None, body.encode()))
+    model = learn_boilerplate(pages, workers=1)
+    # Automatic extraction: the lines the extractor reads back from the page's source are filtered too.
+    for n, (url, _, body) in enumerate(pages):
+        elsewhere = set().union(*(source_lines(pages[m][2]) for m in range(len(pages)) if m != n and specs[m][0] == specs[n][0]))
+        # A table's "---|---" rule holds no word: it is no line of text.
+        without = content_lines(parsed(url, body, None, markup=None))
+        unique = {line for line in without if line_key(line) and line_key(line) not in elsewhere}
+        assert unique <= content_lines(parsed(url, body, model, markup=None)), url
+
+
+def source_lines(body: bytes) -> set[str]:
+    """Keys of a page's lines as a browser lays them out, a table row being one line, and each of its cells."""
+    document = parse_page(body)
+    return page_line_keys(document) | {line_key(" ".join(cell.text_content() for cell in row)) for row in document.iter("tr")}
