@@ -2,7 +2,7 @@
 
 import re
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from io import BytesIO
 
 import pytest
@@ -11,7 +11,7 @@ from pypdf import PdfReader, PdfWriter
 from corpus_pipeline.pdf.document import PdfError, read_pdf, repair_text
 from corpus_pipeline_tests.pdf.conftest import scan_pdf, scanned_pages_pdf, text_pdf
 
-NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 22, tzinfo=UTC)
 URL = "http://127.0.0.1:8000/files/doc.pdf"
 
 
@@ -79,7 +79,7 @@ def test_skewed_scans_are_straightened_before_ocr(pdf_settings, angle):
 def test_straight_pages_are_left_as_they_are():
     from pdf2image import convert_from_bytes
 
-    from corpus_pipeline.pdf.ocr import deskew
+    from corpus_pipeline.pdf.skew import deskew
 
     straight = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"]), dpi=100, grayscale=True)[0]
     assert deskew(straight) is straight
