@@ -140,7 +140,8 @@ def score_condition(job: tuple) -> tuple[tuple[str, str], np.ndarray, np.ndarray
     os.environ["OMP_THREAD_LIMIT"] = "1"
     degrade = CONDITIONS[(family, level)]
     rng = np.random.default_rng(seed + 1)  # a fixed seed per condition, whichever families run
-    settings = PdfSettings(languages=LANGUAGES, workers=1)
+    # A loaded machine can take minutes a pass: the benchmark scores readings, not the product's page timeout.
+    settings = PdfSettings(languages=LANGUAGES, workers=1, page_timeout_s=3600.0)
     counts, seconds, lines = np.zeros((2, 4)), np.zeros(2), []
     with tempfile.TemporaryDirectory() as folder:
         for truth, render in samples:
