@@ -1,4 +1,4 @@
-"""OCR of scanned PDF pages with Tesseract: render, deskew, recognize, pages in parallel."""
+"""OCR of scanned PDF pages with Tesseract: render, choose the best reading, pages in parallel."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-import numpy as np
 import pytesseract
 from pdf2image import convert_from_path, pdfinfo_from_path
 from PIL import Image
@@ -18,8 +17,6 @@ from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
 from corpus_pipeline.pdf.enhance import enhance
 from corpus_pipeline.pdf.ocr_reading import PageReading, read_page
 from corpus_pipeline.pdf.settings import PdfSettings
-
-SKEW_SEARCH_DEGREES = 5.0
 
 
 class OcrLanguageError(RuntimeError):
@@ -88,10 +85,8 @@ def _ocr_page(path: str, page: int, *, settings: PdfSettings) -> str:
 
 
 def read_pdf_page(path: str, page: int, settings: PdfSettings) -> PageReading:
-    """OCR one 0-based page of a PDF file: render, deskew, configured enhancement, then the page's best reading."""
+    """OCR one 0-based page of a PDF file: render, configured enhancement, then the page's best reading."""
     image = render_page(path, page, settings)
-    if settings.deskew:
-        image = deskew(image)
     if any(v is not None for v in (settings.repair, settings.upscale, settings.contrast, settings.sharpening)):
         image = enhance(image, settings)
     try:
@@ -129,30 +124,3 @@ def _page_size_points(info: dict) -> tuple[float, float]:
         return float(width), float(height)
     except ValueError:
         return 0.0, 0.0
-
-
-def deskew(image: Image.Image) -> Image.Image:
-    """Straighten a page: the angle whose horizontal projection has the sharpest line profile wins."""
-    small = image.convert("L")
-    small.thumbnail((800, 800))
-    ink = np.asarray(small, dtype=np.float32) < 128
-    if ink.mean() < 0.002:
-        return image  # blank page
-    best_angle, best_score = 0.0, _profile_score(ink)
-    for span, step in ((SKEW_SEARCH_DEGREES, 1.0), (1.0, 0.2)):  # coarse search, then refine around the best
-        center = best_angle
-        for angle in np.arange(center - span, center + span + 1e-6, step):
-            if abs(angle - center) < 1e-9:
-                continue
-            rotated = np.asarray(small.rotate(float(angle), fillcolor=255), dtype=np.float32) < 128
-            score = _profile_score(rotated)
-            if score > best_score:
-                best_angle, best_score = float(angle), score
-    if abs(best_angle) < 0.1:
-        return image
-    return image.rotate(best_angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
-
-
-def _profile_score(ink: np.ndarray) -> float:
-    rows = ink.sum(axis=1).astype(np.float64)
-    return float(np.sum(np.diff(rows) ** 2))

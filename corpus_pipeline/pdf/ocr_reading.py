@@ -1,8 +1,10 @@
 """One page's OCR reading, chosen by the page's own Tesseract word confidences.
 
-The page is read once as rendered (deskewed). Only when that reading's confidence is poor are
-prepared variants of the image read too, and the reading with the best confidence wins; the
-first reading is always a candidate, so a page never ends with a reading that scores below it.
+The page is read once as rendered. When it looks skewed, it is also read straightened, and the
+straightened reading is kept only if it is clearly more confident. Only when the best reading so
+far is poor are prepared variants of the kept image read too, and again the most confident reading
+wins. The page as rendered (what plain Tesseract reads) is always a candidate and every other
+reading must beat it by the same measure, so no choice can leave a page below it.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ from PIL import Image, ImageFilter
 from skimage.filters import threshold_sauvola
 
 from corpus_pipeline.pdf.enhance import enhance
+from corpus_pipeline.pdf.paper import flatten_paper, paper_unevenness
 from corpus_pipeline.pdf.settings import PdfSettings
+from corpus_pipeline.pdf.skew import skew_angle, straighten
 
 AS_RENDERED = "as rendered"
+STRAIGHTENED = "straightened"
+FLATTENED = "paper flattened"
 
 
 @dataclass(frozen=True)
@@ -46,24 +52,49 @@ class PageReading:
 
 
 def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
-    """Read a rendered page; if its confidence is below ``settings.ocr_poor_confidence``, also read variants."""
-    first_text, first_attempt = _read(image, AS_RENDERED, settings)
-    best_text, best = first_text, first_attempt
-    attempts = [first_attempt]
-    for name, prepare in _variants(settings):
-        if best.confidence >= settings.ocr_poor_confidence:
-            break  # good enough: a clean page stops after its one pass
-        text, attempt = _read(prepare(image), name, settings)
+    """Read a rendered page, straightened when skewed, and with prepared variants when its reading is in doubt.
+
+    Candidates: the page as rendered; if ``settings.deskew`` and a skew is found, the straightened page;
+    the paper-flattened page when the paper's brightness is uneven (Tesseract skips a dark corner yet stays
+    confident on the rest); the other variants when the best confidence so far is below
+    ``settings.ocr_poor_confidence``. Variants are made from the image kept so far (as rendered or
+    straightened). A candidate replaces the best reading only when it reads better by :func:`_better`: more
+    confident by ``settings.ocr_straightened_min_gain`` (straightened) or ``settings.ocr_min_confidence_gain``
+    (variants), or much more text about as confidently.
+    """
+    first_text, first = _read(image, AS_RENDERED, settings)
+    best_text, best, base, base_name = first_text, first, image, ""
+    attempts = [first]
+    angle = skew_angle(image) if settings.deskew else 0.0
+    if angle:
+        straight = straighten(image, angle)
+        text, attempt = _read(straight, STRAIGHTENED, settings)
         attempts.append(attempt)
-        if _better(attempt, best, first_attempt, settings):
+        if _better(attempt, best, first, settings, min_gain=settings.ocr_straightened_min_gain):
+            best_text, best, base, base_name = text, attempt, straight, f"{STRAIGHTENED}, "
+    uneven = paper_unevenness(base) >= settings.ocr_uneven_paper
+    for name, prepare in _variants(settings):
+        # On even paper flattening changes nothing: it is read only for uneven paper, whatever the confidence.
+        wanted = uneven if name == FLATTENED else best.confidence < settings.ocr_poor_confidence
+        if not wanted:
+            continue  # a clean page stops after its one pass
+        text, attempt = _read(prepare(base), base_name + name, settings)
+        attempts.append(attempt)
+        if _better(attempt, best, first, settings, min_gain=settings.ocr_min_confidence_gain):
             best_text, best = text, attempt
     return PageReading(text=best_text, variant=best.variant, confidence=best.confidence, attempts=tuple(attempts))
 
 
-def _better(candidate: Attempt, best: Attempt, first: Attempt, settings: PdfSettings) -> bool:
+def _better(candidate: Attempt, best: Attempt, first: Attempt, settings: PdfSettings, *, min_gain: float) -> bool:
     # A variant that reads much less text than the page as rendered is dropping lines, not reading better.
     keeps_text = candidate.characters >= settings.ocr_min_kept_text * first.characters
-    return keeps_text and candidate.confidence >= best.confidence + settings.ocr_min_confidence_gain
+    more_confident = candidate.confidence > best.confidence + min_gain
+    # Words Tesseract cannot see (a dark corner) cost no confidence: much more text, as confident, is lines recovered.
+    reads_more = (
+        candidate.characters >= settings.ocr_more_text * best.characters
+        and candidate.confidence >= best.confidence - settings.ocr_more_text_confidence_loss
+    )
+    return keeps_text and (more_confident or reads_more)
 
 
 def _read(image: Image.Image, variant: str, settings: PdfSettings) -> tuple[str, Attempt]:
@@ -100,9 +131,10 @@ def words_to_reading(data: dict[str, list]) -> tuple[str, float, int]:
 def _variants(settings: PdfSettings) -> list[tuple[str, Callable[[Image.Image], Image.Image]]]:
     """Prepared images, in the order they are tried: each answers a kind of damage a scan may have."""
     return [
+        (FLATTENED, flatten_paper),  # unevenly lit, shaded or yellowed paper
         ("median", _median),  # salt-and-pepper noise
         ("stroke repair", lambda image: enhance(image, replace(settings, repair=1))),  # holes in strokes
-        ("local threshold", _local_threshold),  # faded or unevenly lit pages
+        ("local threshold", _local_threshold),  # faded ink on flattened paper
     ]
 
 
@@ -111,7 +143,7 @@ def _median(image: Image.Image) -> Image.Image:
 
 
 def _local_threshold(image: Image.Image) -> Image.Image:
-    grey = np.asarray(image.convert("L"), dtype=np.float64) / 255.0
+    grey = np.asarray(flatten_paper(image), dtype=np.float64) / 255.0
     # A window of about two text lines at 300 dpi: wide enough to see both ink and paper around each glyph.
     window = max(15, (min(grey.shape) // 40) | 1)
     ink = grey < threshold_sauvola(grey, window_size=window, k=0.2)
