@@ -16,6 +16,8 @@ defs = dg.Definitions(
         "websites": WebsiteRegistry(),
         "warehouse": ParquetWarehouse(),
     },
-    # Steps already parallelize inside (process pools); two at a time fits a small machine.
-    executor=dg.multiprocess_executor.configured({"max_concurrent": 2}),
+    # Steps parallelize inside (process pools), so they run one after the other in the run's own process: a
+    # process per step re-imports the code location (~260 MiB and seconds of start-up each, three such
+    # processes at once on the Debian handbook; issue 20).
+    executor=dg.in_process_executor,
 )
