@@ -9,7 +9,7 @@ import dagster as dg
 EXECUTOR_ENV_VAR = "CORPUS_PIPELINE_EXECUTOR"
 CELERY_BROKER_ENV_VAR = "CORPUS_PIPELINE_CELERY_BROKER"
 CELERY_BACKEND_ENV_VAR = "CORPUS_PIPELINE_CELERY_BACKEND"
-EXECUTOR_CHOICES = ("multiprocess", "celery")
+EXECUTOR_CHOICES = ("multiprocess", "in_process", "celery")
 # Steps already parallelize inside (process pools); two at a time fits a small machine.
 LOCAL_MAX_CONCURRENT_STEPS = 2
 
@@ -17,12 +17,16 @@ LOCAL_MAX_CONCURRENT_STEPS = 2
 def pipeline_executor(choice: str | None = None) -> dg.ExecutorDefinition:
     """The executor named by ``choice`` (default: $CORPUS_PIPELINE_EXECUTOR, else ``multiprocess``).
 
-    ``celery`` sends every step to the Celery workers listening on $CORPUS_PIPELINE_CELERY_BROKER; the variables are
-    read when a run starts, so the code location loads on machines that have no broker configured.
+    ``in_process`` runs the steps one after the other in the run's process. ``celery`` sends every step to the
+    Celery workers listening on $CORPUS_PIPELINE_CELERY_BROKER; the variables are read when a run starts, so the
+    code location loads on machines that have no broker configured.
     """
     choice = choice or os.environ.get(EXECUTOR_ENV_VAR) or "multiprocess"
     if choice == "multiprocess":
         return dg.multiprocess_executor.configured({"max_concurrent": LOCAL_MAX_CONCURRENT_STEPS})
+    if choice == "in_process":
+        # One process for the whole run: no code-location import per step, at the price of one failure domain.
+        return dg.in_process_executor
     if choice == "celery":
         from dagster_celery import celery_executor
 

@@ -18,8 +18,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import DefaultContext, ForkContext, ForkServerContext, SpawnContext
 from typing import TypeVar, cast
 
+_Context = DefaultContext | ForkContext | SpawnContext | ForkServerContext
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -51,11 +53,17 @@ def map_within_budget(
     budget: Budget,
     workers: int,
     initializer: Callable[[], None] | None = None,
+    start_method: str | None = None,
 ) -> Iterator[Result]:
     """``function`` over ``items`` on ``workers`` processes, in input order; ``fallback`` stands in for an item
     that ran over ``budget``, whose worker died, or whose call raised. Once the total budget is spent, every
-    remaining item gets the fallback without being started."""
-    pool = _WorkerPool(function, max(1, workers), initializer)
+    remaining item gets the fallback without being started.
+
+    ``start_method`` is how worker processes start (a :mod:`multiprocessing` start method; None: the platform's
+    default). With ``"spawn"`` a worker imports only what ``function`` needs instead of sharing the parent's
+    memory: ``function``, ``initializer`` and the items must then be picklable, and module-level."""
+    context = cast(_Context, multiprocessing.get_context(start_method))  # the stubs say BaseContext
+    pool = _WorkerPool(function, max(1, workers), initializer, context)
     try:
         yield from _Schedule(pool, iter(items), fallback, budget, max(1, workers) * _READ_AHEAD_PER_WORKER).run()
     finally:
@@ -70,8 +78,7 @@ class _Worker:
     blocking on a large item while the worker is busy.
     """
 
-    def __init__(self, function: Callable, initializer: Callable[[], None] | None) -> None:
-        context = multiprocessing.get_context()
+    def __init__(self, function: Callable, initializer: Callable[[], None] | None, context: _Context) -> None:
         self.tasks = context.Queue()
         self.connection, child_end = context.Pipe(duplex=False)
         self.process = context.Process(
@@ -184,14 +191,16 @@ def _serve(tasks, results: Connection, parent_end: Connection, function: Callabl
 
 
 class _WorkerPool:
-    def __init__(self, function: Callable, size: int, initializer: Callable[[], None] | None) -> None:
-        self._function, self._initializer = function, initializer
-        self.workers = [_Worker(function, initializer) for _ in range(size)]
+    def __init__(
+        self, function: Callable, size: int, initializer: Callable[[], None] | None, context: _Context
+    ) -> None:
+        self._function, self._initializer, self._context = function, initializer, context
+        self.workers = [_Worker(function, initializer, context) for _ in range(size)]
 
     def replace(self, worker: _Worker) -> None:
         """Kill a worker (and what it started) and put a fresh one in its place."""
         worker.kill()
-        self.workers[self.workers.index(worker)] = _Worker(self._function, self._initializer)
+        self.workers[self.workers.index(worker)] = _Worker(self._function, self._initializer, self._context)
 
     def free_places(self) -> list[_Worker]:
         """Workers that can queue one more item, the least loaded first."""

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from itertools import islice
+from multiprocessing import get_context
 
 import numpy as np
 from datasketch import MinHash
@@ -24,6 +26,11 @@ MAX_BUCKET = 500  # a bucket bigger than this holds boilerplate-only pages: comp
 _WORD = re.compile(r"\w+")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _CHUNK = 512
+# Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
+PARALLEL_FROM = 2000
+_PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
+# Workers are fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
+START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
 
 
@@ -93,11 +100,34 @@ def near_duplicate_pairs(
 
     ``prepare`` normalizes a text before shingling and verification (a top-level function, so
     that worker processes can use it); it runs again on demand rather than keeping copies.
+    Signatures and verifications run on ``workers`` processes from ``PARALLEL_FROM`` texts on.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
     prepare = prepare or _identity
-    signatures = _signature_matrix(texts, prepare, workers)
+    parallel = workers > 1 and len(texts) > PARALLEL_FROM
+    with ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) if parallel else nullcontext() as pool:
+        candidates = sorted(_candidates(_signature_matrix(texts, prepare, pool, workers)))
+        if pool is None:
+            return _verify_block((candidates, texts, prepare, threshold))
+        jobs = _verification_jobs(texts, candidates, prepare, threshold)
+        return [pair for block in _map_in_windows(pool, _verify_block, jobs, workers) for pair in block]
+
+
+def _verification_jobs(
+    texts: Sequence[str], candidates: list[tuple[int, int]], prepare: Callable[[str], str], threshold: float
+) -> Iterator[tuple]:
+    """Blocks of consecutive candidate pairs, each with the texts it needs (no more: the job is pickled)."""
+    for start in range(0, len(candidates), _PAIRS_PER_JOB):
+        block = candidates[start : start + _PAIRS_PER_JOB]
+        needed = {index: texts[index] for pair in block for index in pair}
+        yield block, needed, prepare, threshold
+
+
+def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
+    """The candidate pairs of ``job`` whose similarity reaches the threshold, in the order given; its texts are
+    a sequence or a dict, by index."""
+    candidates, texts, prepare, threshold = job
     prepared: dict[int, str] = {}
 
     def text(index: int) -> str:
@@ -106,25 +136,31 @@ def near_duplicate_pairs(
         return prepared[index]
 
     pairs = []
-    for i, j in sorted(_candidates(signatures)):
+    for i, j in candidates:
         score = similarity(text(i), text(j), threshold)
         if score >= threshold:
             pairs.append((i, j, score))
     return pairs
 
 
+def _map_in_windows(pool: ProcessPoolExecutor, function: Callable, jobs: Iterator, workers: int) -> Iterator:
+    """``pool.map`` a few jobs at a time, so that the jobs' texts are not all pickled and held at once."""
+    while window := list(islice(jobs, 2 * workers)):
+        yield from pool.map(function, window)
+
+
 def _identity(text: str) -> str:
     return text
 
 
-def _signature_matrix(texts: Sequence[str], prepare: Callable[[str], str], workers: int) -> np.ndarray:
+def _signature_matrix(
+    texts: Sequence[str], prepare: Callable[[str], str], pool: ProcessPoolExecutor | None, workers: int
+) -> np.ndarray:
     matrix = np.empty((len(texts), NUM_PERM), dtype=np.uint64)
-    if workers > 1 and len(texts) > 2000:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for start, block in zip(
-                range(0, len(texts), _CHUNK), pool.map(_signature_block, _chunks(texts, prepare)), strict=True
-            ):
-                matrix[start : start + len(block)] = block
+    if pool is not None:
+        blocks = _map_in_windows(pool, _signature_block, _chunks(texts, prepare), workers)
+        for start, block in zip(range(0, len(texts), _CHUNK), blocks, strict=True):
+            matrix[start : start + len(block)] = block
     else:
         for start in range(0, len(texts), _CHUNK):
             block = _signature_block((list(texts[start : start + _CHUNK]), prepare))

@@ -21,11 +21,12 @@ from corpus_pipeline.extract.main_content import Extraction, NotADocument, extra
 from corpus_pipeline.extract.markup import element_text, select_markup
 from corpus_pipeline.extract.markup_depth import nested_deeper_than
 from corpus_pipeline.extract.metadata import (
+    HeuristicDates,
     choose_lang,
     clean_title,
     excerpt_of,
     fallback_date,
-    heuristic_date,
+    load_models,
     normalize_lang,
     page_date,
     published_date,
@@ -50,6 +51,10 @@ CODE_TAGS = ("pre", "code")
 # forum threads often carry their posts there (wcxb-dev forum pages: 0.648 with scripts stripped, 0.685 kept).
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
 _WORD = re.compile(r"\w+")
+# Parsing workers start as fresh interpreters: a forked worker maps its parent's memory, and under Dagster that
+# parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
+# worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
+WORKER_START_METHOD = "spawn"
 # C0 controls other than tab, newline, form feed and carriage return, and the replacement character.
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
@@ -138,6 +143,8 @@ def parse_html_pages(
         fallback=partial(_unfinished_record, website=website),
         budget=Budget(item_s=budget.page_time_s),
         workers=workers,
+        initializer=load_models,
+        start_method=WORKER_START_METHOD,
     )
 
 
@@ -204,9 +211,10 @@ def _fill(
     )
     record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None, settings) or None
     record["excerpt"] = excerpt_of(document)
-    declared = page_date(document) or heuristic_date(document, page.url)
+    heuristic_dates = HeuristicDates(document, page.url)
+    declared = page_date(document) or heuristic_dates.find()
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
-    record["published"] = published_date(document) or heuristic_date(document, page.url, original=True)
+    record["published"] = published_date(document) or heuristic_dates.find(original=True)
     record["alternates"] = _alternates(document, page.url)
     record["rel_canonical"] = _same_host_canonical(document, page.url)
     if record["rel_canonical"]:

@@ -32,3 +32,7 @@ def test_celery_takes_its_broker_and_backend_from_the_environment_when_a_run_sta
 def test_an_unknown_executor_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="multiprocess, celery"):
         pipeline_executor("kubernetes")
+
+
+def test_in_process_runs_the_steps_in_the_run_s_own_process():
+    assert pipeline_executor("in_process").name == "in_process"
