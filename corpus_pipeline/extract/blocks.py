@@ -58,16 +58,13 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 @dataclass
 class Block:
-    """One block of a page: its text, how much of it is link text, and where it sits."""
+    """One block of a page while it is read: its text pieces, how much of them is link text, where it sits."""
 
     element: html.HtmlElement
     depth: int
     parts: list[str] = field(default_factory=list)
     link_chars: int = 0
-
-    @property
-    def text(self) -> str:
-        return " ".join("".join(self.parts).split())
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -83,7 +80,7 @@ def page_blocks(document: html.HtmlElement) -> PageBlocks:
 
     Works on any tree lxml made, however broken the HTML was: only tags, text and attributes are read.
     """
-    blocks = [block for block in _cut(document) if block.text]
+    blocks = _cut(document)
     texts = [block.text for block in blocks]
     width = len(FEATURE_NAMES) + HASHED_BUCKETS
     if not blocks:
@@ -92,12 +89,12 @@ def page_blocks(document: html.HtmlElement) -> PageBlocks:
 
 
 def _cut(document: html.HtmlElement) -> list[Block]:
-    """Blocks in document order: a walk (lxml's, in C) that opens a new block at every block-level tag."""
+    """Non-empty blocks in document order: a walk (lxml's, in C) that opens a block at every block-level tag."""
     root = document.find(".//body")
     if root is None:
         root = document
+    blocks: list[Block] = []
     current = Block(root, 0)
-    blocks = [current]
     depth = links = 0
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, element in walker:
@@ -108,8 +105,8 @@ def _cut(document: html.HtmlElement) -> list[Block]:
                 walker.skip_subtree()
                 continue
             if tag in BLOCK_TAGS:
+                _close(current, blocks)
                 current = Block(element, depth)
-                blocks.append(current)
             links += tag == "a"
             _add(current, element.text, in_link=links > 0)
             continue
@@ -117,10 +114,19 @@ def _cut(document: html.HtmlElement) -> list[Block]:
         if tag and tag not in SKIPPED_TAGS:
             links -= tag == "a"
             if tag in BLOCK_TAGS and element is not root:
+                _close(current, blocks)
                 current = Block(_container(element.getparent(), element), depth)
-                blocks.append(current)
         _add(current, element.tail if element is not root else None, in_link=links > 0)
+    _close(current, blocks)
     return blocks
+
+
+def _close(block: Block, blocks: list[Block]) -> None:
+    """Keep a finished block when it holds any text."""
+    if block.parts:
+        block.text = " ".join("".join(block.parts).split())
+        if block.text:
+            blocks.append(block)
 
 
 def _container(parent: html.HtmlElement | None, fallback: html.HtmlElement) -> html.HtmlElement:
@@ -128,15 +134,18 @@ def _container(parent: html.HtmlElement | None, fallback: html.HtmlElement) -> h
 
 
 def _add(block: Block, text: str | None, in_link: bool) -> None:
-    if text:
+    if text and not text.isspace():
         block.parts.append(text)
         if in_link:
             block.link_chars += len(text.strip())
+    elif text:
+        block.parts.append(" ")
 
 
 def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     rows = np.zeros((len(blocks), width), dtype=np.float32)
-    words = np.array([len(_WORD.findall(text)) for text in texts], dtype=np.float32)
+    tokens = [_WORD.findall(text) for text in texts]
+    words = np.array([len(own) for own in tokens], dtype=np.float32)
     chars = np.array([max(len(text), 1) for text in texts], dtype=np.float32)
     link = np.array([min(block.link_chars / max(len(text), 1), 1.0) for block, text in zip(blocks, texts)])
     density = words / np.ceil(chars / WRAP_CHARS)
@@ -165,7 +174,7 @@ def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     rows[:, index["parent_log_words"]] = np.log1p(parent_words)
     rows[:, index["parent_link_density"]] = parent_links
     rows[:, index["bias"]] = 1.0
-    shapes = np.array([_text_shape(text, count) for text, count in zip(texts, words)], dtype=np.float32)
+    shapes = np.array([_text_shape(text, own) for text, own in zip(texts, tokens)], dtype=np.float32)
     rows[:, index["mean_word_length"]:index["ends_with_sentence"] + 1] = shapes
     columns: dict[html.HtmlElement, list[int]] = {}
     for i, block in enumerate(blocks):
@@ -191,13 +200,12 @@ def _parent_totals(blocks: list[Block], words: np.ndarray, link_chars: np.ndarra
     )
 
 
-def _text_shape(text: str, words: float) -> tuple[float, ...]:
+def _text_shape(text: str, tokens: list[str]) -> tuple[float, ...]:
     """mean_word_length .. ends_with_sentence, in FEATURE_NAMES' order."""
-    tokens = _WORD.findall(text)
     letters = sum(map(len, tokens))
     return (
         min(letters / max(len(tokens), 1), 20) / 10,
-        len(_SENTENCE_END.findall(text)) / max(words, 1.0),
+        len(_SENTENCE_END.findall(text)) / max(len(tokens), 1),
         sum(map(text.count, ",.;:!?")) / len(text),
         len(_DIGIT.findall(text)) / len(text),
         len(_CAPITALIZED.findall(text)) / max(len(tokens), 1),
