@@ -73,7 +73,8 @@ RECORD_FIELDS = [
     # markup (the website's `markup` selector) | trafilatura_fast | trafilatura_full | trafilatura_precision (an
     # article in precision mode) | second_opinion_merged (Resiliparse's missed lines merged into trafilatura's) |
     # card_grid_added (the page's card grid appended) | resiliparse_only (trafilatura found nothing) |
-    # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content).
+    # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content) |
+    # block_model_filtered (lines the block model judged boilerplate dropped; only with min_block_probability set).
     pa.field("extraction", pa.string()),
 ]
 RECORD_SCHEMA = pa.schema(RECORD_FIELDS)

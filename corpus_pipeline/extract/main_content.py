@@ -32,6 +32,7 @@ from enum import StrEnum
 import trafilatura
 from lxml import html
 
+from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdicts, without_unlikely_lines
 from corpus_pipeline.extract.card_grid import card_grid_cards
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
@@ -58,6 +59,7 @@ class Extraction(StrEnum):
     SECOND_OPINION_MERGED = "second_opinion_merged"
     CARD_GRID_ADDED = "card_grid_added"
     RESILIPARSE_ONLY = "resiliparse_only"
+    BLOCK_MODEL_FILTERED = "block_model_filtered"
     VISIBLE_TEXT = "visible_text"
     NO_DOCUMENT = "no_document"
 
@@ -92,8 +94,9 @@ def extract_main_content(
     page_type = declared_page_type(document, settings)
     if page_type != "forum" and settings.comments_removed:  # a thread's replies are its content; elsewhere not
         skipped = skipped + remove_comment_sections(document)
+    verdicts = block_verdicts(document, settings)  # before trafilatura edits the tree
     second = resiliparse_main_text(text, skipped)
-    extracted = _read(document, fresh_document, url, page_type, second, settings)
+    extracted = _model_checked(_read(document, fresh_document, url, page_type, second, settings), verdicts, settings)
     if not _word_count(second) and _is_page_chrome(extracted.text, settings):
         raise NotADocument("no main content (only page chrome)", extracted.text)
     return extracted
@@ -132,6 +135,14 @@ def _read(
     min_words = settings.min_prose_words_per_line if page_type == "product" else None
     extracted, path = _merged(extracted, second, path, settings, min_words)
     return _finished(extracted, path, anchors, cards, settings)
+
+
+def _model_checked(extracted: MainContent, verdicts: BlockVerdicts | None, settings: ExtractionSettings) -> MainContent:
+    """The reading without the lines the block model is sure are not main content (when it is on)."""
+    if verdicts is None:
+        return extracted
+    kept = without_unlikely_lines(extracted.text, verdicts, settings)
+    return extracted if kept == extracted.text else MainContent(kept, Extraction.BLOCK_MODEL_FILTERED)
 
 
 def _merged(

@@ -269,3 +269,14 @@ def test_an_article_keeps_its_precise_reading_from_exactly_the_minimum_share_of_
         )
         assert (main.extraction is Extraction.TRAFILATURA_PRECISION) is stands
         assert ("weekly quiz" in main.text) is not stands, "the default mode keeps the box"
+
+
+def test_the_block_model_filter_is_off_by_default_and_its_removals_are_the_readings_provenance():
+    page = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
+    default = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [])
+    assert default.extraction is Extraction.TRAFILATURA_FAST
+    # A threshold no probability reaches drops every line the model judged: the wiring, not the model, is tested.
+    strict = replace(DEFAULT_SETTINGS, min_block_probability=1.0)
+    filtered = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], strict)
+    assert filtered.extraction is Extraction.BLOCK_MODEL_FILTERED
+    assert not any(paragraph in filtered.text for paragraph in PARAGRAPHS)
