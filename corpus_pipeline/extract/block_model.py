@@ -84,7 +84,8 @@ def _model_from(document: object, path: Path) -> BlockModel:
     buckets = document.get("hashed_buckets")
     if names != FEATURE_NAMES or buckets != HASHED_BUCKETS:
         raise BlockModelError(
-            f"block model file {path} was trained on another feature layout: retrain with benchmarks/train_block_model.py"
+            f"block model file {path} was trained on another feature layout:"
+            " retrain with benchmarks/train_block_model.py"
         )
     width = len(FEATURE_NAMES) + HASHED_BUCKETS
     try:

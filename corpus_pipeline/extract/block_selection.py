@@ -31,7 +31,7 @@ def block_verdicts(document: html.HtmlElement, settings: ExtractionSettings) -> 
     blocks = page_blocks(document)
     probabilities = shipped_block_model().probabilities(blocks.features)
     verdicts: dict[str, float] = {}
-    for text, probability in zip(blocks.texts, probabilities):
+    for text, probability in zip(blocks.texts, probabilities, strict=False):
         key = line_key(text)
         verdicts[key] = max(verdicts.get(key, 0.0), float(probability))
     return BlockVerdicts(verdicts)

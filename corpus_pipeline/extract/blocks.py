@@ -34,7 +34,9 @@ SKIPPED_TAGS = frozenset(("script", "style", "noscript", "template", "svg", "mat
 # Tags whose presence above a block is a feature of its own (sectioning elements and lists).
 ANCESTOR_MARKERS = ("nav", "header", "footer", "aside", "form", "main", "article", "li", "table", "blockquote", "a")
 # The tag that starts a block, one feature each (others count as "other").
-CONTAINER_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "pre", "div", "dd", "dt", "blockquote", "span")
+CONTAINER_TAGS = (
+    "p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "pre", "div", "dd", "dt", "blockquote", "span"
+)
 HASHED_BUCKETS = 256  # class/id words hashed: enough buckets that common hints rarely share one
 WRAP_CHARS = 80  # a "line" of text density: the wrap width of the seed article
 _WORD = re.compile(r"\w+")
@@ -147,7 +149,7 @@ def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     tokens = [_WORD.findall(text) for text in texts]
     words = np.array([len(own) for own in tokens], dtype=np.float32)
     chars = np.array([max(len(text), 1) for text in texts], dtype=np.float32)
-    link = np.array([min(block.link_chars / max(len(text), 1), 1.0) for block, text in zip(blocks, texts)])
+    link = np.array([min(block.link_chars / max(len(text), 1), 1.0) for block, text in zip(blocks, texts, strict=False)])
     density = words / np.ceil(chars / WRAP_CHARS)
     total_words = max(float(words.sum()), 1.0)
     before = np.concatenate([[0.0], np.cumsum(chars)[:-1]]) / max(float(chars.sum()), 1.0)
@@ -160,9 +162,10 @@ def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     rows[:, index["link_density"]] = link
     rows[:, index["text_density"]] = np.log1p(density)
     for name, (values, shift) in {
-        "prev": ((np.log1p(words), link, np.log1p(density)), 1), "next": ((np.log1p(words), link, np.log1p(density)), -1)
+        "prev": ((np.log1p(words), link, np.log1p(density)), 1),
+        "next": ((np.log1p(words), link, np.log1p(density)), -1),
     }.items():
-        for feature, column in zip(("log_words", "link_density", "text_density"), values):
+        for feature, column in zip(("log_words", "link_density", "text_density"), values, strict=False):
             shifted = np.roll(column, shift)
             shifted[0 if shift > 0 else -1] = 0.0
             rows[:, index[f"{name}_{feature}"]] = shifted
@@ -174,7 +177,7 @@ def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     rows[:, index["parent_log_words"]] = np.log1p(parent_words)
     rows[:, index["parent_link_density"]] = parent_links
     rows[:, index["bias"]] = 1.0
-    shapes = np.array([_text_shape(text, own) for text, own in zip(texts, tokens)], dtype=np.float32)
+    shapes = np.array([_text_shape(text, own) for text, own in zip(texts, tokens, strict=False)], dtype=np.float32)
     rows[:, index["mean_word_length"]:index["ends_with_sentence"] + 1] = shapes
     columns: dict[html.HtmlElement, list[int]] = {}
     for i, block in enumerate(blocks):
@@ -186,7 +189,7 @@ def _parent_totals(blocks: list[Block], words: np.ndarray, link_chars: np.ndarra
     """Words and link density of all blocks sharing each block's parent element (the enclosing container)."""
     totals: dict[int, list[float]] = {}
     keys = []
-    for block, count, linked in zip(blocks, words, link_chars):
+    for block, count, linked in zip(blocks, words, link_chars, strict=False):
         parent = block.element.getparent()
         key = id(parent if parent is not None else block.element)
         keys.append(key)
