@@ -149,7 +149,8 @@ def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     tokens = [_WORD.findall(text) for text in texts]
     words = np.array([len(own) for own in tokens], dtype=np.float32)
     chars = np.array([max(len(text), 1) for text in texts], dtype=np.float32)
-    link = np.array([min(block.link_chars / max(len(text), 1), 1.0) for block, text in zip(blocks, texts, strict=False)])
+    pairs = zip(blocks, texts, strict=False)
+    link = np.array([min(block.link_chars / max(len(text), 1), 1.0) for block, text in pairs])
     density = words / np.ceil(chars / WRAP_CHARS)
     total_words = max(float(words.sum()), 1.0)
     before = np.concatenate([[0.0], np.cumsum(chars)[:-1]]) / max(float(chars.sum()), 1.0)
