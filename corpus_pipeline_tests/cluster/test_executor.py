@@ -30,7 +30,7 @@ def test_celery_takes_its_broker_and_backend_from_the_environment_when_a_run_sta
 
 
 def test_an_unknown_executor_is_refused_with_the_choices():
-    with pytest.raises(ValueError, match="multiprocess, celery"):
+    with pytest.raises(ValueError, match="multiprocess, in_process, celery"):
         pipeline_executor("kubernetes")
 
 
