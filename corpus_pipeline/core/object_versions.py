@@ -136,12 +136,7 @@ class ObjectPartitionHistory(PartitionHistory):
 
     def _clean_dead_runs(self) -> None:
         """Unjudged candidates, and version objects the ledger never heard of, come from dead runs."""
-        ledger = self._read_ledger()
-        dead = [v for v in ledger.versions if v.state is VersionState.CANDIDATE]
-        for version in dead:
-            self._delete_version(version.id)
-        if dead:
-            self._write_ledger(replace(ledger, versions=tuple(v for v in ledger.versions if v not in dead)))
+        ledger = self._forget_candidates()
         known = {f"{self.folder_key}/{v.id}.parquet" for v in ledger.versions}
         for key in self.store.list(self.folder_key):
             if key.endswith(".parquet") and key not in known:

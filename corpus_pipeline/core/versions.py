@@ -225,12 +225,18 @@ class PartitionHistory:
             if folder.exists():
                 for leftover in folder.glob(".*.tmp"):
                     leftover.unlink(missing_ok=True)
+        self._forget_candidates()
+
+    def _forget_candidates(self) -> _Ledger:
+        """Drop the versions a dead run left unjudged; the ledger that remains."""
         ledger = self._read_ledger()
         dead = [v for v in ledger.versions if v.state is VersionState.CANDIDATE]
         for version in dead:
             self._delete_version(version.id)
         if dead:
-            self._write_ledger(replace(ledger, versions=tuple(v for v in ledger.versions if v not in dead)))
+            ledger = replace(ledger, versions=tuple(v for v in ledger.versions if v not in dead))
+            self._write_ledger(ledger)
+        return ledger
 
     def _adopt_unversioned_current(self) -> None:
         """A partition written before versions existed becomes the first published version."""
