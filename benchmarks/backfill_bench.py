@@ -10,23 +10,28 @@ port and is one partition of ``corpus_job``. For each mode, ``dagster job backfi
 - cluster: deploy/dagster.yaml (PostgreSQL) and the Celery executor with two workers on Redis, max_concurrent_runs 4.
 PostgreSQL and Redis are started on 127.0.0.1 for the run and stopped after it. Printed per mode: wall time from the
 backfill's launch to its last run's end, its ratio to the one-by-one baseline measured in the same run, the most
-runs in progress at one instant (from the recorded start and end times), the mean run time, and failed runs.
+runs in progress at one instant (from the recorded start and end times), the mean run time, failed runs, the CPU
+seconds of the mode's process tree (daemon, code server, runs, steps, workers, sampled every second: a lower bound;
+PostgreSQL, which detaches, is not counted), and the 1-minute load average during the mode (other jobs included).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import psutil
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -57,6 +62,8 @@ CELERY_WORKERS = 2
 # Failure bounds for one mode (20 websites on a busy 2-core machine stay far below).
 LAUNCH_TIMEOUT_S = 300
 BACKFILL_TIMEOUT_S = 3600
+# How often the process tree and the load average are read during a mode: a step's process lives seconds.
+SAMPLE_INTERVAL_S = 1.0
 # Words of the generated pages; the seed of each website picks its own text from them.
 VOCABULARY_TEXT = (
     "river harbour lantern orchard granite meadow copper willow signal archive basalt cedar ferry glacier "
@@ -71,14 +78,62 @@ VOCABULARY = tuple(VOCABULARY_TEXT.split())
 class ModeResult:
     mode: str
     outcome: BackfillOutcome
+    machine: MachineSamples
 
     def row(self, baseline_s: float | None) -> list[object]:
         durations = [r.end_time - r.start_time for r in self.outcome.records
                      if r.start_time is not None and r.end_time is not None]
         ratio = f"{self.outcome.wall_s / baseline_s:.2f}x" if baseline_s else "-"
+        load = self.machine.load
+        load_text = f"{statistics.mean(load):.1f} / {max(load):.1f}" if load else "-"
         return [self.mode, len(self.outcome.records), round(self.outcome.wall_s, 1), ratio,
                 self.outcome.max_parallel, round(statistics.mean(durations), 1) if durations else "-",
-                len(self.outcome.failures)]
+                len(self.outcome.failures), round(self.machine.cpu_s), load_text]
+
+
+@dataclass
+class MachineSamples:
+    """What a mode cost, read while it runs: CPU seconds per process of the tree, and the load average."""
+
+    cpu_by_process: dict[tuple[int, float], float] = field(default_factory=dict)
+    load: list[float] = field(default_factory=list)
+
+    @property
+    def cpu_s(self) -> float:
+        return sum(self.cpu_by_process.values())
+
+    def sample(self, root: psutil.Process) -> None:
+        for process in root.children(recursive=True):
+            try:
+                with process.oneshot():
+                    times = process.cpu_times()
+                    self.cpu_by_process[(process.pid, process.create_time())] = times.user + times.system
+            except psutil.Error:  # ended between the listing and the read
+                continue
+        self.load.append(os.getloadavg()[0])
+
+
+@contextmanager
+def sampled_machine(interval_s: float = SAMPLE_INTERVAL_S) -> Iterator[MachineSamples]:
+    """Samples of this process's descendants and of the load average every ``interval_s`` while the body runs.
+
+    A process's CPU time is its last reading, so what it spent after that (less than ``interval_s``) is missed:
+    the figure is a lower bound. Processes that detach (PostgreSQL's server) are not descendants."""
+    samples = MachineSamples()
+    stop = threading.Event()
+    root = psutil.Process()
+
+    def run() -> None:
+        while not stop.wait(interval_s):
+            samples.sample(root)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield samples
+    finally:
+        stop.set()
+        thread.join()
 
 
 def write_site(root: Path, index: int) -> Path:
@@ -144,6 +199,7 @@ def run_mode(mode: str, workdir: Path, urls: dict[str, str]) -> ModeResult:
     extra = {REGISTRY_ENV_VAR: str(write_registry(modedir / "websites.yaml", urls)),
              DATA_DIR_ENV_VAR: str(modedir / "data")}
     with ExitStack() as stack:
+        machine = stack.enter_context(sampled_machine())
         if mode == "cluster":
             postgres = stack.enter_context(running_postgres())
             redis = stack.enter_context(running_redis())
@@ -162,9 +218,11 @@ def run_mode(mode: str, workdir: Path, urls: dict[str, str]) -> ModeResult:
         started = time.monotonic()
         backfill_id = launch_backfill(env, "corpus_job", list(urls), timeout_s=LAUNCH_TIMEOUT_S)
         outcome = wait_for_backfill(runs, backfill_id, len(urls), timeout_s=BACKFILL_TIMEOUT_S, started=started)
-    print(f"  {mode}: {len(outcome.records)} runs in {outcome.wall_s:.1f} s, {len(outcome.failures)} failed",
+    result = ModeResult(mode, outcome, machine)
+    print(f"  {mode}: {len(outcome.records)} runs in {outcome.wall_s:.1f} s, {len(outcome.failures)} failed "
+          f"{outcome.failures}, {machine.cpu_s:.0f} CPU s, load average {result.row(None)[-1]} (mean / max)",
           flush=True)
-    return ModeResult(mode, outcome)
+    return result
 
 
 def main() -> None:
@@ -183,7 +241,8 @@ def main() -> None:
         results = [run_mode(mode, workdir, urls) for mode in args.modes]
     baseline = next((r.outcome.wall_s for r in results if r.mode == "one-by-one"), None)
     print_table(f"Backfill of {args.sites} websites through the run queue (ratio: wall time / one-by-one)",
-                ["mode", "runs", "wall s", "ratio", "max parallel runs", "mean run s", "failed"],
+                ["mode", "runs", "wall s", "ratio", "max parallel runs", "mean run s", "failed", "CPU s (tree)",
+                 "load avg mean / max"],
                 [result.row(baseline) for result in results])
     if not args.keep:
         import shutil

@@ -30,6 +30,10 @@ STOP_GRACE_S = 10.0
 # How often the run storage is read while waiting for a backfill; runs take seconds, so this costs nothing.
 POLL_INTERVAL_S = 1.0
 FINISHED = {DagsterRunStatus.SUCCESS, DagsterRunStatus.FAILURE, DagsterRunStatus.CANCELED}
+# Deadline of a call to the code server, above all a run's launch, which waits for a fresh process to start: at
+# load ~30 on 2 cores that exceeded Dagster's 60 s default and the run failed. scripts/env.sh sets the same value.
+GRPC_TIMEOUT_ENV_VAR = "DAGSTER_GRPC_TIMEOUT_SECONDS"
+GRPC_TIMEOUT_S = 300
 
 
 @dataclass(frozen=True)
@@ -63,10 +67,11 @@ def tool(name: str) -> str:
 
 def deployment_env(dagster_home: Path, extra: Mapping[str, str]) -> dict[str, str]:
     """The environment of every process of a deployment: this one's, plus DAGSTER_HOME, the project on the path,
-    and ``extra`` (registry, data folder, Postgres and broker settings)."""
+    the code-server deadline (unless set), and ``extra`` (registry, data folder, Postgres and broker settings)."""
     python_path = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")) if p)
     path = os.pathsep.join((str(Path(sys.executable).parent), os.environ.get("PATH", "")))
-    return {**os.environ, "DAGSTER_HOME": str(dagster_home), "PYTHONPATH": python_path, "PATH": path, **extra}
+    return {GRPC_TIMEOUT_ENV_VAR: str(GRPC_TIMEOUT_S), **os.environ, "DAGSTER_HOME": str(dagster_home),
+            "PYTHONPATH": python_path, "PATH": path, **extra}
 
 
 def prepare_dagster_home(dagster_home: Path, instance_yaml: Path) -> Path:
