@@ -1,9 +1,11 @@
-"""Code versions of the assets: the package version plus a fingerprint of the settings each asset's output obeys.
+"""Code versions of the assets: the package version, a fingerprint of the settings each asset's output obeys, and
+one of the source code that computes it.
 
 Dagster marks a partition stale when its asset's ``code_version`` differs from the one the partition was built
 with. Changing a default below (an extraction threshold, the near-duplicate threshold, the query keys kept in
-canonical URLs...) or releasing a new package version therefore shows which websites ``reprocess_job`` should
-rebuild. Run-config overrides are not part of it: they are recorded on each run, not in the code.
+canonical URLs...), changing the code of the modules that compute an asset, or releasing a new package version
+therefore shows which websites ``reprocess_job`` should rebuild. Run-config overrides are not part of it: they are
+recorded on each run, not in the code.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
@@ -42,6 +46,31 @@ CRAWL_PACE_ONLY = frozenset(
 PDF_NOT_OUTPUT = frozenset({"workers", "ocr"})
 
 
+@dataclass(frozen=True)
+class AssetSources:
+    """The code that computes an asset's rows: modules (or packages) whose imports inside the package are followed,
+    and the asset's own module, whose imports are not (they are Dagster plumbing: publishing, checks, resources)."""
+
+    computed_by: tuple[str, ...]
+    asset: str
+
+    def fingerprint(self) -> str:
+        """The source fingerprint of these files (see source_fingerprint)."""
+        return source_fingerprint(self.computed_by, alone=(f"corpus_pipeline.assets.{self.asset}",))
+
+
+RAW_PAGES_SOURCES = AssetSources(("corpus_pipeline.crawl",), "raw_pages")
+PARSED_PAGES_SOURCES = AssetSources(("corpus_pipeline.extract", "corpus_pipeline.core.raw_pages"), "parsed_pages")
+PDF_DOCUMENTS_SOURCES = AssetSources(
+    ("corpus_pipeline.pdf", "corpus_pipeline.extract.site_links", "corpus_pipeline.core.raw_pages"), "pdf_documents"
+)
+CANONICAL_URL_GROUPS_SOURCES = AssetSources(("corpus_pipeline.dedup.groups",), "canonical_url_groups")
+CORPUS_SOURCES = AssetSources(("corpus_pipeline.dedup.corpus",), "corpus")
+CORPUS_QUALITY_SOURCES = AssetSources(("corpus_pipeline.lm.scoring",), "corpus_quality")
+GLOBAL_CORPUS_SOURCES = AssetSources(("corpus_pipeline.lm.global_dedup",), "global_corpus")
+TRAINING_EXPORT_SOURCES = AssetSources(("corpus_pipeline.lm.export", "corpus_pipeline.lm.card"), "training_export")
+
+
 def package_version() -> str:
     """The installed version of corpus_pipeline ("0+unknown" when it runs from a tree that is not installed)."""
     try:
@@ -50,15 +79,17 @@ def package_version() -> str:
         return "0+unknown"
 
 
-def code_version(settings: Mapping[str, Any]) -> str:
-    """``<package version>+<12 hex digits>``; equal settings give the same version in any process."""
+def code_version(settings: Mapping[str, Any], sources: AssetSources | None = None) -> str:
+    """``<package version>+<settings: 12 hex digits>.<source: 12 hex digits>`` (no source part without ``sources``):
+    equal settings and equal source files give the same version in any process, on any machine."""
     canonical = json.dumps(_plain(settings), sort_keys=True, separators=(",", ":"))
-    return f"{package_version()}+{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
+    version = f"{package_version()}+{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
+    return f"{version}.{sources.fingerprint()}" if sources else version
 
 
 def raw_pages_version(crawl: CrawlSettings | None = None) -> str:
     """What a crawl keeps: limits, timeouts, no_follow, retries (not its pace)."""
-    return code_version({"crawl": _fields(crawl or CrawlSettings(), leave_out=CRAWL_PACE_ONLY)})
+    return code_version({"crawl": _fields(crawl or CrawlSettings(), leave_out=CRAWL_PACE_ONLY)}, RAW_PAGES_SOURCES)
 
 
 def parsed_pages_version(extraction: ExtractionSettings | None = None, budget: ExtractionBudget | None = None) -> str:
@@ -67,40 +98,43 @@ def parsed_pages_version(extraction: ExtractionSettings | None = None, budget: E
         {
             "extraction": _fields(extraction or DEFAULT_SETTINGS),
             "budget": _fields(budget or ExtractionBudget()),
-        }
+        },
+        PARSED_PAGES_SOURCES,
     )
 
 
 def pdf_documents_version(pdf: PdfSettings | None = None) -> str:
     """How PDFs are read: languages, rendering, OCR thresholds and budgets."""
-    return code_version({"pdf": _fields(pdf or PdfSettings(), leave_out=PDF_NOT_OUTPUT)})
+    return code_version({"pdf": _fields(pdf or PdfSettings(), leave_out=PDF_NOT_OUTPUT)}, PDF_DOCUMENTS_SOURCES)
 
 
 def canonical_url_groups_version(
     urls_to_ignore: Iterable[str] = DEFAULT_URLS_TO_IGNORE, keep_query_keys: Iterable[str] = DEFAULT_KEPT_QUERY_KEYS
 ) -> str:
     """Which records are dropped and which query keys make a distinct canonical URL."""
-    return code_version({"urls_to_ignore": list(urls_to_ignore), "keep_query_keys": list(keep_query_keys)})
+    return code_version(
+        {"urls_to_ignore": list(urls_to_ignore), "keep_query_keys": list(keep_query_keys)}, CANONICAL_URL_GROUPS_SOURCES
+    )
 
 
 def corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
     """The similarity from which two texts are merged."""
-    return code_version({"near_duplicate_threshold": near_duplicate_threshold})
+    return code_version({"near_duplicate_threshold": near_duplicate_threshold}, CORPUS_SOURCES)
 
 
 def corpus_quality_version(policy: QualityPolicy | None = None) -> str:
     """Which filters run, in which order, with which thresholds, and so which records are kept."""
-    return code_version({"quality": _fields(policy or QualityPolicy())})
+    return code_version({"quality": _fields(policy or QualityPolicy())}, CORPUS_QUALITY_SOURCES)
 
 
 def global_corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
     """The similarity from which texts of two websites are merged."""
-    return code_version({"near_duplicate_threshold": near_duplicate_threshold})
+    return code_version({"near_duplicate_threshold": near_duplicate_threshold}, GLOBAL_CORPUS_SOURCES)
 
 
 def training_export_version(scrub_pii: bool = True, shard_records: int = DEFAULT_SHARD_RECORDS) -> str:
     """What the exported text may contain and how it is cut into shards."""
-    return code_version({"scrub_pii": scrub_pii, "shard_records": shard_records})
+    return code_version({"scrub_pii": scrub_pii, "shard_records": shard_records}, TRAINING_EXPORT_SOURCES)
 
 
 def _fields(settings: Any, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 import dataclasses
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from corpus_pipeline.assets import code_versions
 from corpus_pipeline.crawl.settings import CrawlSettings
@@ -86,3 +88,31 @@ def test_versions_do_not_depend_on_the_process_s_hash_seed():
         for hash_seed in ("1", "2")
     }
     assert len(outputs) == 1
+
+
+READ_VERSIONS = (
+    "from corpus_pipeline.assets import code_versions as c;"
+    "print(c.raw_pages_version(), c.parsed_pages_version(), c.corpus_version())"
+)
+
+
+def _versions_of_the_code_in(root):
+    """raw_pages, parsed_pages and corpus versions computed by the package copied into ``root``."""
+    result = subprocess.run([sys.executable, "-c", READ_VERSIONS], env={**os.environ, "PYTHONPATH": str(root)},
+                            cwd=root, capture_output=True, text=True, check=True)
+    return result.stdout.split()
+
+
+def test_a_logic_change_in_the_crawler_changes_raw_pages_version_only(tmp_path):
+    package = Path(code_versions.__file__).resolve().parents[1]
+    copy = tmp_path / "checkout"
+    shutil.copytree(package, copy / package.name, ignore=shutil.ignore_patterns("__pycache__"))
+    before = _versions_of_the_code_in(copy)
+
+    with (copy / package.name / "crawl" / "links.py").open("a") as source:
+        source.write("\n# a changed rule would be here\n")
+    after = _versions_of_the_code_in(copy)
+
+    assert after[0] != before[0]
+    assert after[1:] == before[1:]
+    assert before == _versions_of_the_code_in(package.parent)  # the copy's location does not count
