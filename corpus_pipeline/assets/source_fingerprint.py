@@ -16,6 +16,9 @@ from pathlib import Path
 PACKAGE_NAME = "corpus_pipeline"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 DIGITS = 12
+# Files of a root package that count: its Python modules and the package data pyproject.toml ships (models/*.json).
+# Anything else there (editor backups, caches) differs between machines and says nothing about the code.
+COUNTED_SUFFIXES = frozenset({".py", ".json"})
 # `import a.b`, `from a.b import c, d` and `from a.b import (c, d)`, at any indentation (imports inside functions
 # count too); the names after `import` may be submodules.
 _IMPORT = re.compile(
@@ -33,8 +36,8 @@ def source_fingerprint(roots: Iterable[str], alone: Iterable[str] = (), package_
                        package: str = PACKAGE_NAME) -> str:
     """``DIGITS`` hex digits over the files of ``roots`` (module or package names of ``package``) and of the package's
     modules they import, transitively, and the files of ``alone`` (modules whose imports are not followed: an
-    asset's module imports Dagster plumbing that computes nothing). A root package covers every file under it (data
-    files too, such as models); an imported package, its ``__init__.py``. Files are hashed with their paths relative
+    asset's module imports Dagster plumbing that computes nothing). A root package covers every Python and JSON file
+    under it (its models too); an imported package, its ``__init__.py``. Files are hashed with their paths relative
     to ``package_dir`` and line endings normalized, so a checkout on any machine gives the same digits."""
     files = _closure([_root_files(name, package_dir, package) for name in roots], package_dir, package)
     files |= set().union(*(_root_files(name, package_dir, package) for name in alone))
@@ -50,7 +53,7 @@ def _root_files(name: str, package_dir: Path, package: str) -> set[Path]:
     if path is None:
         raise UnknownModuleError(f"{name!r} is no module of {package} ({package_dir})")
     if path.name == "__init__.py":
-        return {p for p in path.parent.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+        return {p for p in path.parent.rglob("*") if p.suffix in COUNTED_SUFFIXES and p.is_file()}
     return {path}
 
 

@@ -120,3 +120,14 @@ def test_any_text_added_to_an_imported_module_changes_the_fingerprint(text):
         (package / "middle.py").write_text(f"helper = 1\n{text}", encoding="utf-8")
 
         assert (fingerprint(package) != before) == bool(text)
+
+
+def test_files_that_differ_between_checkouts_do_not_count(tmp_path):
+    package = write_package(tmp_path)
+    before = fingerprint(package, "pkg.sub")
+
+    (package / "sub" / "deep.py~").write_text("an editor's backup")
+    (package / "sub" / "__pycache__").mkdir()
+    (package / "sub" / "__pycache__" / "deep.cpython-311.pyc").write_bytes(b"\x00compiled")
+
+    assert fingerprint(package, "pkg.sub") == before
