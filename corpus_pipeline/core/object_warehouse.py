@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 import pyarrow as pa
@@ -29,6 +30,9 @@ from corpus_pipeline.core.warehouse import (
     partition_key,
     whole_asset_key,
 )
+
+if TYPE_CHECKING:
+    from corpus_pipeline.core.folder_versions import FolderHistory, ObjectFolderHistory
 
 CACHE_DIR = "object_cache"
 
@@ -96,7 +100,7 @@ class ObjectWarehouse(Warehouse):
             self.lease_seconds,
         )
 
-    def folder_history(self, asset: str) -> ObjectPartitionHistory:
+    def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
         from corpus_pipeline.core.folder_versions import ObjectFolderHistory
 
         key = whole_asset_key(asset)

@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 import pyarrow as pa
@@ -23,6 +24,9 @@ from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
+
+if TYPE_CHECKING:
+    from corpus_pipeline.core.folder_versions import FolderHistory, ObjectFolderHistory
 
 DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
 WAREHOUSE_ENV_VAR = "CORPUS_PIPELINE_WAREHOUSE"
@@ -123,7 +127,7 @@ class Warehouse:
         """Where readers outside the pipeline find the current version of an asset built across websites."""
         return str(self.root / whole_asset_key(asset) / PARTITION_FILE)
 
-    def folder_history(self, asset: str) -> PartitionHistory:
+    def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
         """The versions of an asset whose versions are folders of files (``<asset>/`` is current; see
         ``folder_versions.py``)."""
         from corpus_pipeline.core.folder_versions import FolderHistory  # it builds on versions: imported late

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import polars as pl
 
@@ -21,6 +20,7 @@ from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 
+GLOBAL_CORPUS_ASSET = "global_corpus"  # in a warehouse: <root>/global_corpus/data.parquet, versions in _versions/
 _LATEST = datetime.max.replace(tzinfo=UTC)
 _DECISION_COLUMNS = ["website", "url", "canonical_url", "category", "published", "chars"]
 
@@ -122,11 +122,3 @@ def _as_frame(records: pl.DataFrame, kept: list[dict]) -> pl.DataFrame:
 
 def _schema() -> pl.Schema:
     return pl.DataFrame(GLOBAL_CORPUS_SCHEMA.empty_table()).schema
-
-
-GLOBAL_CORPUS_FILE = "global_corpus/data.parquet"  # under the warehouse root; one file, not partitioned
-
-
-def global_corpus_path(warehouse_root: Path) -> Path:
-    """Where the global corpus lives in a warehouse."""
-    return Path(warehouse_root) / GLOBAL_CORPUS_FILE
