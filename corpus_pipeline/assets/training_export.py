@@ -47,15 +47,15 @@ def training_export(
     merged = store.scan_whole_asset(GLOBAL_CORPUS_ASSET).collect()
     quality = pl.concat(
         [
-            store.scan("corpus_quality", name).select("drop_reason").collect()
+            store.scan("corpus_quality", name).select("drop_reason", "quality_error", "keep").collect()
             for name in websites.load().names
             if store.exists("corpus_quality", name)
         ]
-        or [pl.DataFrame(schema={"drop_reason": pl.String})]
+        or [pl.DataFrame(schema={"drop_reason": pl.String, "quality_error": pl.String, "keep": pl.Boolean})]
     )
     exported, emails, ips = training_records(merged, training_policy.scrub_pii)
     dedup = {
-        "kept by the quality filters": int(quality["drop_reason"].is_null().sum()),
+        "kept by the quality filters": int(quality["keep"].sum()),
         "merged: same content": _merged(merged, "same_content"),
         "merged: near duplicate": _merged(merged, "near_duplicate"),
         "exported": exported.height,
