@@ -224,6 +224,8 @@ def cross_website_case(size: int, pool: list[str], workers: int) -> list[list[ob
         recall, precision = score(predicted, truth)
         cross_recall, _ = score(predicted & crossing, crossing)
         rows.append([size, method, recall, cross_recall, precision, seconds, peak])
+        # Printed at once: a long run that is stopped later still leaves what it measured.
+        print(f"measured: {rows[-1]}", flush=True)
     rows.append([size, "global / per-website", "", "", "", rows[0][5] / max(rows[1][5], 1e-9), rows[0][6] / max(rows[1][6], 1e-9)])
     print_table(
         f"{size} documents on {CROSS_WEBSITES} websites, {len(truth)} duplicate pairs ({len(crossing)} across websites), "

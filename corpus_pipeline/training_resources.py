@@ -43,7 +43,11 @@ class TrainingSetPolicy(dg.ConfigurableResource):
     )
     scrub_pii: bool = Field(default=True, description="Export: replace e-mail and IP addresses by placeholders.")
     shard_records: int = Field(default=DEFAULT_SHARD_RECORDS, ge=1, description="Export: records per shard.")
-    export_dir: str = Field(default="", description="Export folder; empty means <data dir>/export.")
+    export_dir: str = Field(
+        default="",
+        description="A local folder that also receives each published export (the warehouse's training_export/ "
+        "holds it in any case); empty: none.",
+    )
 
     def quality_policy(self) -> QualityPolicy:
         """The core's view of the policy."""

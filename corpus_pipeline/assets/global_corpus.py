@@ -6,17 +6,17 @@ import polars as pl
 from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
 from corpus_pipeline.assets.code_versions import global_corpus_version
 from corpus_pipeline.assets.reporting import declared_metadata, partition_metadata
-from corpus_pipeline.core.partition_writer import PartitionWriter
-from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, global_corpus_path, kept_records
+from corpus_pipeline.assets.whole_publishing import publish_whole_if_good, whole_asset_check_specs
+from corpus_pipeline.lm.checks import UNIQUE_IDS, unique_ids
+from corpus_pipeline.lm.global_dedup import GLOBAL_CORPUS_ASSET, deduplicate_across_websites, kept_records
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
+from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.training_resources import TrainingSetPolicy
 
-ASSET = "global_corpus"
+ASSET = GLOBAL_CORPUS_ASSET
 PREVIEW = ["website", "url", "lang", "words", "merged_from"]
-NOT_EMPTY = dg.AssetCheckSpec(
-    "not_empty", asset=ASSET, description="Some record is kept whenever some website's corpus_quality has records."
-)
+CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_IDS)
 
 
 @dg.asset(
@@ -27,7 +27,7 @@ NOT_EMPTY = dg.AssetCheckSpec(
     code_version=global_corpus_version(),
     kinds={"python", "parquet"},
     metadata={**declared_metadata(GLOBAL_CORPUS_SCHEMA), **TRAINING_SET.metadata()},
-    check_specs=[NOT_EMPTY],
+    check_specs=whole_asset_check_specs(ASSET, CHECKS),
 )
 def global_corpus(
     context: dg.AssetExecutionContext,
@@ -37,27 +37,29 @@ def global_corpus(
     warehouse: ParquetWarehouse,
 ):
     """Kept records of all websites, one per text across websites; `merged_from` says which website and URL each
-    merged copy came from. Websites without a corpus_quality partition yet are listed in the metadata."""
+    merged copy came from. A new version replaces the current one only once its checks pass. Websites without a
+    corpus_quality partition yet are listed in the metadata."""
     store = warehouse.open()
     names = websites.load().names
     ready = [name for name in names if store.exists("corpus_quality", name)]
     frames = [store.scan("corpus_quality", name) for name in ready]
     scored = sum(frame.select(pl.len()).collect().item() for frame in frames)
     records = kept_records(frames)  # only the kept records' texts are read
-    if scored and records.height == 0:
-        raise dg.Failure(
-            description=f"global_corpus: no record kept out of {scored} scored in {len(ready)} websites",
-            allow_retries=False,
+    with store.whole_asset_history(ASSET).lock() as history:
+        merged, counts = deduplicate_across_websites(
+            records, threshold=training_policy.near_duplicate_threshold, workers=crawler_config.workers
         )
-    merged, counts = deduplicate_across_websites(
-        records, threshold=training_policy.near_duplicate_threshold, workers=crawler_config.workers
-    )
-    path = global_corpus_path(store.root)
-    with PartitionWriter(path, GLOBAL_CORPUS_SCHEMA) as writer:
-        writer.write_frame(merged)
-    metadata = partition_metadata(path, GLOBAL_CORPUS_SCHEMA, PREVIEW, counts)
-    metadata["websites_without_corpus_quality"] = ", ".join(sorted(set(names) - set(ready))) or "none"
-    yield dg.MaterializeResult(
-        metadata=metadata,
-        check_results=[dg.AssetCheckResult(check_name=NOT_EMPTY.name, passed=merged.height > 0 or scored == 0)],
-    )
+        with history.new_version(GLOBAL_CORPUS_SCHEMA, run_id=context.run.run_id, drop_columns=()) as version:
+            version.write_frame(merged)
+        current = history.current()
+        outcomes = [
+            not_empty(version.rows_written, scored, what="records kept"),
+            row_count_vs_current(
+                version.rows_written, current.rows if current else None, warehouse.gate_policy(), what="records"
+            ),
+            unique_ids(version.path),
+        ]
+        metadata = partition_metadata(version.path, GLOBAL_CORPUS_SCHEMA, PREVIEW, counts)
+        metadata["websites_without_corpus_quality"] = ", ".join(sorted(set(names) - set(ready))) or "none"
+        metadata["records_scored"] = scored
+        yield from publish_whole_if_good(context, history, version.version_id, outcomes, metadata)

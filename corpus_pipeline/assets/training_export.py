@@ -8,15 +8,19 @@ import polars as pl
 from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
 from corpus_pipeline.assets.code_versions import training_export_version
 from corpus_pipeline.assets.reporting import declared_metadata
-from corpus_pipeline.core.warehouse import default_data_dir
+from corpus_pipeline.assets.whole_publishing import publish_whole_if_good, whole_asset_check_specs
 from corpus_pipeline.lm.card import facts_from, render_card
-from corpus_pipeline.lm.export import export_training_set, training_records
-from corpus_pipeline.lm.global_dedup import global_corpus_path
+from corpus_pipeline.lm.checks import COMPLETE_EXPORT, complete_export
+from corpus_pipeline.lm.export import EXPORT_ASSET, mirror_export, training_records, write_export_records
+from corpus_pipeline.lm.global_dedup import GLOBAL_CORPUS_ASSET
 from corpus_pipeline.lm.schema import EXPORT_SCHEMA
+from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current
 from corpus_pipeline.resources import ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.training_resources import TrainingSetPolicy
 
+ASSET = EXPORT_ASSET
 DATASET_NAME = "corpus_pipeline training set"
+CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, COMPLETE_EXPORT)
 
 
 @dg.asset(
@@ -27,6 +31,7 @@ DATASET_NAME = "corpus_pipeline training set"
     code_version=training_export_version(),
     kinds={"python", "parquet"},
     metadata={**declared_metadata(EXPORT_SCHEMA), **TRAINING_SET.metadata()},
+    check_specs=whole_asset_check_specs(ASSET, CHECKS),
 )
 def training_export(
     context: dg.AssetExecutionContext,
@@ -35,41 +40,57 @@ def training_export(
     warehouse: ParquetWarehouse,
 ):
     """Sharded Parquet and JSONL.gz that `datasets.load_dataset` reads directly, PII replaced by placeholders (an
-    option, on by default), and a dataset card from the run: websites, languages, counts, filters and effects."""
+    option, on by default), and a dataset card from the run: websites, languages, counts, filters and effects.
+    Each export is a version folder of the warehouse (`training_export/` is the current one), judged before it
+    replaces the previous one."""
     store = warehouse.open()
-    merged = pl.read_parquet(global_corpus_path(store.root))
+    merged = store.scan_whole_asset(GLOBAL_CORPUS_ASSET).collect()
     quality = pl.concat(
         [
-            store.scan("corpus_quality", name).select("drop_reason").collect()
+            store.scan("corpus_quality", name).select("drop_reason", "quality_error", "keep").collect()
             for name in websites.load().names
             if store.exists("corpus_quality", name)
         ]
-        or [pl.DataFrame(schema={"drop_reason": pl.String})]
+        or [pl.DataFrame(schema={"drop_reason": pl.String, "quality_error": pl.String, "keep": pl.Boolean})]
     )
     exported, emails, ips = training_records(merged, training_policy.scrub_pii)
     dedup = {
-        "kept by the quality filters": int(quality["drop_reason"].is_null().sum()),
+        "kept by the quality filters": int(quality["keep"].sum()),
         "merged: same content": _merged(merged, "same_content"),
         "merged: near duplicate": _merged(merged, "near_duplicate"),
         "exported": exported.height,
     }
     pii = {"scrubbed": training_policy.scrub_pii, "emails": emails, "ips": ips}
     card = render_card(facts_from(DATASET_NAME, training_policy.quality_policy(), quality, exported, dedup, pii))
-    folder = Path(training_policy.export_dir or default_data_dir() / "export")
-    summary = export_training_set(merged, folder, card, training_policy.shard_records, training_policy.scrub_pii)
-    context.log.info(f"Exported {summary.records} records ({summary.words} words) to {folder}")
-    return dg.MaterializeResult(
-        metadata={
+    history = store.folder_history(ASSET)
+    with history.lock():
+        with history.new_folder(run_id=context.run.run_id) as version:
+            summary = write_export_records(exported, version.path, card, training_policy.shard_records)
+            version.rows = summary.records
+        current = history.current()
+        outcomes = [
+            not_empty(summary.records, merged.height, what="records exported"),
+            row_count_vs_current(
+                summary.records, current.rows if current else None, warehouse.gate_policy(), what="records"
+            ),
+            complete_export(version.path, merged["id"]),
+        ]
+        metadata = {
             "dagster/row_count": summary.records,
             "words": summary.words,
-            "folder": dg.MetadataValue.path(str(folder)),
             "parquet_files": len(summary.parquet_files),
             "jsonl_files": len(summary.jsonl_files),
-            "pii_emails_replaced": summary.pii_emails_replaced,
-            "pii_ips_replaced": summary.pii_ips_replaced,
+            "pii_emails_replaced": emails,
+            "pii_ips_replaced": ips,
             "dataset_card": dg.MetadataValue.md(card),
         }
-    )
+        yield from publish_whole_if_good(context, history, version.version_id, outcomes, metadata)
+        context.log.info(f"Exported {summary.records} records ({summary.words} words) to {history.current_uri()}")
+        if training_policy.export_dir:
+            published = history.current_file()
+            assert published is not None  # just published
+            mirror_export(published, Path(training_policy.export_dir))
+            context.log.info(f"Copied the export to {training_policy.export_dir}")
 
 
 def _merged(merged: pl.DataFrame, reason: str) -> int:

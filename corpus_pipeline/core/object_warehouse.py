@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 import pyarrow as pa
@@ -22,7 +23,16 @@ from corpus_pipeline.core.object_checkpoint import ObjectCheckpoint
 from corpus_pipeline.core.object_versions import ObjectPartitionHistory
 from corpus_pipeline.core.storage import ObjectStore, ObjectStoreSettings
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR
-from corpus_pipeline.core.warehouse import PARTITION_FILE, Warehouse, default_data_dir, partition_key
+from corpus_pipeline.core.warehouse import (
+    PARTITION_FILE,
+    Warehouse,
+    default_data_dir,
+    partition_key,
+    whole_asset_key,
+)
+
+if TYPE_CHECKING:
+    from corpus_pipeline.core.folder_versions import FolderHistory, ObjectFolderHistory
 
 CACHE_DIR = "object_cache"
 
@@ -78,6 +88,41 @@ class ObjectWarehouse(Warehouse):
             self.keep_versions,
             self.lease_seconds,
         )
+
+    def whole_asset_history(self, asset: str) -> ObjectPartitionHistory:
+        key = whole_asset_key(asset)
+        return ObjectPartitionHistory(
+            self.store,
+            f"{VERSIONS_DIR}/{key}",
+            f"{key}/{PARTITION_FILE}",
+            self.cache_dir / VERSIONS_DIR / key,
+            self.keep_versions,
+            self.lease_seconds,
+        )
+
+    def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
+        from corpus_pipeline.core.folder_versions import ObjectFolderHistory
+
+        key = whole_asset_key(asset)
+        return ObjectFolderHistory(
+            self.store,
+            f"{VERSIONS_DIR}/{key}",
+            key,
+            self.cache_dir / VERSIONS_DIR / key,
+            self.keep_versions,
+            self.lease_seconds,
+        )
+
+    def whole_asset_uri(self, asset: str) -> str:
+        return self.store.uri_of(f"{whole_asset_key(asset)}/{PARTITION_FILE}")
+
+    def scan_whole_asset(self, asset: str) -> pl.LazyFrame:
+        """Lazy frame of the current version, read from its immutable object."""
+        history = self.whole_asset_history(asset)
+        current = history.current()
+        if current is None:
+            raise FileNotFoundError(f"{asset} has no published version yet in {self.uri}: materialize it first")
+        return pl.scan_parquet(history.uri_of(current.id), storage_options=self.storage_options())
 
     def checkpoint(self, asset: str, website: str, schema: pa.Schema) -> ObjectCheckpoint:
         return ObjectCheckpoint(self.store, f"{CHECKPOINTS_DIR}/{partition_key(asset, website)}", schema, ("website",))

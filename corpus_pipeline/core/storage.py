@@ -126,6 +126,15 @@ class ObjectStore:
         except FileNotFoundError:
             return None
 
+    def list_tree(self, folder: str) -> list[str]:
+        """Keys of every object under a folder key, at any depth, sorted."""
+        try:
+            found = self._fs.find(self._path(folder))
+        except FileNotFoundError:
+            return []
+        root = self._path("") + "/" if self.prefix else f"{self.bucket}/"
+        return sorted(name[len(root):] for name in found)
+
     def list(self, folder: str) -> list[str]:
         """Keys of the objects directly in a folder key, sorted."""
         try:

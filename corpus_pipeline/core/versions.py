@@ -142,10 +142,15 @@ class PartitionHistory:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def new_version(
-        self, schema: pa.Schema, run_id: str | None = None, row_group_size: int = DEFAULT_ROW_GROUP_SIZE
+        self,
+        schema: pa.Schema,
+        run_id: str | None = None,
+        row_group_size: int = DEFAULT_ROW_GROUP_SIZE,
+        drop_columns: tuple[str, ...] = ("website",),
     ) -> VersionWriter:
-        """A writer for a new candidate version (the ``website`` column lives in the folder name)."""
-        return VersionWriter(self, schema, run_id, row_group_size)
+        """A writer for a new candidate version (the ``website`` column lives in the folder name of a website's
+        partition; an asset across websites keeps it in the file with ``drop_columns=()``)."""
+        return VersionWriter(self, schema, run_id, row_group_size, drop_columns)
 
     def new_version_id(self) -> str:
         """A fresh id; ids sort in creation order."""
@@ -280,11 +285,18 @@ class PartitionHistory:
 class VersionWriter(PartitionWriter):
     """Writes one new version of a partition; once complete it is recorded as a candidate, not yet current."""
 
-    def __init__(self, history: PartitionHistory, schema: pa.Schema, run_id: str | None, row_group_size: int) -> None:
+    def __init__(
+        self,
+        history: PartitionHistory,
+        schema: pa.Schema,
+        run_id: str | None,
+        row_group_size: int,
+        drop_columns: tuple[str, ...] = ("website",),
+    ) -> None:
         self.history = history
         self.version_id = history.new_version_id()
         self.run_id = run_id
-        super().__init__(history.path_of(self.version_id), schema, row_group_size, drop_columns=("website",))
+        super().__init__(history.path_of(self.version_id), schema, row_group_size, drop_columns=drop_columns)
 
     def __exit__(self, exc_type, exc, tb) -> None:
         super().__exit__(exc_type, exc, tb)

@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 import pyarrow as pa
@@ -23,6 +24,9 @@ from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
+
+if TYPE_CHECKING:
+    from corpus_pipeline.core.folder_versions import FolderHistory, ObjectFolderHistory
 
 DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
 WAREHOUSE_ENV_VAR = "CORPUS_PIPELINE_WAREHOUSE"
@@ -54,6 +58,13 @@ def partition_key(asset: str, website: str) -> str:
     if not WEBSITE_NAME_PATTERN.fullmatch(asset.replace("_", "-")):
         raise PartitionPathError(f"invalid asset name: {asset!r}")
     return f"{asset}/website={website}"
+
+
+def whole_asset_key(asset: str) -> str:
+    """``<asset>``, the place of an asset that is not partitioned by website; refuses names that are not plain."""
+    if not WEBSITE_NAME_PATTERN.fullmatch(asset.replace("_", "-")):
+        raise PartitionPathError(f"invalid asset name: {asset!r}")
+    return asset
 
 
 def partition_dir(root: str | os.PathLike[str], asset: str, website: str) -> Path:
@@ -106,6 +117,30 @@ class Warehouse:
         """The versions of one partition (hold ``history.lock()`` to write one)."""
         folder = partition_dir(self.root / VERSIONS_DIR, asset, website)
         return PartitionHistory(folder, self.path(asset, website), self.keep_versions)
+
+    def whole_asset_history(self, asset: str) -> PartitionHistory:
+        """The versions of an asset built across websites (not partitioned): ``<asset>/data.parquet`` is current."""
+        key = whole_asset_key(asset)
+        return PartitionHistory(self.root / VERSIONS_DIR / key, self.root / key / PARTITION_FILE, self.keep_versions)
+
+    def whole_asset_uri(self, asset: str) -> str:
+        """Where readers outside the pipeline find the current version of an asset built across websites."""
+        return str(self.root / whole_asset_key(asset) / PARTITION_FILE)
+
+    def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
+        """The versions of an asset whose versions are folders of files (``<asset>/`` is current; see
+        ``folder_versions.py``)."""
+        from corpus_pipeline.core.folder_versions import FolderHistory  # it builds on versions: imported late
+
+        key = whole_asset_key(asset)
+        return FolderHistory(self.root / VERSIONS_DIR / key, self.root / key, self.keep_versions)
+
+    def scan_whole_asset(self, asset: str) -> pl.LazyFrame:
+        """Lazy frame of the current version of an asset built across websites."""
+        current = self.whole_asset_history(asset).current_file()
+        if current is None:
+            raise FileNotFoundError(f"{asset} has no published version yet in {self.uri}: materialize it first")
+        return pl.scan_parquet(current)
 
     def checkpoint(self, asset: str, website: str, schema: pa.Schema) -> Checkpoint:
         """Rows of an unfinished materialization of a partition, kept so that a re-run can resume."""

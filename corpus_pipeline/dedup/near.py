@@ -8,6 +8,7 @@ rule, a normalized Indel similarity >= threshold.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +33,16 @@ _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.
 # Workers are fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
 START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
+# datasketch's default MinHash (affine32): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
+# h -> a * h + b mod 2**32 per permutation. minhash_values computes the same values with numpy over all
+# shingles at once (datasketch hashes and converts them one Python call at a time: 2.4 ms a 3 KB text vs 1.4).
+_A, _B = MinHash(num_perm=NUM_PERM).permutations
+_A.flags.writeable = _B.flags.writeable = False
+_FMIX_SHIFTS = (np.uint32(16), np.uint32(13), np.uint32(16))
+_FMIX_MULTIPLIERS = (np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35))
+_EMPTY_SIGNATURE = MinHash(num_perm=NUM_PERM).hashvalues.astype(np.uint64)
+_EMPTY_SIGNATURE.flags.writeable = False
+_SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
 
 
 def shingles(text: str) -> set[bytes]:
@@ -39,16 +50,26 @@ def shingles(text: str) -> set[bytes]:
     words = _WORD.findall(text)
     if len(words) < SHINGLE_WORDS:
         return {w.encode() for w in words}
-    return {" ".join(words[i : i + SHINGLE_WORDS]).encode() for i in range(len(words) - SHINGLE_WORDS + 1)}
+    grams = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)  # runs of SHINGLE_WORDS words
+    return set(map(str.encode, set(map(" ".join, grams))))
 
 
 def minhash_values(text: str) -> np.ndarray:
-    """The MinHash values of a normalized text's shingles."""
-    signature = MinHash(num_perm=NUM_PERM)
+    """The MinHash values of a normalized text's shingles: datasketch's ``MinHash(num_perm=NUM_PERM)`` after
+    ``update_batch`` of the shingles, bit for bit."""
     grams = shingles(text)
-    if grams:
-        signature.update_batch(list(grams))
-    return signature.hashvalues.astype(np.uint64)
+    if not grams:
+        return _EMPTY_SIGNATURE.copy()
+    sha1 = hashlib.sha1
+    digests = b"".join([sha1(gram).digest() for gram in grams])
+    hashes = np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
+    (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
+    hashes ^= hashes >> s1
+    hashes *= m1
+    hashes ^= hashes >> s2
+    hashes *= m2
+    hashes ^= hashes >> s3
+    return (hashes[:, None] * _A + _B).min(axis=0).astype(np.uint64)
 
 
 def similarity(a: str, b: str, threshold: float = 0.0) -> float:

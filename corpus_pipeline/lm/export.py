@@ -5,8 +5,9 @@
     <export dir>/jsonl/train-00000-of-00003.jsonl.gz        "jsonl" config, the same records
 
 ``datasets.load_dataset("parquet", data_files="<export dir>/data/*.parquet")`` or
-``datasets.load_dataset("<export dir>")`` reads it. The folder is written beside its place and swapped in whole,
-so a reader never sees shards of two runs.
+``datasets.load_dataset("<export dir>")`` reads it. The pipeline writes each export as a new version folder of the
+warehouse (``write_training_set``), judged before it becomes current; ``export_training_set`` writes one beside a
+plain folder and swaps it in whole, so a reader never sees shards of two runs.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from corpus_pipeline.lm.schema import EXPORT_SCHEMA
 
 DEFAULT_SHARD_RECORDS = 50_000  # ~100-200 MB of text a shard: large enough to stream well, small enough to resume
 PARQUET_DIR, JSONL_DIR = "data", "jsonl"
+CARD_FILE = "README.md"
+EXPORT_ASSET = "training_export"  # in a warehouse: <root>/training_export/ is the current version's folder
 SPLIT = "train"
 
 
@@ -67,25 +70,59 @@ def export_training_set(
     shard_records: int = DEFAULT_SHARD_RECORDS,
     scrub_pii: bool = True,
 ) -> ExportSummary:
-    """Write the shards and the card (``card`` as given, or none) and swap the folder in."""
-    records, emails, ips = training_records(global_corpus, scrub_pii)
+    """Write the shards and the card (``card`` as given, or none) beside ``folder`` and swap the folder in."""
     folder = Path(folder)
     staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
-    summary = ExportSummary(folder, records.height, int(records["words"].fill_null(0).sum()))
-    summary.pii_emails_replaced, summary.pii_ips_replaced = emails, ips
     try:
-        shards = max(1, -(-records.height // shard_records))
-        for index in range(shards):
-            shard = records.slice(index * shard_records, shard_records)
-            name = f"{SPLIT}-{index:05d}-of-{shards:05d}"
-            summary.parquet_files.append(_write_parquet(shard, staging / PARQUET_DIR / f"{name}.parquet", staging))
-            summary.jsonl_files.append(_write_jsonl(shard, staging / JSONL_DIR / f"{name}.jsonl.gz", staging))
-        if card is not None:
-            (staging / "README.md").write_text(card, encoding="utf-8")
+        summary = write_training_set(global_corpus, staging, card, shard_records, scrub_pii)
         _swap_in(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    summary.folder = folder
     return summary
+
+
+def write_training_set(
+    global_corpus: pl.DataFrame,
+    folder: Path,
+    card: str | None = None,
+    shard_records: int = DEFAULT_SHARD_RECORDS,
+    scrub_pii: bool = True,
+) -> ExportSummary:
+    """Write the shards and the card into ``folder`` (a new version's folder: nobody reads it yet)."""
+    records, emails, ips = training_records(global_corpus, scrub_pii)
+    summary = write_export_records(records, folder, card, shard_records)
+    summary.pii_emails_replaced, summary.pii_ips_replaced = emails, ips
+    return summary
+
+
+def write_export_records(
+    records: pl.DataFrame, folder: Path, card: str | None = None, shard_records: int = DEFAULT_SHARD_RECORDS
+) -> ExportSummary:
+    """Write records already in the export columns (``training_records``) as shards, and the card, into ``folder``."""
+    folder = Path(folder)
+    summary = ExportSummary(folder, records.height, int(records["words"].fill_null(0).sum()))
+    shards = max(1, -(-records.height // shard_records))
+    for index in range(shards):
+        shard = records.slice(index * shard_records, shard_records)
+        name = f"{SPLIT}-{index:05d}-of-{shards:05d}"
+        summary.parquet_files.append(_write_parquet(shard, folder / PARQUET_DIR / f"{name}.parquet", folder))
+        summary.jsonl_files.append(_write_jsonl(shard, folder / JSONL_DIR / f"{name}.jsonl.gz", folder))
+    if card is not None:
+        (folder / CARD_FILE).write_text(card, encoding="utf-8")
+    return summary
+
+
+def mirror_export(published: Path, folder: Path) -> None:
+    """Copy a published export to a local folder, swapped in whole (for readers that want it outside the
+    warehouse, e.g. on a training machine's disk)."""
+    folder = Path(folder)
+    staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        shutil.copytree(published, staging)
+        _swap_in(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _write_parquet(shard: pl.DataFrame, path: Path, root: Path) -> str:

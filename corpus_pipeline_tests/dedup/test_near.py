@@ -1,9 +1,11 @@
 """Near-duplicate similarity: a threshold cuts work short without changing any decision or kept score."""
 
+import numpy as np
+from datasketch import MinHash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.dedup.near import similarity
+from corpus_pipeline.dedup.near import NUM_PERM, minhash_values, shingles, similarity
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
@@ -28,3 +30,19 @@ def test_reordered_paragraphs_are_near_duplicates_and_half_shared_pages_are_not(
     assert similarity("\n".join(paragraphs), "\n".join(reversed(paragraphs)), 0.9) == 1.0
     other = [f"another text entirely, line {n}, about something else" for n in range(3)]
     assert similarity("\n".join(paragraphs), "\n".join(paragraphs[:3] + other), 0.9) < 0.9
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["alpha", "beta", "gamma", "délta", "ε", "日本", "x1", "_"]), max_size=40))
+def test_minhash_values_are_datasketchs_minhash_of_the_shingles_bit_for_bit(words):
+    text = " ".join(words)
+    reference = MinHash(num_perm=NUM_PERM)
+    grams = shingles(text)
+    if grams:
+        reference.update_batch(list(grams))
+    assert np.array_equal(minhash_values(text), reference.hashvalues.astype(np.uint64))
+
+
+def test_shingles_are_five_word_runs_and_short_texts_give_their_words():
+    assert shingles("one two three four five six") == {b"one two three four five", b"two three four five six"}
+    assert shingles("one, two!") == {b"one", b"two"}

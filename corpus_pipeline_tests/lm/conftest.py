@@ -14,7 +14,8 @@ from corpus_pipeline.core.warehouse import Warehouse
 @dataclass
 class TrainingSetRun:
     warehouse: Warehouse
-    export_dir: Path
+    export_dir: Path  # the warehouse's current export
+    mirror_dir: Path  # the local copy export_dir asks for
     per_website: dg.ExecuteInProcessResult
     training_set: dg.ExecuteInProcessResult
 
@@ -40,4 +41,6 @@ def training_set_run(demo_site, tmp_path_factory) -> TrainingSetRun:
     }
     per_website = dg.materialize([*ALL_ASSETS, corpus_quality], partition_key="demo", resources=resources)
     training_set = dg.materialize([global_corpus, training_export], resources=resources)
-    return TrainingSetRun(Warehouse(root / "warehouse"), root / "export", per_website, training_set)
+    return TrainingSetRun(
+        Warehouse(root / "warehouse"), root / "warehouse" / "training_export", root / "export", per_website, training_set
+    )

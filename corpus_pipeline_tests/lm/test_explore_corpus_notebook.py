@@ -23,3 +23,4 @@ def test_the_notebook_runs_on_the_demo_website_and_draws_every_plot(training_set
     assert len(images) == PLOTS
     printed = "".join(output.get("text", "") for output in outputs if output.output_type == "stream")
     assert printed.startswith("demo: ") and "corpus records" in printed
+    assert "records exported" in printed, "the export section read the current export"

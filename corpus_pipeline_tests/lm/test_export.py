@@ -80,3 +80,13 @@ def test_the_card_reports_websites_languages_filters_and_loads_as_a_dataset_fold
     export_training_set(global_corpus, tmp_path / "export", card=card)
     loaded = offline_datasets.load_dataset(str(tmp_path / "export"), split="train", cache_dir=str(tmp_path / "cache"))
     assert loaded.num_rows == 6
+
+
+def test_the_card_counts_records_that_could_not_be_scored_as_removed(global_corpus):
+    quality = pl.DataFrame(
+        {"drop_reason": [None, None, "c4:too_few_sentences"], "quality_error": [None, "ValueError: bad text", None]}
+    )
+    exported = global_corpus.select("website", "lang", "words")
+    facts = facts_from("demo set", QualityPolicy(), quality, exported, {}, {"scrubbed": False})
+    assert facts.removed_by == {"c4:too_few_sentences": 1, "scoring_error": 1}
+    assert "| scoring_error | 1 |" in render_card(facts)

@@ -4,7 +4,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records, record_id
+from corpus_pipeline.dedup.near import PARALLEL_FROM
+from corpus_pipeline.dedup.normalize import content_key
+from corpus_pipeline.lm.global_dedup import content_keys, deduplicate_across_websites, kept_records, record_id
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 from corpus_pipeline_tests.lm.texts import GOOD_PROSE
 
@@ -69,3 +71,10 @@ def test_every_input_record_is_kept_or_listed_on_the_record_that_absorbed_it(tex
     listed = {source["url"] for sources in merged["merged_from"].to_list() for source in sources}
     assert set(merged["url"]) | listed == set(frame["url"])
     assert merged.height == len(set(texts)) == counts["records_out"]
+
+
+def test_content_keys_on_workers_are_the_keys_of_one_process():
+    texts = pl.Series([f"Text  number {i % 700}\nÉté {i}" if i % 3 else None for i in range(PARALLEL_FROM + 5)])
+    keys = content_keys(texts, workers=2)
+    assert keys == [content_key(text or "") for text in texts]
+    assert len(set(keys)) < len(keys)
