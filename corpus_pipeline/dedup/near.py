@@ -92,18 +92,26 @@ def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     lines_a, lines_b = a.split("\n"), b.split("\n")
     if len(lines_a) < 2 or len(lines_b) < 2:
         return direct
-    forward = _aligned(lines_a, lines_b)
+    forward = _aligned(lines_a, lines_b, threshold)
     if forward < threshold and direct < threshold:
         return max(direct, forward)  # the weaker direction can only be lower
-    return max(direct, min(forward, _aligned(lines_b, lines_a)))
+    return max(direct, min(forward, _aligned(lines_b, lines_a, threshold)))
 
 
-def _aligned(source: list[str], target: list[str]) -> float:
-    """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph."""
+def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> float:
+    """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
+
+    Exact when it reaches ``threshold``; otherwise only known to be below it: the search stops once even perfect
+    matches of the remaining paragraphs could not lift the mean to ``threshold`` (most candidate pairs that fail).
+    """
     total = sum(len(line) for line in source) or 1
     verbatim = set(target)
     matched = 0.0
+    remaining = sum(len(line) for line in source)
     for line in source:
+        if matched + remaining < threshold * total - _CUTOFF_MARGIN:
+            return (matched + remaining) / total  # an upper bound, below the threshold
+        remaining -= len(line)
         # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
         # of a page in 20 languages share most of their paragraphs; this search was most of the corpus stage).
         if line in verbatim:
