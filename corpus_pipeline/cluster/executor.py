@@ -1,4 +1,5 @@
-"""Which Dagster executor runs a job's steps: local processes by default, Celery workers on a team's infrastructure."""
+"""Which Dagster executor runs a job's steps: the run's own process by default, Celery workers on a team's
+infrastructure."""
 
 from __future__ import annotations
 
@@ -10,18 +11,23 @@ EXECUTOR_ENV_VAR = "CORPUS_PIPELINE_EXECUTOR"
 CELERY_BROKER_ENV_VAR = "CORPUS_PIPELINE_CELERY_BROKER"
 CELERY_BACKEND_ENV_VAR = "CORPUS_PIPELINE_CELERY_BACKEND"
 EXECUTOR_CHOICES = ("multiprocess", "in_process", "celery")
+# Every step already runs its heavy work on worker processes (parsing, survey, dedup pools), and a step process of
+# its own re-imports Dagster and the code (~260 MiB and a few CPU seconds each): in the run's process, the Debian
+# handbook's job (2,667 pages) peaked lower and cost fewer CPU seconds (README, "Real websites").
+DEFAULT_EXECUTOR = "in_process"
 # Steps already parallelize inside (process pools); two at a time fits a small machine.
 LOCAL_MAX_CONCURRENT_STEPS = 2
 
 
 def pipeline_executor(choice: str | None = None) -> dg.ExecutorDefinition:
-    """The executor named by ``choice`` (default: $CORPUS_PIPELINE_EXECUTOR, else ``multiprocess``).
+    """The executor named by ``choice`` (default: $CORPUS_PIPELINE_EXECUTOR, else ``DEFAULT_EXECUTOR``).
 
-    ``in_process`` runs the steps one after the other in the run's process. ``celery`` sends every step to the
+    ``in_process`` runs the steps one after the other in the run's process; ``multiprocess`` runs each step in a
+    process of its own, two at a time. ``celery`` sends every step to the
     Celery workers listening on $CORPUS_PIPELINE_CELERY_BROKER; the variables are read when a run starts, so the
     code location loads on machines that have no broker configured.
     """
-    choice = choice or os.environ.get(EXECUTOR_ENV_VAR) or "multiprocess"
+    choice = choice or os.environ.get(EXECUTOR_ENV_VAR) or DEFAULT_EXECUTOR
     if choice == "multiprocess":
         return dg.multiprocess_executor.configured({"max_concurrent": LOCAL_MAX_CONCURRENT_STEPS})
     if choice == "in_process":

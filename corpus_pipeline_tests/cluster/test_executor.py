@@ -12,8 +12,13 @@ from corpus_pipeline.cluster.executor import (
 )
 
 
-def test_the_default_runs_steps_in_local_processes(monkeypatch):
+def test_the_default_runs_steps_in_the_run_s_process(monkeypatch):
     monkeypatch.delenv("CORPUS_PIPELINE_EXECUTOR", raising=False)
+    assert pipeline_executor().name == "in_process"
+
+
+def test_multiprocess_runs_steps_in_local_processes_two_at_a_time(monkeypatch):
+    monkeypatch.setenv("CORPUS_PIPELINE_EXECUTOR", "multiprocess")
     executor = pipeline_executor()
     assert executor.name == "multiprocess"
     assert executor.apply_config_mapping({}).value["config"]["max_concurrent"] == LOCAL_MAX_CONCURRENT_STEPS
