@@ -18,7 +18,12 @@ def paper_brightness(grey: np.ndarray, scale: int = PAPER_SCALE) -> np.ndarray:
     """
     small = grey[::scale, ::scale]
     window = max(3, min(small.shape) // PAPER_WINDOW_SHARE)
-    return ndimage.uniform_filter(ndimage.grey_closing(small, size=(window, window)), window)
+    # Beyond the page's edges the shading is continued linearly (odd reflection), not mirrored: a mirrored
+    # gradient makes the closing and the mean see brighter paper at a dark edge than is there, and that
+    # paper would stay grey once divided.
+    padded = np.pad(small, window, mode="reflect", reflect_type="odd")
+    paper = ndimage.uniform_filter(ndimage.grey_closing(padded, size=(window, window)), window)
+    return paper[window:-window, window:-window]
 
 
 def paper_unevenness(image: Image.Image) -> float:
