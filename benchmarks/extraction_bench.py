@@ -52,6 +52,7 @@ PARTS = (TUNING, VALIDATION)
 ABLATIONS: dict[str, dict[str, object]] = {
     "fast mode first (full mode always)": {"fast_trafilatura_first": False},
     "precision mode on articles": {"precision_on_articles": False},
+    "article fill-in when default fails": {"max_failed_share": 0.0},
     "second opinion merge": {"second_opinion_merge": False},
     "merge: added lines must be text": {"min_words_per_added_line": 0.0},
     "merge: product adds prose only": {"min_prose_words_per_line": DEFAULT_SETTINGS.min_words_per_added_line},

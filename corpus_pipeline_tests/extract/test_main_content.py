@@ -47,6 +47,23 @@ def test_an_article_whose_text_only_its_structured_data_holds_is_still_read():
     assert all(paragraph in _extract(page) for paragraph in PARAGRAPHS)
 
 
+def test_a_listicle_whose_entries_trafilatura_drops_gets_them_from_the_second_opinion():
+    """The entries sit in a container whose class says footer: both trafilatura modes keep the introduction only."""
+    intro = (
+        "<p>The stars are back in town, in a big way, and here are the places you can book tonight.</p>"
+        "<p>Below are the honorees that take reservations, from newly starred kitchens to the established names, "
+        "and a few casual spots the inspectors singled out for value. You are getting a fine meal at any of them.</p>"
+    )
+    entries = "".join(
+        f'<article class="venue"><h3>Station {i}</h3><div class="venue-excerpt"><p>{text}</p></div></article>'
+        for i, text in enumerate(PARAGRAPHS)
+    )
+    page = _article_page(f'<h1>Flood levels</h1><div class="page-body">{intro}</div><div class="page-footer">{entries}</div>')
+    text = _extract(page)
+    assert "honorees that take reservations" in text
+    assert all(paragraph in text for paragraph in PARAGRAPHS)
+
+
 def test_a_forum_thread_keeps_its_replies():
     ld = json.dumps({"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Pump advice"})
     replies = "".join(
