@@ -247,18 +247,20 @@ def _article_text(item: tuple[bytes, str, str, ExtractionSettings]) -> str:
     return ours(raw, url, settings=settings)["content"]
 
 
-def run_ablation(limit, workers: int, every: int) -> None:
+def run_ablation(limit, workers: int, every: int, only: list[str] | None = None) -> None:
     """Each rule off in turn: mean F1 change on wcxb-dev's tuning and validation parts and on the article benchmark.
 
-    ``every``: one page in that many of each dataset (a subset spread over all page types and sites).
+    ``every``: one page in that many of each dataset (a subset spread over all page types and sites); ``only``: the
+    rules whose names contain one of these strings (all when None).
     """
+    ablations = {name: overrides for name, overrides in ABLATIONS.items() if not only or any(o in name for o in only)}
     pages = wcxb(limit)[::every]
     sides = read_split()
     parts = [sides[website_of(url, key)] for key, _, url, _, _ in pages]
     articles = article_benchmark(limit)[::every]
     truth = {key: body for key, _, _, body in articles}
     configs = {"(all rules on)": DEFAULT_SETTINGS} | {
-        name: replace(DEFAULT_SETTINGS, **overrides) for name, overrides in ABLATIONS.items()
+        name: replace(DEFAULT_SETTINGS, **overrides) for name, overrides in ablations.items()
     }
     results = {}
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -271,7 +273,7 @@ def run_ablation(limit, workers: int, every: int) -> None:
             print(f"  ablation: {name} done", file=sys.stderr, flush=True)
     base_scores, base_parts, base_articles = results["(all rules on)"]
     rows = [["(all rules on)", *(base_parts[part] for part in PARTS), base_articles, "-", "-"]]
-    for name in ABLATIONS:
+    for name in ablations:
         scores, per_part, articles_f1 = results[name]
         changed = [(p, s - b) for s, b, p in zip(scores, base_scores, parts) if abs(s - b) > 1e-9]
         rows.append([
@@ -310,6 +312,7 @@ def main() -> None:
     parser.add_argument("--ablation", action="store_true", help="only the ablation table (each rule off in turn)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the ablation")
     parser.add_argument("--every", type=int, default=1, help="ablation on one page in N of each dataset")
+    parser.add_argument("--only", action="append", help="ablation of the rules whose names contain this (repeatable)")
     parser.add_argument("--write-split", action="store_true", help="recompute benchmarks/wcxb_split.json and stop")
     args = parser.parse_args()
     limit = 50 if args.quick else args.limit
@@ -317,7 +320,7 @@ def main() -> None:
         write_split(wcxb(None))
         return
     if args.ablation:
-        run_ablation(limit, args.workers, args.every)
+        run_ablation(limit, args.workers, args.every, args.only)
         return
     speed = run_articles(limit)
     run_wcxb(limit)
