@@ -16,6 +16,8 @@ import gzip
 import json
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,12 +74,8 @@ def export_training_set(
 ) -> ExportSummary:
     """Write the shards and the card (``card`` as given, or none) beside ``folder`` and swap the folder in."""
     folder = Path(folder)
-    staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
-    try:
+    with _swapped_in_whole(folder) as staging:
         summary = write_training_set(global_corpus, staging, card, shard_records, scrub_pii)
-        _swap_in(staging, folder)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     summary.folder = folder
     return summary
 
@@ -116,10 +114,16 @@ def write_export_records(
 def mirror_export(published: Path, folder: Path) -> None:
     """Copy a published export to a local folder, swapped in whole (for readers that want it outside the
     warehouse, e.g. on a training machine's disk)."""
-    folder = Path(folder)
+    with _swapped_in_whole(Path(folder)) as staging:
+        shutil.copytree(published, staging)
+
+
+@contextmanager
+def _swapped_in_whole(folder: Path) -> Iterator[Path]:
+    """A staging folder beside ``folder``, swapped in for it when the block ends without an error (removed if not)."""
     staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
     try:
-        shutil.copytree(published, staging)
+        yield staging
         _swap_in(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
