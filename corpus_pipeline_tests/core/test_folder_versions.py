@@ -5,19 +5,10 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from corpus_pipeline.core.folder_versions import FolderHistory
 from corpus_pipeline.core.versions import VersionState
 from corpus_pipeline.core.warehouse import PartitionPathError, Warehouse
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
-
-
-def write_folder(history: FolderHistory, files: dict[str, str]) -> str:
-    with history.new_folder(run_id="run") as version:
-        for name, text in files.items():
-            (version.path / name).parent.mkdir(parents=True, exist_ok=True)
-            (version.path / name).write_text(text)
-        version.rows = len(files)
-    return version.version_id
+from corpus_pipeline_tests.support.folder_versions import write_folder
 
 
 def test_readers_see_the_published_folder_and_a_refused_one_changes_nothing(tmp_path):

@@ -6,15 +6,7 @@ import polars as pl
 
 from corpus_pipeline.core.object_warehouse import ObjectWarehouse
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
-
-
-def write_folder(history, files: dict[str, str]) -> str:
-    with history.new_folder(run_id="run") as version:
-        for name, text in files.items():
-            (version.path / name).parent.mkdir(parents=True, exist_ok=True)
-            (version.path / name).write_text(text)
-        version.rows = len(files)
-    return version.version_id
+from corpus_pipeline_tests.support.folder_versions import write_folder
 
 
 def warehouse_at(loopback_s3, bucket, cache) -> ObjectWarehouse:
