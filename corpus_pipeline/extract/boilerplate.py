@@ -26,7 +26,7 @@ import hashlib
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
@@ -72,25 +72,45 @@ class PageTemplate:
 
     signatures: frozenset[int] = field(default_factory=frozenset)
 
-    def strip(self, document: html.HtmlElement) -> list[str]:
-        """Remove template elements from a parsed page, in place; return the template's lines the page lost.
+    def lines(self, document: html.HtmlElement) -> list[str]:
+        """The template's lines on a page (the text of each of its blocks) that the page holds nowhere else.
 
-        The lines let readers of the page's source (which still holds the template) recognize it. A line the page
-        still holds outside the template (a word alone on its source line, a code line equal to a removed column
-        heading) is the page's own and is not returned.
+        The tree is left as it is: an extractor reads the whole page, and these lines leave its text afterwards, so
+        that the template removes its own lines and nothing else. A line the page also holds outside the template
+        (a word alone on its source line, a code line equal to a removed column heading) is the page's own and is
+        not returned.
         """
+        return self._lines(document, self._elements(document))
+
+    def strip(self, document: html.HtmlElement) -> list[str]:
+        """Remove template elements from a parsed page, in place; return the template's lines the page lost
+        (see :meth:`lines`)."""
+        elements = self._elements(document)
+        lines = self._lines(document, elements)
+        for node in elements:
+            node.drop_tree()
+        return lines
+
+    def _elements(self, document: html.HtmlElement) -> list[etree._Element]:
+        """The page's template elements, outermost only, in document order."""
         if not self.signatures:
             return []
-        doomed = [node for node, signature in _signed_elements(document) if signature in self.signatures]
-        removed = []
-        for node in doomed:
-            # A node inside an earlier doomed one left the page with it.
-            if node.getparent() is not None and node.tag not in ("html", "body") and _attached(node, document):
-                removed += [" ".join(block.text_content().split()) for block in node.iter(*BLOCK_TAGS)]
-                node.drop_tree()
+        outermost: list[etree._Element] = []
+        for node, signature in _signed_elements(document):
+            if signature not in self.signatures or node.tag in ("html", "body"):
+                continue
+            # Elements come in document order: one inside an earlier template element is inside the last one found.
+            if outermost and any(ancestor is outermost[-1] for ancestor in node.iterancestors()):
+                continue
+            outermost.append(node)
+        return outermost
+
+    @staticmethod
+    def _lines(document: html.HtmlElement, elements: list[etree._Element]) -> list[str]:
+        removed = [" ".join(block.text_content().split()) for node in elements for block in node.iter(*BLOCK_TAGS)]
         if not removed:
             return []
-        kept = page_line_keys(document)
+        kept = page_line_keys(document, skipped=set(elements))
         return [text for text in dict.fromkeys(removed) if line_key(text) not in kept]
 
 
@@ -199,12 +219,19 @@ def _primary(code: str | None) -> str | None:
     return match.group(1) if match and match.group(1) in ISO_639_1 else None
 
 
-def page_line_keys(document: html.HtmlElement) -> set[str]:
-    """:func:`line_key` of every line of a page's text, split where a browser or the page's source breaks lines."""
+def page_line_keys(document: html.HtmlElement, skipped: Collection[etree._Element] = ()) -> set[str]:
+    """:func:`line_key` of every line of a page's text, split where a browser or the page's source breaks lines.
+
+    The ``skipped`` elements are read as if they had been dropped from the tree (their tails stay).
+    """
     pieces: list[str] = []
     stack: list[tuple[etree._Element, bool]] = [(document, False)]
     while stack:
         node, closing = stack.pop()
+        if not closing and node in skipped:
+            if node.tail:
+                pieces.append(node.tail)
+            continue
         breaks = isinstance(node.tag, str) and node.tag in _LINE_BREAKING_TAGS
         if closing:
             pieces.append("\n" if breaks else "")
@@ -218,10 +245,6 @@ def page_line_keys(document: html.HtmlElement) -> set[str]:
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node))
     return {key for key in map(line_key, "".join(pieces).split("\n")) if key}
-
-
-def _attached(node: etree._Element, document: html.HtmlElement) -> bool:
-    return any(ancestor is document for ancestor in node.iterancestors())
 
 
 def _signed_elements(document: html.HtmlElement) -> Iterator[tuple[etree._Element, int]]:
