@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import nullcontext
 from itertools import islice
 from multiprocessing import get_context
@@ -19,6 +20,8 @@ from multiprocessing import get_context
 import numpy as np
 from datasketch import MinHash
 from rapidfuzz import fuzz, process
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 SHINGLE_WORDS = 5
 BANDS, ROWS = 42, 3  # 126 permutations; a pair with shingle Jaccard 0.43 becomes a candidate 97 % of the time
@@ -79,23 +82,53 @@ def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     counterpart, in both directions, and keeps the weaker direction, so a page that shares only half of its
     paragraphs with another stays well below any sensible threshold.
 
-    A score of ``threshold`` or more is exact; one below it is only known to be below it (work is cut short:
-    rapidfuzz stops an edit distance that cannot reach the threshold, and the second direction is not scored).
+    A score of ``threshold`` or more is exact; one below it is only known to be below it (work is cut short: a
+    ratio that the texts' characters show cannot reach the threshold is not computed, rapidfuzz stops one that
+    cannot reach it, an alignment stops once it cannot beat the threshold or the ratio, and the second direction
+    is then not scored).
     """
+    bound = _ratio_bound(_characters(a), _characters(b), len(a) + len(b)) if threshold > 0 else 1.0
+    return _similarity(a, b, threshold, bound)
+
+
+def _similarity(a: str, b: str, threshold: float, ratio_bound: float) -> float:
+    """:func:`similarity`, given an upper bound of the texts' normalized Indel similarity."""
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
-    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.0 for 0.9,
-    # whose product is 90.00000000000001 in floating point) from being cut.
-    direct = fuzz.ratio(a, b, score_cutoff=max(threshold * 100 - _CUTOFF_MARGIN, 0.0)) / 100
+    if ratio_bound < threshold:
+        direct = ratio_bound  # below the threshold, so not needed exactly (most candidate pairs that fail)
+    else:
+        # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.0 for 0.9,
+        # whose product is 90.00000000000001 in floating point) from being cut.
+        direct = fuzz.ratio(a, b, score_cutoff=max(threshold * 100 - _CUTOFF_MARGIN, 0.0)) / 100
     lines_a, lines_b = a.split("\n"), b.split("\n")
     if len(lines_a) < 2 or len(lines_b) < 2:
         return direct
-    forward = _aligned(lines_a, lines_b, threshold)
-    if forward < threshold and direct < threshold:
+    # The alignment counts only where it beats the direct ratio: below that, its exact value changes nothing.
+    cutoff = max(threshold, direct)
+    forward = _aligned(lines_a, lines_b, cutoff)
+    if forward < cutoff:
         return max(direct, forward)  # the weaker direction can only be lower
-    return max(direct, min(forward, _aligned(lines_b, lines_a, threshold)))
+    return max(direct, min(forward, _aligned(lines_b, lines_a, cutoff)))
+
+
+def _characters(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct UTF-16 code units of a text and how often each occurs (a character beyond the Basic
+    Multilingual Plane counts as its two surrogates, which only loosens :func:`_ratio_bound`)."""
+    units = np.frombuffer(text.encode("utf-16-le"), dtype="<u2")
+    return np.unique(units, return_counts=True)
+
+
+def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], length: int) -> float:
+    """An upper bound of the normalized Indel similarity of two texts from their :func:`_characters` (``length``:
+    the texts' summed lengths): a common subsequence holds each character at most as often as the text that holds
+    it least."""
+    if not length:
+        return 1.0
+    _, in_a, in_b = np.intersect1d(a[0], b[0], assume_unique=True, return_indices=True)
+    return 2 * int(np.minimum(a[1][in_a], b[1][in_b]).sum()) / length
 
 
 def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> float:
@@ -140,42 +173,67 @@ def near_duplicate_pairs(
         if pool is None:
             return _verify_block((candidates, texts, prepare, threshold))
         jobs = _verification_jobs(texts, candidates, prepare, threshold)
-        return [pair for block in _map_in_windows(pool, _verify_block, jobs, workers) for pair in block]
+        return sorted(pair for block in _map_in_windows(pool, _verify_block, jobs, workers) for pair in block)
 
 
 def _verification_jobs(
     texts: Sequence[str], candidates: list[tuple[int, int]], prepare: Callable[[str], str], threshold: float
 ) -> Iterator[tuple]:
-    """Blocks of consecutive candidate pairs, each with the texts it needs (no more: the job is pickled)."""
-    for start in range(0, len(candidates), _PAIRS_PER_JOB):
-        block = candidates[start : start + _PAIRS_PER_JOB]
+    """Blocks of candidate pairs, each with the texts it needs (no more: the job is pickled and its texts prepared).
+
+    Pairs go in the order of the candidate graph's connected components, so that a block needs few texts: copies of
+    one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
+    over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times).
+    """
+    ordered = _by_component(candidates, len(texts))
+    for start in range(0, len(ordered), _PAIRS_PER_JOB):
+        block = ordered[start : start + _PAIRS_PER_JOB]
         needed = {index: texts[index] for pair in block for index in pair}
         yield block, needed, prepare, threshold
+
+
+def _by_component(candidates: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The candidate pairs ordered by connected component (the smallest text index in it), then by pair."""
+    if not candidates:
+        return []
+    pairs = np.array(candidates, dtype=np.int64)
+    graph = coo_matrix((np.ones(len(pairs), dtype=np.int8), (pairs[:, 0], pairs[:, 1])), shape=(size, size))
+    _, labels = connected_components(graph, directed=False)
+    order = np.lexsort((pairs[:, 1], pairs[:, 0], labels[pairs[:, 0]]))
+    return [candidates[k] for k in order.tolist()]
 
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     """The candidate pairs of ``job`` whose similarity reaches the threshold, in the order given; its texts are
     a sequence or a dict, by index."""
     candidates, texts, prepare, threshold = job
-    prepared: dict[int, str] = {}
+    prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
 
-    def text(index: int) -> str:
+    def text(index: int) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
         if index not in prepared:
-            prepared[index] = prepare(texts[index])
+            normalized = prepare(texts[index])
+            prepared[index] = normalized, _characters(normalized)
         return prepared[index]
 
     pairs = []
     for i, j in candidates:
-        score = similarity(text(i), text(j), threshold)
+        (a, characters_a), (b, characters_b) = text(i), text(j)
+        bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
+        score = _similarity(a, b, threshold, bound)
         if score >= threshold:
             pairs.append((i, j, score))
     return pairs
 
 
 def _map_in_windows(pool: ProcessPoolExecutor, function: Callable, jobs: Iterator, workers: int) -> Iterator:
-    """``pool.map`` a few jobs at a time, so that the jobs' texts are not all pickled and held at once."""
-    while window := list(islice(jobs, 2 * workers)):
-        yield from pool.map(function, window)
+    """``pool.map`` with at most ``2 * workers`` jobs submitted at a time, so that the jobs' texts are not all
+    pickled and held at once; results in order. A job is submitted as soon as the oldest one is done, so a slow job
+    does not leave the other workers idle until it ends (as waiting for a whole window of jobs did)."""
+    in_flight: deque[Future] = deque(pool.submit(function, job) for job in islice(jobs, 2 * workers))
+    while in_flight:
+        result = in_flight.popleft().result()
+        in_flight.extend(pool.submit(function, job) for job in islice(jobs, 1))
+        yield result
 
 
 def _identity(text: str) -> str:
