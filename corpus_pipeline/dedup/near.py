@@ -82,10 +82,10 @@ def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     counterpart, in both directions, and keeps the weaker direction, so a page that shares only half of its
     paragraphs with another stays well below any sensible threshold.
 
-    A score of ``threshold`` or more is exact; one below it is only known to be below it (work is cut short: a
-    ratio that the texts' characters show cannot reach the threshold is not computed, rapidfuzz stops one that
-    cannot reach it, an alignment stops once it cannot beat the threshold or the ratio, and the second direction
-    is then not scored).
+    A score of ``threshold`` or more is exact; one below it is only known to be below it (work is cut short: an
+    alignment stops once it cannot reach the threshold, and the second direction is then not scored; a ratio that
+    the texts' characters show cannot reach the threshold or the alignment is not computed, and rapidfuzz stops one
+    that cannot).
     """
     bound = _ratio_bound(_characters(a), _characters(b), len(a) + len(b)) if threshold > 0 else 1.0
     return _similarity(a, b, threshold, bound)
@@ -97,21 +97,24 @@ def _similarity(a: str, b: str, threshold: float, ratio_bound: float) -> float:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
-    if ratio_bound < threshold:
-        direct = ratio_bound  # below the threshold, so not needed exactly (most candidate pairs that fail)
-    else:
-        # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.0 for 0.9,
-        # whose product is 90.00000000000001 in floating point) from being cut.
-        direct = fuzz.ratio(a, b, score_cutoff=max(threshold * 100 - _CUTOFF_MARGIN, 0.0)) / 100
     lines_a, lines_b = a.split("\n"), b.split("\n")
     if len(lines_a) < 2 or len(lines_b) < 2:
-        return direct
-    # The alignment counts only where it beats the direct ratio: below that, its exact value changes nothing.
-    cutoff = max(threshold, direct)
-    forward = _aligned(lines_a, lines_b, cutoff)
-    if forward < cutoff:
-        return max(direct, forward)  # the weaker direction can only be lower
-    return max(direct, min(forward, _aligned(lines_b, lines_a, cutoff)))
+        return _ratio(a, b, threshold, ratio_bound)
+    forward = _aligned(lines_a, lines_b, threshold)
+    aligned = min(forward, _aligned(lines_b, lines_a, threshold)) if forward >= threshold else forward
+    # The direct ratio counts only where it beats the alignment: with the alignment as its cutoff, rapidfuzz
+    # computes it only near the diagonal (copies of one page align within a point of their ratio: a band a tenth
+    # of the threshold's, where most of the verification's time went).
+    return max(aligned, _ratio(a, b, max(threshold, aligned), ratio_bound))
+
+
+def _ratio(a: str, b: str, cutoff: float, bound: float) -> float:
+    """The normalized Indel similarity of two texts when it reaches ``cutoff``; below it, a value below it."""
+    if bound < cutoff:
+        return bound  # the texts' characters already show it cannot reach the cutoff (most pairs that fail)
+    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.0 for 0.9,
+    # whose product is 90.00000000000001 in floating point) from being cut.
+    return fuzz.ratio(a, b, score_cutoff=max(cutoff * 100 - _CUTOFF_MARGIN, 0.0)) / 100
 
 
 def _characters(text: str) -> tuple[np.ndarray, np.ndarray]:
