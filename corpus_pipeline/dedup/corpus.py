@@ -13,7 +13,7 @@ import polars as pl
 
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
-from corpus_pipeline.dedup.near import near_duplicate_pairs
+from corpus_pipeline.dedup.near import connected_components, near_duplicate_pairs
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
@@ -102,21 +102,6 @@ def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
     return winner
 
 
-def _components(size: int, pairs: list[tuple[int, int, float]]) -> list[list[int]]:
-    """Connected components of the near-duplicate graph (union-find)."""
-    parent = list(range(size))
-
-    def find(node: int) -> int:
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
-    for i, j, _ in pairs:
-        root_i, root_j = find(i), find(j)
-        if root_i != root_j:
-            parent[max(root_i, root_j)] = min(root_i, root_j)
-    components: dict[int, list[int]] = {}
-    for node in range(size):
-        components.setdefault(find(node), []).append(node)
-    return list(components.values())
+# The union-find lives with the near-duplicate search, which orders its work by component; global_dedup imports it
+# from here.
+_components = connected_components

@@ -11,17 +11,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import nullcontext
 from itertools import islice
 from multiprocessing import get_context
 
 import numpy as np
-from datasketch import MinHash
 from rapidfuzz import fuzz, process
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 SHINGLE_WORDS = 5
 BANDS, ROWS = 42, 3  # 126 permutations; a pair with shingle Jaccard 0.43 becomes a candidate 97 % of the time
@@ -29,21 +26,28 @@ NUM_PERM = BANDS * ROWS
 MAX_BUCKET = 500  # a bucket bigger than this holds boilerplate-only pages: compare them by exact content instead
 _WORD = re.compile(r"\w+")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
-_CHUNK = 512
+# Texts per signature job: small enough that the last jobs do not leave a worker idle (the handbook's 2,224 texts
+# made 5 jobs of 512 for 2 workers), large enough that a job's overhead (~1 ms) stays small against its ~60 ms.
+_CHUNK = 128
 # Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
 PARALLEL_FROM = 2000
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
 # Workers are fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
 START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
-# datasketch's default MinHash (affine32): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
+# datasketch's default MinHash (affine32, seed 1): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
 # h -> a * h + b mod 2**32 per permutation. minhash_values computes the same values with numpy over all
 # shingles at once (datasketch hashes and converts them one Python call at a time: 2.4 ms a 3 KB text vs 1.4).
-_A, _B = MinHash(num_perm=NUM_PERM).permutations
+# Its parameters are drawn here as datasketch draws them (an odd a, any b, from RandomState(1)), so that worker
+# processes do not import datasketch, which imports scipy's integrators for its LSH (0.4 s a worker).
+_PERMUTATIONS = np.random.RandomState(1)
+_A = _PERMUTATIONS.randint(0, 1 << 31, NUM_PERM, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+_B = _PERMUTATIONS.randint(0, 1 << 32, NUM_PERM, dtype=np.uint32)
+del _PERMUTATIONS
 _A.flags.writeable = _B.flags.writeable = False
 _FMIX_SHIFTS = (np.uint32(16), np.uint32(13), np.uint32(16))
 _FMIX_MULTIPLIERS = (np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35))
-_EMPTY_SIGNATURE = MinHash(num_perm=NUM_PERM).hashvalues.astype(np.uint64)
+_EMPTY_SIGNATURE = np.full(NUM_PERM, (1 << 32) - 1, dtype=np.uint64)  # datasketch's empty MinHash
 _EMPTY_SIGNATURE.flags.writeable = False
 _SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
 
@@ -197,13 +201,31 @@ def _verification_jobs(
 
 def _by_component(candidates: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
     """The candidate pairs ordered by connected component (the smallest text index in it), then by pair."""
-    if not candidates:
-        return []
-    pairs = np.array(candidates, dtype=np.int64)
-    graph = coo_matrix((np.ones(len(pairs), dtype=np.int8), (pairs[:, 0], pairs[:, 1])), shape=(size, size))
-    _, labels = connected_components(graph, directed=False)
-    order = np.lexsort((pairs[:, 1], pairs[:, 0], labels[pairs[:, 0]]))
-    return [candidates[k] for k in order.tolist()]
+    component = {}
+    for number, members in enumerate(connected_components(size, candidates)):
+        component.update(dict.fromkeys(members, number))
+    return sorted(candidates, key=lambda pair: (component[pair[0]], pair))
+
+
+def connected_components(size: int, pairs: Iterable[Sequence[int]]) -> list[list[int]]:
+    """Connected components of the graph of ``size`` nodes whose edges are the pairs' first two items (union-find);
+    each component's nodes in order, components in the order of their smallest node."""
+    parent = list(range(size))
+
+    def find(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for i, j, *_ in pairs:
+        root_i, root_j = find(i), find(j)
+        if root_i != root_j:
+            parent[max(root_i, root_j)] = min(root_i, root_j)
+    components: dict[int, list[int]] = {}
+    for node in range(size):
+        components.setdefault(find(node), []).append(node)
+    return list(components.values())
 
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
