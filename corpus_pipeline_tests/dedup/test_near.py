@@ -1,11 +1,22 @@
 """Near-duplicate similarity: a threshold cuts work short without changing any decision or kept score."""
 
+import random
+
 import numpy as np
 from datasketch import MinHash
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rapidfuzz import fuzz
 
-from corpus_pipeline.dedup.near import NUM_PERM, minhash_values, shingles, similarity
+from corpus_pipeline.dedup.near import (
+    NUM_PERM,
+    PARALLEL_FROM,
+    connected_components,
+    minhash_values,
+    near_duplicate_pairs,
+    shingles,
+    similarity,
+)
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
@@ -19,6 +30,25 @@ def test_a_threshold_keeps_every_score_at_or_above_it_exact(first, second, thres
     assert (exact >= threshold) == (cut >= threshold)
     if exact >= threshold:
         assert cut == exact
+
+
+def _best_alignment(source: list[str], target: list[str]) -> float:
+    """Length-weighted mean of each source paragraph's best ratio against the target's: the rule, spelt out."""
+    total = sum(map(len, source)) or 1
+    return sum(len(line) * (max(fuzz.ratio(line, other) for other in target) / 100) for line in source) / total
+
+
+@settings(deadline=None)
+@given(PARAGRAPHS, PARAGRAPHS, st.sampled_from([0.0, 0.5, 0.9]))
+def test_similarity_is_the_direct_ratio_or_the_weaker_alignment_whichever_is_higher(first, second, threshold):
+    a, b = "\n".join(first), "\n".join(second)
+    if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
+        return  # too different in length to compare
+    expected = fuzz.ratio(a, b) / 100
+    if len(first) > 1 and len(second) > 1:
+        expected = max(expected, min(_best_alignment(first, second), _best_alignment(second, first)))
+    score = similarity(a, b, threshold)
+    assert score == expected if expected >= threshold else score < threshold
 
 
 def test_a_ratio_of_exactly_the_threshold_is_kept():
@@ -46,3 +76,21 @@ def test_minhash_values_are_datasketchs_minhash_of_the_shingles_bit_for_bit(word
 def test_shingles_are_five_word_runs_and_short_texts_give_their_words():
     assert shingles("one two three four five six") == {b"one two three four five", b"two three four five six"}
     assert shingles("one, two!") == {b"one", b"two"}
+
+
+def test_pairs_found_on_worker_processes_are_the_pairs_found_in_this_one():
+    rng = random.Random(3)
+    words = [f"word{k}" for k in range(2000)]
+    texts = ["\n".join(" ".join(rng.choices(words, k=12)) for _ in range(3)) for _ in range(PARALLEL_FROM + 40)]
+    for n in range(0, 40, 4):  # near copies far apart, and exact ones
+        texts[n] = texts[PARALLEL_FROM + n].replace("word", "Word", 1)
+        texts[n + 1] = texts[PARALLEL_FROM + n + 1]
+    serial = near_duplicate_pairs(texts, 0.9, workers=1)
+    assert {(n, PARALLEL_FROM + n) for n in range(0, 40, 4)} <= {(i, j) for i, j, _ in serial}
+    assert {(n + 1, PARALLEL_FROM + n + 1, 1.0) for n in range(0, 40, 4)} <= set(serial)
+    assert near_duplicate_pairs(texts, 0.9, workers=2) == serial
+
+
+def test_connected_components_join_every_chain_of_pairs():
+    assert connected_components(6, [(4, 1, 0.9), (1, 3, 0.95), (0, 5, 1.0)]) == [[0, 5], [1, 3, 4], [2]]
+    assert connected_components(3, [(2, 0)]) == [[0, 2], [1]]

@@ -4,6 +4,7 @@ from datetime import UTC, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.boilerplate import (
@@ -247,9 +248,8 @@ def _block(kind: str, line: str) -> str:
     return f"<ul><li>{line}</li></ul>" if kind == "li" else f"<p>{line}</p>"
 
 
-@settings(max_examples=20, deadline=None)
-@given(SITE_PAGES)
-def test_a_line_on_exactly_one_page_of_its_language_is_never_removed(specs):
+def generated_site(specs) -> list[tuple[str, str | None, bytes]]:
+    """Pages of SITE_PAGES: a menu, a legend table and a footer around a sentence of their own and pooled lines."""
     pages = []
     for n, (lang, blocks) in enumerate(specs):
         own = f"<p>Page {n} alone says this, in a sentence of its own.</p>" + "".join(_block(k, LINE_POOL[i]) for k, i in blocks)
@@ -257,6 +257,13 @@ def test_a_line_on_exactly_one_page_of_its_language_is_never_removed(specs):
 <table class="legend"><tr><th>Package</th><th>Size</th></tr></table>
 <div class="content">{own}</div><div class="footer">Copyright Riverside Garden.</div></body></html>"""
         pages.append((f"{SITE}/{lang}/page-{n}.html", None, body.encode()))
+    return pages
+
+
+@settings(max_examples=20, deadline=None)
+@given(SITE_PAGES)
+def test_a_line_on_exactly_one_page_of_its_language_is_never_removed(specs):
+    pages = generated_site(specs)
     model = learn_boilerplate(pages, workers=1)
     # Automatic extraction: the lines the extractor reads back from the page's source are filtered too.
     for n, (url, _, body) in enumerate(pages):
@@ -271,3 +278,28 @@ def source_lines(body: bytes) -> set[str]:
     """Keys of a page's lines as a browser lays them out, a table row being one line, and each of its cells."""
     document = parse_page(body)
     return page_line_keys(document) | {line_key(" ".join(cell.text_content() for cell in row)) for row in document.iter("tr")}
+
+
+@settings(max_examples=20, deadline=None)
+@given(SITE_PAGES)
+def test_the_model_takes_only_its_template_lines_out_of_the_automatic_reading(specs):
+    pages = generated_site(specs)
+    model = learn_boilerplate(pages, workers=1)
+    for url, _, body in pages:
+        document = parse_page(body)
+        template = {line_key(line) for line in model.for_page(document, url).lines(document)}
+        without = [line for line in parsed(url, body, None, markup=None)["content"].split("\n") if line.strip()]
+        with_model = [line for line in parsed(url, body, model, markup=None)["content"].split("\n") if line.strip()]
+        assert with_model == [line for line in without if line_key(line) not in template], url
+
+
+@settings(max_examples=20, deadline=None)
+@given(SITE_PAGES)
+def test_template_lines_are_what_stripping_removes_and_the_page_is_left_as_it_was(specs):
+    pages = generated_site(specs)
+    model = learn_boilerplate(pages, workers=1)
+    for url, _, body in pages:
+        document, stripped = parse_page(body), parse_page(body)
+        before = html.tostring(document)
+        assert model.for_page(document, url).lines(document) == model.for_page(stripped, url).strip(stripped)
+        assert html.tostring(document) == before
