@@ -207,7 +207,7 @@ def _by_component(candidates: list[tuple[int, int]], size: int) -> list[tuple[in
     return sorted(candidates, key=lambda pair: (component[pair[0]], pair))
 
 
-def connected_components(size: int, pairs: Iterable[Sequence[int]]) -> list[list[int]]:
+def connected_components(size: int, pairs: Iterable[tuple[int, int] | tuple[int, int, float]]) -> list[list[int]]:
     """Connected components of the graph of ``size`` nodes whose edges are the pairs' first two items (union-find);
     each component's nodes in order, components in the order of their smallest node."""
     parent = list(range(size))
