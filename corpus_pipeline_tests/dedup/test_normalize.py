@@ -1,5 +1,7 @@
 """Content normalization: accents on Latin letters fold, every other script is kept."""
 
+import unicodedata
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,3 +46,23 @@ def test_texts_differing_only_in_surrounding_spacing_share_a_content_key(text):
 
 def test_paragraphs_are_normalized_one_per_line_and_empty_lines_go():
     assert normalize_paragraphs("Première  ligne\n\n  \nSECOND line") == "premiere ligne\nsecond line"
+
+
+def _folded_whole(text: str) -> str:
+    """The rule on the whole text at once: decompose, drop marks on ASCII letters (or opening the text), compose,
+    case-fold, collapse whitespace."""
+    kept, base = [], None
+    for char in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(char):
+            if base is None or base.isascii():
+                continue
+        else:
+            base = char
+        kept.append(char)
+    return " ".join(unicodedata.normalize("NFC", "".join(kept)).casefold().split())
+
+
+@settings(deadline=None)
+@given(st.text(alphabet="aZé\u0301\u0308\u05b0\u0e31\u00a8\u212bßΣς\u1100\u1161\u0b47\u0b3e \n\t\u2028\u00a0\U0001d165日"))
+def test_normalizing_line_by_line_is_normalizing_the_whole_text(text):
+    assert normalize_content(text) == _folded_whole(text)
