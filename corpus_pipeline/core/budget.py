@@ -44,11 +44,9 @@ def launcher_script_hidden() -> Iterator[None]:
     """
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    launcher = (
-        main is not None and getattr(main, "__spec__", None) is None and isinstance(path, str)
-        and not path.endswith((".py", ".pyw"))
-    )
-    if not launcher:
+    if main is None or getattr(main, "__spec__", None) is not None or not isinstance(path, str) or path.endswith(
+        (".py", ".pyw")
+    ):
         yield
         return
     del main.__file__  # multiprocessing.spawn reads the main module's path here, when each worker starts
