@@ -88,6 +88,7 @@ class PeakMemory:
         self.peak_own_rss_mib = 0.0
         self.timeline: list[tuple[float, float]] = []
         self.cpu_timeline: list[tuple[float, float]] = []
+        self.own_timeline: list[tuple[float, float]] = []  # (seconds since start, RSS MiB of the process alone)
         self._stop = threading.Event()
 
     def _sample(self) -> None:
@@ -105,7 +106,9 @@ class PeakMemory:
             rss = sum(_rss(p) for p in tree) / 2**20
             self.peak_mib = max(self.peak_mib, pss)
             self.peak_rss_mib = max(self.peak_rss_mib, rss)
-            self.peak_own_rss_mib = max(self.peak_own_rss_mib, _rss(process) / 2**20)
+            own = _rss(process) / 2**20
+            self.peak_own_rss_mib = max(self.peak_own_rss_mib, own)
+            self.own_timeline.append((time.perf_counter() - started, own))
             self.timeline.append((time.perf_counter() - started, rss))
             self.cpu_timeline.append((time.perf_counter() - started, sum(_cpu(p) for p in tree)))
             time.sleep(self.interval_s)

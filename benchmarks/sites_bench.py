@@ -89,6 +89,7 @@ class JobRun:
     stage_peak_rss_mib: dict[str, float] = field(default_factory=dict)  # the tree's peak while the stage ran
     stage_cpu_seconds: dict[str, float] = field(default_factory=dict)  # the tree's CPU time while the stage ran
     peak_run_rss_mib: float = float("nan")  # the `dagster job execute` process alone, without its workers
+    stage_run_rss_mib: dict[str, float] = field(default_factory=dict)  # that process's peak while the stage ran
 
 
 @dataclass
@@ -187,8 +188,12 @@ def run_job(work: Path, name: str) -> JobRun:
         step: _cpu_at(memory.cpu_timeline, end - started_epoch) - _cpu_at(memory.cpu_timeline, start - started_epoch)
         for step, (start, end) in spans.items()
     }
+    stage_run_peaks = {
+        step: max((rss for t, rss in memory.own_timeline if start <= started_epoch + t <= end), default=float("nan"))
+        for step, (start, end) in spans.items()
+    }
     return JobRun(seconds, run_seconds, stages, memory.peak_rss_mib, memory.peak_mib, cpu_seconds, stage_peaks,
-                  stage_cpu, memory.peak_own_rss_mib)
+                  stage_cpu, memory.peak_own_rss_mib, stage_run_peaks)
 
 
 def _cpu_at(timeline: list[tuple[float, float]], moment: float) -> float:
@@ -381,6 +386,8 @@ def report(results: list[SiteScores]) -> None:
     )
     print_table("Peak RSS MiB of the job's process tree while each stage ran (stages overlap)", ["website", *STAGES],
                 [[r.name, *(r.job.stage_peak_rss_mib.get(s, float("nan")) for s in STAGES)] for r in results])
+    print_table("Peak RSS MiB of the run's own process (`dagster job execute`, without its workers) while each stage ran",
+                ["website", *STAGES], [[r.name, *(r.job.stage_run_rss_mib.get(s, float("nan")) for s in STAGES)] for r in results])
     # CPU time does not depend on how busy the machine is, as wall time does: parsed pages per CPU second, and the
     # wall time the stage would take with WORKERS free cores, say what the parse costs.
     print_table(
