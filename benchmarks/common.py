@@ -75,7 +75,9 @@ class PeakMemory:
 
     ``peak_mib`` is the proportional set size (PSS): pages a forked worker shares with its parent are counted once,
     not once per process as a sum of RSS would. ``peak_rss_mib`` is that sum of RSS, what ``top`` users add up;
-    ``timeline`` keeps (seconds since start, RSS MiB) samples for profiles.
+    ``timeline`` keeps (seconds since start, RSS MiB) samples for profiles; ``peak_own_rss_mib`` is the peak RSS of
+    the process alone, without its children; ``cpu_timeline`` keeps (seconds since start, CPU seconds used so far by
+    the tree: its live processes and the children they have reaped), from which a stage's CPU time is read.
     """
 
     def __init__(self, interval_s: float = 0.2, pid: int | None = None) -> None:
@@ -83,7 +85,10 @@ class PeakMemory:
         self.pid = pid
         self.peak_mib = 0.0
         self.peak_rss_mib = 0.0
+        self.peak_own_rss_mib = 0.0
         self.timeline: list[tuple[float, float]] = []
+        self.cpu_timeline: list[tuple[float, float]] = []
+        self.own_timeline: list[tuple[float, float]] = []  # (seconds since start, RSS MiB of the process alone)
         self._stop = threading.Event()
 
     def _sample(self) -> None:
@@ -101,7 +106,11 @@ class PeakMemory:
             rss = sum(_rss(p) for p in tree) / 2**20
             self.peak_mib = max(self.peak_mib, pss)
             self.peak_rss_mib = max(self.peak_rss_mib, rss)
+            own = _rss(process) / 2**20
+            self.peak_own_rss_mib = max(self.peak_own_rss_mib, own)
+            self.own_timeline.append((time.perf_counter() - started, own))
             self.timeline.append((time.perf_counter() - started, rss))
+            self.cpu_timeline.append((time.perf_counter() - started, sum(_cpu(p) for p in tree)))
             time.sleep(self.interval_s)
 
     def __enter__(self) -> PeakMemory:
@@ -119,6 +128,14 @@ def _rss(process: psutil.Process) -> int:
         return process.memory_info().rss
     except psutil.Error:
         return 0
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.Error:
+        return 0.0
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _pss(process: psutil.Process) -> int:

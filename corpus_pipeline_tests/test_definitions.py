@@ -84,3 +84,18 @@ def test_the_ui_shows_every_asset_s_columns_before_its_first_run():
     for spec in defs.resolve_all_asset_specs():
         columns = spec.metadata["dagster/column_schema"].columns
         assert columns and all(column.description for column in columns), spec.key
+
+
+def test_loading_the_code_location_imports_no_pdf_or_dedup_library():
+    # The run's process holds what the code location imports while its parsing workers run (issue 20's memory):
+    # the PDF, OCR and near-duplicate libraries are imported by the steps that use them.
+    code = "import sys, corpus_pipeline.definitions; print([m for m in ('pypdf', 'pytesseract', 'datasketch') if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_global_corpus_asset_is_the_folder_the_training_set_reads():
+    from corpus_pipeline.assets.global_corpus import ASSET
+    from corpus_pipeline.lm.global_dedup import GLOBAL_CORPUS_ASSET
+
+    assert ASSET == GLOBAL_CORPUS_ASSET

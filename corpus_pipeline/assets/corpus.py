@@ -7,7 +7,6 @@ from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
-from corpus_pipeline.dedup.corpus import deduplicate
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import (
@@ -43,6 +42,9 @@ def corpus(
     warehouse: ParquetWarehouse,
 ):
     """One record per unique text: exact and near duplicates merged, each merge listed in `absorbed`."""
+    # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the parse.
+    from corpus_pipeline.dedup.corpus import deduplicate
+
     store = warehouse.open()
     website = context.partition_key
     groups = store.scan("canonical_url_groups", website).collect()

@@ -8,13 +8,13 @@ from corpus_pipeline.assets.code_versions import global_corpus_version
 from corpus_pipeline.assets.reporting import declared_metadata, partition_metadata
 from corpus_pipeline.assets.whole_publishing import publish_whole_if_good, whole_asset_check_specs
 from corpus_pipeline.lm.checks import UNIQUE_IDS, unique_ids
-from corpus_pipeline.lm.global_dedup import GLOBAL_CORPUS_ASSET, deduplicate_across_websites, kept_records
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.training_resources import TrainingSetPolicy
 
-ASSET = GLOBAL_CORPUS_ASSET
+# lm.global_dedup.GLOBAL_CORPUS_ASSET, named here so that importing the asset does not import the dedup libraries.
+ASSET = "global_corpus"
 PREVIEW = ["website", "url", "lang", "words", "merged_from"]
 CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_IDS)
 
@@ -39,6 +39,8 @@ def global_corpus(
     """Kept records of all websites, one per text across websites; `merged_from` says which website and URL each
     merged copy came from. A new version replaces the current one only once its checks pass. Websites without a
     corpus_quality partition yet are listed in the metadata."""
+    from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records  # see ASSET
+
     store = warehouse.open()
     names = websites.load().names
     ready = [name for name in names if store.exists("corpus_quality", name)]

@@ -11,8 +11,6 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
 from corpus_pipeline.extract.site_links import page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.pdf.document import PdfError, read_pdf
-from corpus_pipeline.pdf.ocr import check_ocr_languages
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
@@ -42,6 +40,8 @@ def pdf_documents(
     website = websites.website(context.partition_key)
     settings = crawler_config.pdf_settings(website)
     if settings.ocr:
+        from corpus_pipeline.pdf.ocr import check_ocr_languages  # see _pdf_records: imported when used
+
         check_ocr_languages(settings.languages)  # fail before any work, naming the missing language
     store = warehouse.open()
     raw_path = store.local_file("raw_pages", website.name)
@@ -60,6 +60,10 @@ def pdf_documents(
 
 def _pdf_records(context: dg.AssetExecutionContext, row: dict, website: str, default_lang: str, settings) -> list[dict]:
     """The records of one stored PDF; an unreadable PDF keeps one record with the reason."""
+    # Imported here, not with the module: the PDF and OCR libraries (pypdf, pytesseract with pandas, scipy) are 86
+    # MiB that the run's process would otherwise hold while its parsing workers run, on websites without PDFs too.
+    from corpus_pipeline.pdf.document import PdfError, read_pdf
+
     url = row["final_url"] or row["url"]
     try:
         return read_pdf(

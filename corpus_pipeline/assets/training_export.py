@@ -7,12 +7,12 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
 from corpus_pipeline.assets.code_versions import training_export_version
+from corpus_pipeline.assets.global_corpus import ASSET as GLOBAL_CORPUS_ASSET
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.assets.whole_publishing import publish_whole_if_good, whole_asset_check_specs
 from corpus_pipeline.lm.card import facts_from, render_card
 from corpus_pipeline.lm.checks import COMPLETE_EXPORT, complete_export
 from corpus_pipeline.lm.export import EXPORT_ASSET, mirror_export, training_records, write_export_records
-from corpus_pipeline.lm.global_dedup import GLOBAL_CORPUS_ASSET
 from corpus_pipeline.lm.schema import EXPORT_SCHEMA
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current
 from corpus_pipeline.resources import ParquetWarehouse, WebsiteRegistry

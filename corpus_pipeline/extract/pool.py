@@ -8,6 +8,8 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from typing import TypeVar
 
+from corpus_pipeline.core.budget import launcher_script_hidden
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -29,4 +31,6 @@ def map_in_windows(function: Callable[[Item], Result], items: Iterable[Item], wo
     iterator = iter(items)
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(START_METHOD)) as pool:
         while window := list(islice(iterator, workers * WINDOW_PER_WORKER)):
-            yield from pool.map(function, window, chunksize=8)
+            with launcher_script_hidden():  # the pool starts its workers as items are submitted
+                results = pool.map(function, window, chunksize=8)
+            yield from results

@@ -80,3 +80,42 @@ def test_killing_a_worker_with_a_large_item_queued_behind_it_leaves_no_thread_be
     for thread in feeders:
         thread.join(timeout=10)
     assert not any(thread.is_alive() for thread in feeders)
+
+
+def modules_loaded(names: tuple[str, ...]) -> list[str]:
+    import sys
+
+    return [name for name in names if name in sys.modules]
+
+
+LAUNCHER = """import sys
+import {marker}
+from corpus_pipeline.core.budget import Budget, map_within_budget
+from corpus_pipeline.extract.pool import map_in_windows
+from corpus_pipeline_tests.core.test_budget import modules_loaded, note
+if __name__ == "__main__":
+    names = ("{marker}",)
+    spawned = list(map_within_budget(modules_loaded, [names], fallback=note, budget=Budget(), workers=1,
+                                     start_method="spawn"))
+    pooled = list(map_in_windows(modules_loaded, [names] * 4, workers=2))
+    print(spawned[0], pooled[0], __file__ == sys.argv[0])
+"""
+
+
+def test_spawned_workers_do_not_rerun_a_console_script_launcher(tmp_path):
+    # A console script (no .py suffix, like the `dagster` command) imports its whole CLI at the top; spawned workers
+    # must not import it again. `colorsys` stands in for the CLI: nothing else in a worker imports it.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    launcher = tmp_path / "pipeline-cli"
+    launcher.write_text(LAUNCHER.format(marker="colorsys"))
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, str(launcher)], capture_output=True, text=True, env=env, cwd=root, check=True)
+    assert out.stdout.split() == ["[]", "[]", "True"]  # and the parent's own __main__ keeps its path
+    script = tmp_path / "pipeline_script.py"  # a .py script may define what workers run: it is still imported
+    script.write_text(LAUNCHER.format(marker="colorsys"))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=root, check=True)
+    assert out.stdout.split() == ["['colorsys']", "['colorsys']", "True"]
