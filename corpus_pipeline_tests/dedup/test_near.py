@@ -5,7 +5,7 @@ from datasketch import MinHash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.dedup.near import NUM_PERM, minhash_values, shingles, similarity
+from corpus_pipeline.dedup.near import NUM_PERM, minhash_values, near_duplicate_pairs, shingles, similarity
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
@@ -46,3 +46,14 @@ def test_minhash_values_are_datasketchs_minhash_of_the_shingles_bit_for_bit(word
 def test_shingles_are_five_word_runs_and_short_texts_give_their_words():
     assert shingles("one two three four five six") == {b"one two three four five", b"two three four five six"}
     assert shingles("one, two!") == {b"one", b"two"}
+
+
+def test_a_minimum_estimated_jaccard_verifies_only_pairs_whose_signatures_agree_enough():
+    text = "\n".join(f"line {n} of a long manual page about installing packages with apt and dpkg" for n in range(40))
+    edited = text.replace("line 7 of", "row 7 of")  # a few shingles differ: Jaccard ~0.97, not 1
+    other = "\n".join(f"entry {n} of an unrelated glossary listing terms and their meanings" for n in range(40))
+    texts = [text, other, edited]
+    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9)] == [(0, 2)]
+    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=0.5)] == [(0, 2)]
+    # Only identical signatures would pass 1.0: the edited copy is not even verified.
+    assert near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=1.0) == []
