@@ -1,6 +1,7 @@
 """Near-duplicate detection: our MinHash/LSH + verification vs the reference's 500-neighbour window.
 
-Usage: python benchmarks/dedup_bench.py [--sizes 2000 10000 50000] [--quick] [--cross-websites 500000]
+Usage: python benchmarks/dedup_bench.py [--sizes 2000 10000 50000] [--quick] [--cross-websites 10000 ... 500000]
+       [--unfiltered-up-to 50000]
 
 A corpus is synthesized from real English sentences (Python documentation): documents of
 2-5 KB with a site header and footer. Variants of random originals are injected at random
@@ -10,15 +11,23 @@ paragraphs with an original and must stay apart. Scores are on pairs.
 
 The cross-website case spreads such a corpus over 20 websites at random, so most duplicate pairs join two
 websites (syndication, mirrors), and runs the global_corpus merge on all of it against the per-website corpus
-stage run website by website on the same records, in the same run (time and peak memory of each).
+stage run website by website on the same records, in the same run: wall and CPU seconds of the process tree, peak
+memory, and the load average next to them. Up to --unfiltered-up-to records, global_corpus also runs with every
+band-sharing pair verified (min_estimated_jaccard 0, the code before the filter), and the two outputs are compared.
+A last table puts global_corpus's CPU seconds per 1,000 records side by side across sizes: flat means linear.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
+import resource
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import combinations
 from pathlib import Path
@@ -31,7 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.common import PeakMemory, print_table, python_doc_paragraphs, timed  # noqa: E402
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA  # noqa: E402
 from corpus_pipeline.dedup.corpus import deduplicate  # noqa: E402
-from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records  # noqa: E402
+from corpus_pipeline.lm.global_dedup import (  # noqa: E402
+    MIN_ESTIMATED_JACCARD,
+    deduplicate_across_websites,
+    kept_records,
+)
 
 WINDOW = 500
 CROSS_WEBSITES = 20  # websites the cross-website corpus is spread over
@@ -189,51 +202,135 @@ def spread_over_websites(docs: list[tuple[str, str]], rng: random.Random) -> pl.
     return kept_records([scored])
 
 
-def global_merge(records: pl.DataFrame, workers: int):
+@dataclass
+class Cost:
+    """What one method cost: wall and CPU seconds of the process tree (this process and its reaped workers), peak
+    PSS and RSS of the tree, and the 1-minute load average at the end."""
+
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    peak_pss_mib: float = 0.0
+    peak_rss_mib: float = 0.0
+    load: float = 0.0
+
+    def add(self, other: Cost) -> None:
+        """Sums of times, maxima of memory: the cost of runs one after the other."""
+        self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
+        self.peak_pss_mib = max(self.peak_pss_mib, other.peak_pss_mib)
+        self.peak_rss_mib = max(self.peak_rss_mib, other.peak_rss_mib)
+        self.load = max(self.load, other.load)
+
+
+def _tree_cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@contextmanager
+def measured() -> Iterator[Cost]:
+    """The cost of the block, filled in when it ends (the workers of a pool are reaped when the pool closes)."""
+    cost = Cost()
+    cpu = _tree_cpu_seconds()
     with PeakMemory() as memory, timed() as elapsed:
-        merged, _ = deduplicate_across_websites(records, threshold=THRESHOLD, workers=workers)
+        yield cost
+    cost.seconds, cost.cpu_seconds = elapsed(), _tree_cpu_seconds() - cpu
+    cost.peak_pss_mib, cost.peak_rss_mib, cost.load = memory.peak_mib, memory.peak_rss_mib, os.getloadavg()[0]
+
+
+def global_merge(records: pl.DataFrame, workers: int, min_estimated_jaccard: float = MIN_ESTIMATED_JACCARD):
+    with measured() as cost:
+        merged, _ = deduplicate_across_websites(
+            records, threshold=THRESHOLD, workers=workers, min_estimated_jaccard=min_estimated_jaccard
+        )
     predicted = set()
     for kept, sources in zip(merged["url"], merged["merged_from"].to_list()):
         predicted |= {frozenset(p) for p in combinations([kept] + [s["url"] for s in sources or []], 2)}
-    return predicted, elapsed(), memory.peak_mib
+    return predicted, cost, merged
 
 
 def per_website_merges(records: pl.DataFrame, workers: int):
     """The per-website corpus stage, website after website: what the pipeline did before global_corpus."""
-    predicted, seconds, peak = set(), 0.0, 0.0
+    predicted, total = set(), Cost()
     for _, website in records.group_by("website"):
         groups = as_groups(list(zip(website["url"], website["content"])))  # built outside the timing, like records
-        with PeakMemory() as memory, timed() as elapsed:
+        with measured() as cost:
             corpus, _ = deduplicate(groups, threshold=THRESHOLD, workers=workers)
-        seconds, peak = seconds + elapsed(), max(peak, memory.peak_mib)
+        total.add(cost)
         for kept, absorbed in zip(corpus["url"], corpus["absorbed"].to_list()):
             members = [kept] + [a["url"] for a in absorbed or [] if a["reason"] != "same_url"]
             predicted |= {frozenset(p) for p in combinations(members, 2)}
-    return predicted, seconds, peak
+    return predicted, total, None
 
 
-def cross_website_case(size: int, pool: list[str], workers: int) -> list[list[object]]:
+COST_HEADER = ["wall s", "CPU s", "CPU ms / record", "peak PSS MiB", "peak RSS MiB", "load (1 min)"]
+
+
+def cost_cells(size: int, cost: Cost) -> list[object]:
+    return [cost.seconds, cost.cpu_seconds, 1000 * cost.cpu_seconds / size, cost.peak_pss_mib, cost.peak_rss_mib, cost.load]
+
+
+def cross_website_case(size: int, pool: list[str], workers: int, unfiltered: bool) -> Cost:
+    """global_corpus against the per-website stage (and, when ``unfiltered``, against itself verifying every
+    band-sharing pair) on ``size`` synthesized records; returns global_corpus's cost."""
     docs, truth, negatives = synthesize(size, pool, random.Random(size))
     records = spread_over_websites(docs, random.Random(size + 1))
     website_of = dict(zip(records["url"], records["website"]))
     del docs
     crossing = {pair for pair in truth if len({website_of[url] for url in pair}) == 2}
-    rows = []
-    for method, run in (("global_corpus (all websites at once)", global_merge), ("corpus per website (baseline)", per_website_merges)):
-        predicted, seconds, peak = run(records, workers)
+    del website_of
+    methods: list[tuple[str, Callable]] = [("global_corpus (all websites at once)", global_merge)]
+    if unfiltered:
+        methods.append(("global_corpus, every band-sharing pair verified", lambda r, w: global_merge(r, w, 0.0)))
+    methods.append(("corpus per website (baseline)", per_website_merges))
+    rows, costs, outputs = [], [], []
+    for method, run in methods:
+        predicted, cost, merged = run(records, workers)
         recall, precision = score(predicted, truth)
         cross_recall, _ = score(predicted & crossing, crossing)
-        rows.append([size, method, recall, cross_recall, precision, seconds, peak])
+        rows.append([size, method, recall, cross_recall, precision, *cost_cells(size, cost)])
+        costs.append(cost)
+        outputs.append(merged)
+        del predicted, merged
         # Printed at once: a long run that is stopped later still leaves what it measured.
         print(f"measured: {rows[-1]}", flush=True)
-    rows.append([size, "global / per-website", "", "", "", rows[0][5] / max(rows[1][5], 1e-9), rows[0][6] / max(rows[1][6], 1e-9)])
+    baseline = costs[-1]
+    rows.append([size, "global / per-website", "", "", "", costs[0].seconds / max(baseline.seconds, 1e-9),
+                 costs[0].cpu_seconds / max(baseline.cpu_seconds, 1e-9), "",
+                 costs[0].peak_pss_mib / max(baseline.peak_pss_mib, 1e-9), "", ""])
     print_table(
         f"{size} documents on {CROSS_WEBSITES} websites, {len(truth)} duplicate pairs ({len(crossing)} across websites), "
         f"{len(negatives)} hard negatives",
-        ["docs", "method", "pair recall", "cross-website recall", "pair precision", "seconds", "peak PSS MiB"],
+        ["docs", "method", "pair recall", "cross-website recall", "pair precision", *COST_HEADER],
         rows,
     )
-    return rows
+    if unfiltered:
+        compare_outputs(outputs[0], outputs[1])
+    return costs[0]
+
+
+def compare_outputs(filtered: pl.DataFrame, unfiltered: pl.DataFrame) -> None:
+    """Whether the filter changed global_corpus's output, and where."""
+    if filtered.equals(unfiltered):
+        print("  global_corpus output with and without the filter: identical (same frame)")
+        return
+    kept_a, kept_b = set(filtered["url"]), set(unfiltered["url"])
+    merges = {url: sorted(s["url"] for s in sources) for url, sources in zip(filtered["url"], filtered["merged_from"].to_list())}
+    other = {url: sorted(s["url"] for s in sources) for url, sources in zip(unfiltered["url"], unfiltered["merged_from"].to_list())}
+    changed = sum(1 for url in kept_a & kept_b if merges[url] != other[url])
+    print(f"  global_corpus output with and without the filter differs: {len(kept_a - kept_b)} records kept only with "
+          f"it, {len(kept_b - kept_a)} only without, {changed} kept by both with other merges")
+
+
+def linearity(costs: dict[int, Cost]) -> None:
+    base = min(costs)
+    rows = [[size, *cost_cells(size, cost), (cost.cpu_seconds / size) / (costs[base].cpu_seconds / base)]
+            for size, cost in sorted(costs.items())]
+    print_table(
+        f"global_corpus's cost by size (CPU per record relative to {base} records: 1.0 is linear)",
+        ["docs", *COST_HEADER, "CPU per record vs smallest"],
+        rows,
+    )
 
 
 def score(predicted: set, truth: set) -> tuple[float, float]:
@@ -248,8 +345,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--window-budget", type=float, default=60.0, help="seconds of measured window scheme per size")
     parser.add_argument(
-        "--cross-websites", type=int, nargs="*", default=[500_000],
+        "--cross-websites", type=int, nargs="*", default=[10_000, 50_000, 100_000, 200_000, 500_000],
         help="sizes of the cross-website case (global_corpus vs the per-website stage); none to skip",
+    )
+    parser.add_argument(
+        "--unfiltered-up-to", type=int, default=50_000,
+        help="up to this size, global_corpus also runs verifying every band-sharing pair (the code before the filter)",
     )
     args = parser.parse_args()
     if args.quick:
@@ -269,8 +370,11 @@ def main() -> None:
         rows.append([size, "speed-up", "", "", window_seconds / max(seconds, 1e-9), ""])
         print_table(f"{size} documents, {len(truth)} duplicate pairs, {len(negatives)} hard negatives", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows[-3:])
     print_table("Summary", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows)
+    costs = {}
     for size in args.cross_websites:
-        cross_website_case(size, pool, args.workers)
+        costs[size] = cross_website_case(size, pool, args.workers, size <= args.unfiltered_up_to)
+        if len(costs) > 1:
+            linearity(costs)
 
 
 if __name__ == "__main__":
