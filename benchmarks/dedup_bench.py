@@ -20,6 +20,8 @@ A last table puts global_corpus's CPU seconds per 1,000 records side by side acr
 from __future__ import annotations
 
 import argparse
+import ctypes
+import gc
 import os
 import random
 import re
@@ -82,14 +84,21 @@ def synthesize(size: int, pool: list[str], rng: random.Random):
     def document(body: list[str], header: int, footer: int) -> str:
         return "\n\n".join([HEADERS[header], *body, FOOTERS[footer]])
 
-    originals = []
+    # Each original is kept as its document text only (its body is the text between header and footer): a body
+    # list besides the text would double the synthesis's memory (500k documents: ~2 GB of text).
+    originals: list[tuple[str, int, int]] = []
     for _ in range(n_originals):
         body, length = [], 0
         target = rng.randint(2000, 5000)
         while length < target:
             body.append(paragraph())
             length += len(body[-1])
-        originals.append((body, rng.randrange(3), rng.randrange(3)))
+        header, footer = rng.randrange(3), rng.randrange(3)
+        originals.append((document(body, header, footer), header, footer))
+
+    def original(index: int) -> tuple[list[str], int, int]:
+        text, header, footer = originals[index]
+        return text.split("\n\n")[1:-1], header, footer
 
     def edit(body: list[str], share: float) -> list[str]:
         words = "\n".join(body).split(" ")
@@ -99,14 +108,14 @@ def synthesize(size: int, pool: list[str], rng: random.Random):
 
     docs: list[tuple[str, str]] = []
     cluster_of: dict[str, int] = {}
-    for index, (body, header, footer) in enumerate(originals):
+    for index, (text, _, _) in enumerate(originals):
         url = f"https://docs.example/{rng.getrandbits(64):016x}"
-        docs.append((url, document(body, header, footer)))
+        docs.append((url, text))
         cluster_of[url] = index
     for position in range(n_variants):
         kind = VARIANTS[position % len(VARIANTS)]
         source = rng.randrange(n_originals)
-        body, header, footer = originals[source]
+        body, header, footer = original(source)
         if kind.startswith("edit"):
             body = edit(body, int(kind[4:]) / 100)
         elif kind == "boilerplate":
@@ -124,7 +133,7 @@ def synthesize(size: int, pool: list[str], rng: random.Random):
     negatives = []
     for _ in range(n_negatives):
         source = rng.randrange(n_originals)
-        body, header, footer = originals[source]
+        body, header, footer = original(source)
         half = body[: len(body) // 2] + [paragraph() for _ in range(len(body) - len(body) // 2)]
         url = f"https://docs.example/{rng.getrandbits(64):016x}"
         docs.append((url, document(half, header, footer)))
@@ -270,19 +279,32 @@ def cost_cells(size: int, cost: Cost) -> list[object]:
     return [cost.seconds, cost.cpu_seconds, 1000 * cost.cpu_seconds / size, cost.peak_pss_mib, cost.peak_rss_mib, cost.load]
 
 
-def cross_website_case(size: int, pool: list[str], workers: int, unfiltered: bool) -> Cost:
-    """global_corpus against the per-website stage (and, when ``unfiltered``, against itself verifying every
-    band-sharing pair) on ``size`` synthesized records; returns global_corpus's cost."""
+def release_freed_memory() -> None:
+    """Give the heap that freed Python objects leave behind back to the system (glibc keeps it otherwise), so that
+    a method's peak memory is not the synthesis's or the previous method's garbage (500k documents: ~2 GB)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the figures then include the garbage
+        pass
+
+
+def cross_website_case(size: int, pool: list[str], workers: int, unfiltered: bool, baseline: bool = True) -> Cost:
+    """global_corpus against the per-website stage (when ``baseline``) and, when ``unfiltered``, against itself
+    verifying every band-sharing pair, on ``size`` synthesized records; returns global_corpus's cost."""
     docs, truth, negatives = synthesize(size, pool, random.Random(size))
+    release_freed_memory()
     records = spread_over_websites(docs, random.Random(size + 1))
     website_of = dict(zip(records["url"], records["website"]))
     del docs
     crossing = {pair for pair in truth if len({website_of[url] for url in pair}) == 2}
     del website_of
+    release_freed_memory()
     methods: list[tuple[str, Callable]] = [("global_corpus (all websites at once)", global_merge)]
     if unfiltered:
         methods.append(("global_corpus, every band-sharing pair verified", lambda r, w: global_merge(r, w, 0.0)))
-    methods.append(("corpus per website (baseline)", per_website_merges))
+    if baseline:
+        methods.append(("corpus per website (baseline)", per_website_merges))
     rows, costs, outputs = [], [], []
     for method, run in methods:
         predicted, cost, merged = run(records, workers)
@@ -292,12 +314,14 @@ def cross_website_case(size: int, pool: list[str], workers: int, unfiltered: boo
         costs.append(cost)
         outputs.append(merged)
         del predicted, merged
+        release_freed_memory()
         # Printed at once: a long run that is stopped later still leaves what it measured.
         print(f"measured: {rows[-1]}", flush=True)
-    baseline = costs[-1]
-    rows.append([size, "global / per-website", "", "", "", costs[0].seconds / max(baseline.seconds, 1e-9),
-                 costs[0].cpu_seconds / max(baseline.cpu_seconds, 1e-9), "",
-                 costs[0].peak_pss_mib / max(baseline.peak_pss_mib, 1e-9), "", ""])
+    if baseline:
+        reference = costs[-1]
+        rows.append([size, "global / per-website", "", "", "", costs[0].seconds / max(reference.seconds, 1e-9),
+                     costs[0].cpu_seconds / max(reference.cpu_seconds, 1e-9), "",
+                     costs[0].peak_pss_mib / max(reference.peak_pss_mib, 1e-9), "", ""])
     print_table(
         f"{size} documents on {CROSS_WEBSITES} websites, {len(truth)} duplicate pairs ({len(crossing)} across websites), "
         f"{len(negatives)} hard negatives",
@@ -349,6 +373,10 @@ def main() -> None:
         help="sizes of the cross-website case (global_corpus vs the per-website stage); none to skip",
     )
     parser.add_argument(
+        "--baseline-sizes", type=int, nargs="*",
+        help="cross-website sizes at which the per-website stage runs too (default: every size)",
+    )
+    parser.add_argument(
         "--unfiltered-up-to", type=int, default=50_000,
         help="up to this size, global_corpus also runs verifying every band-sharing pair (the code before the filter)",
     )
@@ -372,7 +400,8 @@ def main() -> None:
     print_table("Summary", ["docs", "method", "pair recall", "pair precision", "seconds", "peak PSS MiB"], rows)
     costs = {}
     for size in args.cross_websites:
-        costs[size] = cross_website_case(size, pool, args.workers, size <= args.unfiltered_up_to)
+        baseline = args.baseline_sizes is None or size in args.baseline_sizes
+        costs[size] = cross_website_case(size, pool, args.workers, size <= args.unfiltered_up_to, baseline)
         if len(costs) > 1:
             linearity(costs)
 
