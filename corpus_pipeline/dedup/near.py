@@ -35,6 +35,7 @@ _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.
 # Workers are fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
 START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
+_AGREEMENT_CHUNK = 32768  # candidate pairs whose signatures are compared at once
 # datasketch's default MinHash (affine32, seed 1): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
 # h -> a * h + b mod 2**32 per permutation. minhash_values computes the same values with numpy over all
 # shingles at once (datasketch hashes and converts them one Python call at a time: 2.4 ms a 3 KB text vs 1.4).
@@ -163,20 +164,27 @@ def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> fl
 
 
 def near_duplicate_pairs(
-    texts: Sequence[str], threshold: float, workers: int = 1, prepare: Callable[[str], str] | None = None
+    texts: Sequence[str],
+    threshold: float,
+    workers: int = 1,
+    prepare: Callable[[str], str] | None = None,
+    *,
+    min_estimated_jaccard: float = 0.0,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
     ``prepare`` normalizes a text before shingling and verification (a top-level function, so
     that worker processes can use it); it runs again on demand rather than keeping copies.
     Signatures and verifications run on ``workers`` processes from ``PARALLEL_FROM`` texts on.
+    A pair that shares a band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of
+    their values (the MinHash estimate of its shingle Jaccard); 0 verifies every pair that shares a band.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
     prepare = prepare or _identity
     parallel = workers > 1 and len(texts) > PARALLEL_FROM
     with ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) if parallel else nullcontext() as pool:
-        candidates = sorted(_candidates(_signature_matrix(texts, prepare, pool, workers)))
+        candidates = _candidates(_signature_matrix(texts, prepare, pool, workers), min_estimated_jaccard)
         if pool is None:
             return _verify_block((candidates, texts, prepare, threshold))
         jobs = _verification_jobs(texts, candidates, prepare, threshold)
@@ -291,19 +299,54 @@ def _signature_block(job: tuple[list[str], Callable[[str], str]]) -> np.ndarray:
     return np.stack([minhash_values(prepare(text)) for text in texts]) if texts else np.empty((0, NUM_PERM), np.uint64)
 
 
-def _candidates(signatures: np.ndarray) -> set[tuple[int, int]]:
-    """Index pairs that share at least one band, bucketed band by band with a sort."""
-    candidates: set[tuple[int, int]] = set()
+def _candidates(signatures: np.ndarray, min_estimated_jaccard: float = 0.0) -> list[tuple[int, int]]:
+    """Index pairs (i, j), i < j, in order, that share at least one band and whose signatures agree on at least
+    ``min_estimated_jaccard`` of their values.
+
+    Pairs are numbered ``i * len(signatures) + j`` and gathered band by band with numpy: a band's buckets of a few
+    hundred documents (pages sharing template lines) cost arrays, not Python tuples.
+    """
+    codes = np.empty(0, dtype=np.int64)
     for band in range(BANDS):
-        columns = signatures[:, band * ROWS : (band + 1) * ROWS]
-        keys = np.bitwise_xor.reduce(columns * _MIX[:ROWS], axis=1)
-        order = np.argsort(keys, kind="stable")
-        change = np.flatnonzero(np.diff(keys[order])) + 1
-        starts = np.concatenate(([0], change))
-        ends = np.concatenate((change, [len(keys)]))
-        shared = np.flatnonzero((ends - starts) > 1)  # only buckets holding two documents or more
-        for start, end in zip(starts[shared].tolist(), ends[shared].tolist(), strict=True):
-            if end - start <= MAX_BUCKET:
-                members = sorted(order[start:end].tolist())
-                candidates.update((a, b) for k, a in enumerate(members) for b in members[k + 1 :])
-    return candidates
+        codes = np.union1d(codes, _band_pairs(signatures, band))
+    codes = _agreeing(signatures, codes, min_estimated_jaccard)
+    first, second = np.divmod(codes, max(len(signatures), 1))
+    return list(zip(first.tolist(), second.tolist(), strict=True))
+
+
+def _band_pairs(signatures: np.ndarray, band: int) -> np.ndarray:
+    """The numbers of the pairs of documents that fall in the same bucket of ``band`` (buckets of two documents up
+    to ``MAX_BUCKET``), bucketed with a sort."""
+    columns = signatures[:, band * ROWS : (band + 1) * ROWS]
+    keys = np.bitwise_xor.reduce(columns * _MIX[:ROWS], axis=1)
+    order = np.argsort(keys, kind="stable")
+    change = np.flatnonzero(np.diff(keys[order])) + 1
+    starts = np.concatenate(([0], change))
+    ends = np.concatenate((change, [len(keys)]))
+    shared = ((ends - starts) > 1) & ((ends - starts) <= MAX_BUCKET)
+    starts, ends = starts[shared], ends[shared]
+    # Every position of those buckets in sort order, each paired with the positions after it in its bucket.
+    sizes = ends - starts
+    positions = np.repeat(starts, sizes) + _offsets(sizes)
+    later = np.repeat(ends, sizes) - positions - 1
+    left = np.repeat(positions, later)
+    right = left + 1 + _offsets(later)
+    a, b = order[left].astype(np.int64), order[right].astype(np.int64)
+    return np.minimum(a, b) * len(keys) + np.maximum(a, b)
+
+
+def _offsets(counts: np.ndarray) -> np.ndarray:
+    """0, 1, ..., count - 1 for each count, concatenated."""
+    return np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def _agreeing(signatures: np.ndarray, codes: np.ndarray, min_estimated_jaccard: float) -> np.ndarray:
+    """The pairs among ``codes`` whose signatures agree on at least ``min_estimated_jaccard`` of their values."""
+    if min_estimated_jaccard <= 0.0 or not len(codes):
+        return codes
+    needed = np.ceil(min_estimated_jaccard * NUM_PERM - _CUTOFF_MARGIN)
+    kept = np.empty(len(codes), dtype=bool)
+    for start in range(0, len(codes), _AGREEMENT_CHUNK):  # a chunk's two gathered signature blocks: ~64 MB
+        first, second = np.divmod(codes[start : start + _AGREEMENT_CHUNK], len(signatures))
+        kept[start : start + len(first)] = (signatures[first] == signatures[second]).sum(axis=1) >= needed
+    return codes[kept]

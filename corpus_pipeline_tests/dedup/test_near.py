@@ -94,3 +94,14 @@ def test_pairs_found_on_worker_processes_are_the_pairs_found_in_this_one():
 def test_connected_components_join_every_chain_of_pairs():
     assert connected_components(6, [(4, 1, 0.9), (1, 3, 0.95), (0, 5, 1.0)]) == [[0, 5], [1, 3, 4], [2]]
     assert connected_components(3, [(2, 0)]) == [[0, 2], [1]]
+
+
+def test_a_minimum_estimated_jaccard_verifies_only_pairs_whose_signatures_agree_enough():
+    text = "\n".join(f"line {n} of a long manual page about installing packages with apt and dpkg" for n in range(40))
+    edited = text.replace("line 7 of", "row 7 of")  # a few shingles differ: Jaccard ~0.97, not 1
+    other = "\n".join(f"entry {n} of an unrelated glossary listing terms and their meanings" for n in range(40))
+    texts = [text, other, edited]
+    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9)] == [(0, 2)]
+    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=0.5)] == [(0, 2)]
+    # Only identical signatures would pass 1.0: the edited copy is not even verified.
+    assert near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=1.0) == []

@@ -1,3 +1,5 @@
+import random
+import string
 from datetime import UTC, datetime
 
 import polars as pl
@@ -78,3 +80,18 @@ def test_content_keys_on_workers_are_the_keys_of_one_process():
     keys = content_keys(texts, workers=2)
     assert keys == [content_key(text or "") for text in texts]
     assert len(set(keys)) < len(keys)
+
+
+def test_pages_sharing_a_template_stay_apart_while_an_edited_copy_across_websites_is_merged():
+    header = "Riverside Docs home guides reference download community search sign in products pricing support"
+    footer = "Copyright 2026 Riverside Docs all rights reserved privacy policy terms of use contact us today"
+    rng = random.Random(7)
+    bodies = [" ".join("".join(rng.choices(string.ascii_lowercase, k=6)) for _ in range(25)) for _ in range(30)]
+    pages = [(f"p{n}", f"{header}\n\n{body}\n\n{footer}", True) for n, body in enumerate(bodies)]
+    copy = pages[0][1].replace("Riverside Docs home", "Riverside Docs start") + "\n\n" + MIRRORED
+    original = pages[0][1] + "\n\n" + MIRRORED
+    news = quality_frame("news", [*pages[1:], ("story", original, True)])
+    mirror = quality_frame("mirror", [("story", copy, True)])
+    merged, counts = deduplicate_across_websites(kept_records([news, mirror]), threshold=0.9)
+    assert counts["near_duplicate"] == 1 and counts["cross_website_merges"] == 1
+    assert merged.height == len(pages)  # 29 template pages and one story, each kept once
