@@ -13,12 +13,14 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import nullcontext
+from contextlib import ExitStack
 from itertools import islice
 from multiprocessing import get_context
 
 import numpy as np
 from rapidfuzz import fuzz, process
+
+from corpus_pipeline.core.budget import launcher_script_hidden
 
 SHINGLE_WORDS = 5
 BANDS, ROWS = 42, 3  # 126 permutations; a pair with shingle Jaccard 0.43 becomes a candidate 97 % of the time
@@ -183,7 +185,12 @@ def near_duplicate_pairs(
         return []
     prepare = prepare or _identity
     parallel = workers > 1 and len(texts) > PARALLEL_FROM
-    with ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) if parallel else nullcontext() as pool:
+    with ExitStack() as stack:
+        pool = None
+        if parallel:
+            # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
+            stack.enter_context(launcher_script_hidden())
+            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)))
         candidates = _candidates(_signature_matrix(texts, prepare, pool, workers), min_estimated_jaccard)
         if pool is None:
             return _verify_block((candidates, texts, prepare, threshold))

@@ -23,6 +23,7 @@ from multiprocessing import get_context
 
 import polars as pl
 
+from corpus_pipeline.core.budget import launcher_script_hidden
 from corpus_pipeline.dedup.corpus import _components, _Texts  # the per-website stage's union-find and text view
 from corpus_pipeline.dedup.near import BANDS, PARALLEL_FROM, ROWS, START_METHOD, near_duplicate_pairs
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
@@ -128,7 +129,7 @@ def content_keys(contents: pl.Series, workers: int = 1) -> list[str]:
     (on 5k bench records the keys were 12 % of the step's CPU, on one core while the workers waited)."""
     if workers <= 1 or contents.len() <= PARALLEL_FROM:
         return [content_key(text or "") for text in contents]
-    with ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) as pool:
+    with launcher_script_hidden(), ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) as pool:
         chunks = (contents.slice(start, KEY_CHUNK).to_list() for start in range(0, contents.len(), KEY_CHUNK))
         # A few chunks in flight at a time: the texts of all of them would be pickled at once otherwise.
         keys: list[str] = []
