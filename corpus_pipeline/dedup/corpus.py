@@ -74,7 +74,7 @@ def deduplicate(
         scores[j] = max(scores.get(j, 0.0), score)
     kept = [
         _merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): scores.get(i, 1.0) for i in members})
-        for members in _components(len(unique), pairs)
+        for members in connected_components(len(unique), pairs)
     ]
     counts["near_duplicate"] = len(unique) - len(kept)
     counts["records_out"] = len(kept)
@@ -100,8 +100,3 @@ def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
             winner["absorbed"].append({"url": loser["url"], "reason": reason, "score": score})
         winner["absorbed"].extend(loser["absorbed"])
     return winner
-
-
-# The union-find lives with the near-duplicate search, which orders its work by component; global_dedup imports it
-# from here.
-_components = connected_components

@@ -24,8 +24,15 @@ from multiprocessing import get_context
 import polars as pl
 
 from corpus_pipeline.core.budget import launcher_script_hidden
-from corpus_pipeline.dedup.corpus import _components, _Texts  # the per-website stage's union-find and text view
-from corpus_pipeline.dedup.near import BANDS, PARALLEL_FROM, ROWS, START_METHOD, near_duplicate_pairs
+from corpus_pipeline.dedup.corpus import _Texts  # the per-website stage's view of the texts, read on demand
+from corpus_pipeline.dedup.near import (
+    BANDS,
+    PARALLEL_FROM,
+    ROWS,
+    START_METHOD,
+    connected_components,
+    near_duplicate_pairs,
+)
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
@@ -109,7 +116,7 @@ def deduplicate_across_websites(
         best[i], best[j] = max(best.get(i, 0.0), score), max(best.get(j, 0.0), score)
     kept = [
         _merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): best.get(i, 1.0) for i in members})
-        for members in _components(len(unique), pairs)
+        for members in connected_components(len(unique), pairs)
     ]
     counts = {
         "websites": records["website"].n_unique(),
