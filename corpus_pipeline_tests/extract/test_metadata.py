@@ -73,3 +73,21 @@ def test_the_demo_site_tagline_dates_no_page(tmp_path):
             assert record["published"] is None, (site_path, record["published"])
         if site_path in facts.dated_pages:
             assert record["date"] == facts.dated_pages[site_path], site_path
+
+
+def test_a_date_written_far_from_the_title_is_not_the_publication_date():
+    # A history paragraph deep in the page quotes a year and a day: it dates an event, not the page.
+    filler = "".join(f"<p>Step {n}: fill the watering can from the tank and water the beds along the fence.</p>" for n in range(20))
+    record = parsed(page(PROSE + filler + "<p>The first tank was installed on 3 March 2001 by the founders.</p>"))
+    assert record["published"] is None
+    near_title = parsed(page(PROSE.replace("</h1>", "</h1><p>3 March 2021</p>") + filler))
+    assert near_title["published"] == datetime(2021, 3, 3, tzinfo=UTC)
+
+
+def test_section_numbers_are_not_dates():
+    headings = "".join(
+        f"<h2>{number}. Partitioning the disks</h2><p>Each disk gets a partition table before anything else.</p>"
+        for number in ("4.2.10.4", "4.2.12.1", "10.4.1", "15.4.1")
+    )
+    record = parsed(page("<h1>Installation</h1>" + headings))
+    assert record["published"] is None
