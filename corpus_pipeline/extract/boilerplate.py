@@ -225,26 +225,34 @@ def page_line_keys(document: html.HtmlElement, skipped: Collection[etree._Elemen
     The ``skipped`` elements are read as if they had been dropped from the tree (their tails stay).
     """
     pieces: list[str] = []
-    stack: list[tuple[etree._Element, bool]] = [(document, False)]
-    while stack:
-        node, closing = stack.pop()
-        if not closing and node in skipped:
-            if node.tail:
-                pieces.append(node.tail)
-            continue
-        breaks = isinstance(node.tag, str) and node.tag in _LINE_BREAKING_TAGS
-        if closing:
-            pieces.append("\n" if breaks else "")
-            if node is not document and node.tail:
-                pieces.append(node.tail)
-            continue
-        if breaks:
-            pieces.append("\n")
-        if isinstance(node.tag, str) and node.text:
-            pieces.append(node.text)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
-    return {key for key in map(line_key, "".join(pieces).split("\n")) if key}
+    if document.text and isinstance(document.tag, str):
+        pieces.append(document.text)
+    for child in document:
+        _collect_text(child, skipped, pieces)
+    text = "".join(pieces)
+    if isinstance(document.tag, str) and document.tag in _LINE_BREAKING_TAGS:
+        text = f"\n{text}\n"
+    return {key for key in map(line_key, text.split("\n")) if key}
+
+
+def _collect_text(node: etree._Element, skipped: Collection[etree._Element], pieces: list[str]) -> None:
+    """Append the text of ``node`` and its tail to ``pieces``, with a line break around each line-breaking element."""
+    if node in skipped:
+        if node.tail:
+            pieces.append(node.tail)
+        return
+    tag = node.tag
+    breaks = isinstance(tag, str) and tag in _LINE_BREAKING_TAGS
+    if breaks:
+        pieces.append("\n")
+    if isinstance(tag, str) and node.text:
+        pieces.append(node.text)
+    for child in node:
+        _collect_text(child, skipped, pieces)
+    if breaks:
+        pieces.append("\n")
+    if node.tail:
+        pieces.append(node.tail)
 
 
 def _signed_elements(document: html.HtmlElement) -> list[tuple[etree._Element, int]]:
