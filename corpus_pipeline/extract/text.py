@@ -70,11 +70,11 @@ def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTI
     times or more are the page's own structure (an interview's recurring question) and stay.
     """
     lines = text.split("\n")
-    counts = Counter(line_key(line) for line in lines)
+    keys = [line_key(line) for line in lines]
+    counts = Counter(keys)
     seen: set[str] = set()
     kept = []
-    for line in lines:
-        key = line_key(line)
+    for line, key in zip(lines, keys, strict=True):
         if key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words:
             continue
         seen.add(key)
