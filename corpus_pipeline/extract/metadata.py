@@ -185,6 +185,8 @@ def text_near_title(document: html.HtmlElement) -> list[str]:
         if piece:
             pieces.append((length, length + len(piece), piece))
             length += len(piece)
+            if title is not None and length >= title[1] + TITLE_TEXT_AFTER:
+                break  # the rest of the page is past the window
     start, end = (title[0] - TITLE_TEXT_BEFORE, title[1] + TITLE_TEXT_AFTER) if title else (0, TITLE_TEXT_AFTER)
     return [
         piece for first, last, piece in pieces
