@@ -15,7 +15,9 @@ def arrow_allocations_returned_to_system() -> None:
 
     mimalloc keeps the pages of freed Arrow buffers for reuse: a run that writes a crawl's bodies to Parquet and
     reads them back for the parse kept what every batch had used for the rest of its life. malloc maps large buffers
-    one by one and unmaps them when freed, and :func:`return_freed_memory` gives back the rest.
+    one by one and unmaps them when freed, and :func:`return_freed_memory` gives back the rest. Importing
+    ``corpus_pipeline`` before pyarrow already makes malloc Arrow's default (``ARROW_DEFAULT_MEMORY_POOL``); this
+    covers a process that loaded pyarrow first, for what Arrow allocates on Python's behalf.
     """
     pa.set_memory_pool(pa.system_memory_pool())
 
