@@ -1,4 +1,8 @@
-"""How the pipeline's processes hand memory back to the system."""
+"""How the pipeline's processes hand memory back to the system.
+
+pyarrow is imported only by the functions that use it: parsing and OCR workers trim their heap with
+:func:`malloc_trimmed` and must not load Arrow for it (~40 MiB of RSS).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,6 @@ import ctypes
 import ctypes.util
 from collections.abc import Callable
 from functools import cache
-
-import pyarrow as pa
 
 
 def arrow_allocations_returned_to_system() -> None:
@@ -19,6 +21,8 @@ def arrow_allocations_returned_to_system() -> None:
     ``corpus_pipeline`` before pyarrow already makes malloc Arrow's default (``ARROW_DEFAULT_MEMORY_POOL``); this
     covers a process that loaded pyarrow first, for what Arrow allocates on Python's behalf.
     """
+    import pyarrow as pa
+
     pa.set_memory_pool(pa.system_memory_pool())
 
 
@@ -28,7 +32,14 @@ def return_freed_memory() -> None:
     glibc's malloc returns a free page from the middle of its heap only when asked (``malloc_trim``): Python objects
     larger than 512 bytes, such as page bodies, come from that heap, and a site's worth of them leaves it holey.
     """
+    import pyarrow as pa
+
     pa.default_memory_pool().release_unused()
+    malloc_trimmed()
+
+
+def malloc_trimmed() -> None:
+    """Hand glibc's free heap pages back to the system (nothing to do under another C library)."""
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
