@@ -139,6 +139,15 @@ def _cpu(process: psutil.Process) -> float:
 
 
 def _pss(process: psutil.Process) -> int:
+    # The kernel's one-line-per-field summary: psutil's memory_full_info parses every mapping's block of
+    # /proc/PID/smaps, ~12 ms on a loaded machine for a Dagster run process, against ~7 ms for the summary.
+    try:
+        with open(f"/proc/{process.pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     try:
         return process.memory_full_info().pss
     except (psutil.Error, AttributeError):

@@ -7,6 +7,7 @@ from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
+from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.partitions import website_partitions
@@ -46,6 +47,8 @@ def canonical_url_groups(
         )
         with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(groups)
+        del groups
+        return_freed_memory()  # every record of the website went through this process as Python objects
 
         current = history.current_file()
         inputs = records.select(pl.len()).collect().item()

@@ -6,6 +6,7 @@ from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
+from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
@@ -54,9 +55,12 @@ def corpus(
         )
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
+        inputs = groups.height
+        del records, groups
+        return_freed_memory()  # every text of the website went through this process as Python objects
 
         current = history.current_file()
-        outcomes = judge_records(version.path, current, groups.height, warehouse.gate_policy(), with_errors=False)
+        outcomes = judge_records(version.path, current, inputs, warehouse.gate_policy(), with_errors=False)
         outcomes += [
             unique_canonical_urls(version.path),
             no_ignored_urls(version.path, crawler_config.urls_to_ignore),

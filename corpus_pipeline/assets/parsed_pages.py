@@ -9,6 +9,7 @@ from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
+from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
@@ -51,6 +52,7 @@ def parsed_pages(
             iter_sitemap_bodies(raw_path),
             workers=crawler_config.workers,
         )
+        return_freed_memory()  # what the survey's reading of every body left, before the parse reads them again
         pages = parse_html_pages(
             _html_pages(raw_path),
             website,
@@ -61,6 +63,7 @@ def parsed_pages(
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
             for record in pages:
                 version.write(record | survey.facts_for(record["url"]))
+        return_freed_memory()
 
         current = history.current_file()
         outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), warehouse.gate_policy())

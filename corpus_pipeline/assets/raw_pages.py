@@ -11,6 +11,7 @@ from corpus_pipeline.assets.code_versions import raw_pages_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.checkpoint import Checkpoint
+from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.previous import PreviousCrawl
@@ -66,6 +67,7 @@ def raw_pages(
             for table in checkpoint.tables():
                 version.write_table(table)
         checkpoint.clear()
+        return_freed_memory()  # the crawl's bodies went through this process: its later stages need none of it
 
         outcomes = judge_crawl(version.path, current, warehouse.gate_policy())
         summary = summarize_crawl(pl.scan_parquet(version.path), pl.scan_parquet(current) if current else None)

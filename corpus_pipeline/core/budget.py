@@ -23,12 +23,18 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import DefaultContext, ForkContext, ForkServerContext, SpawnContext
 from typing import TypeVar, cast
 
+from corpus_pipeline.core.memory import malloc_trimmed
+
 _Context = DefaultContext | ForkContext | SpawnContext | ForkServerContext
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 _QUEUED_PER_WORKER = 2  # the running item and the next, so a worker never waits for the parent
 _READ_AHEAD_PER_WORKER = 32  # items read ahead of the oldest unfinished one: bounds memory, keeps workers busy
+# A worker hands its free heap pages back every this many items: parsing left ~29 MiB free but held in a worker's
+# heap after 400 Debian handbook pages. A trim takes ~2 ms, 5 % of a page's time when done after every page; one in
+# 16 items kept the worker as small (219 MiB against 247) for 0.3 ms a page.
+_TRIM_EVERY_ITEMS = 16
 
 
 @contextmanager
@@ -198,6 +204,7 @@ def _serve(tasks, results: Connection, parent_end: Connection, function: Callabl
     if initializer is not None:
         initializer()
     results.send(_READY)
+    done = 0
     while True:
         try:
             message = tasks.get(timeout=_PARENT_CHECK_S)
@@ -207,6 +214,9 @@ def _serve(tasks, results: Connection, parent_end: Connection, function: Callabl
             continue
         if message is None:
             return
+        done += 1
+        if done % _TRIM_EVERY_ITEMS == 0:
+            malloc_trimmed()
         index, item = message
         try:
             outcome = (index, True, function(item))

@@ -11,38 +11,62 @@ from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA, RECORD_COLU
 from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS, InvalidUrlError, canonical_url
 from corpus_pipeline.dedup.election import election_key
 
+# What the grouping and the election read of a record (dedup.election.election_key, _key below); the texts
+# themselves stay in the collected frame, of which only the elected rows are gathered.
+_ELECTION_COLUMNS = ("url", "rel_canonical", "category", "alternates", "lang", "in_sitemap", "inlinks", "date")
+
 
 def build_canonical_url_groups(
     records: pl.LazyFrame, *, urls_to_ignore: Sequence[str], keep_query_keys: Sequence[str] = DEFAULT_KEPT_QUERY_KEYS
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """One row per canonical URL: the elected record, its candidate URLs, and counts of what was dropped and why."""
-    frame = records.select([c for c in RECORD_COLUMNS if c in records.collect_schema().names()]).collect()
-    counts = {"records_in": frame.height}
-    usable = frame.filter(pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != ""))
-    counts["records_unusable"] = frame.height - usable.height
+    columns = [c for c in RECORD_COLUMNS if c in records.collect_schema().names()]
+    frame = records.select(columns).collect()
+    usable = pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != "")
     if urls_to_ignore:
         ignored = pl.any_horizontal(pl.col("url").str.contains(needle, literal=True) for needle in urls_to_ignore)
-        kept = usable.filter(~ignored)
     else:
-        kept = usable
-    counts["records_ignored"] = usable.height - kept.height
+        ignored = pl.lit(False)
+    # Row numbers and the election's few columns, not the records: a site's texts are held once, in `frame`.
+    candidates = frame.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("_row"),
+        *(c for c in _ELECTION_COLUMNS if c in columns),
+        length=pl.col("content").fill_null("").str.len_chars(),
+        _usable=usable,
+        _kept=usable & ~ignored,
+    )
+    usable_count = int(candidates["_usable"].sum())
+    kept = candidates.filter(pl.col("_kept")).drop("_usable", "_kept")
+    counts = {
+        "records_in": frame.height,
+        "records_unusable": frame.height - usable_count,
+        "records_ignored": usable_count - kept.height,
+    }
+    del candidates
 
     groups: dict[str, list[dict]] = {}
     for record in kept.iter_rows(named=True):
-        key = _key(record, keep_query_keys)
-        record["canonical_url"] = key
-        groups.setdefault(key, []).append(record)
-    rows = []
-    for members in groups.values():
+        groups.setdefault(_key(record, keep_query_keys), []).append(record)
+    elected_rows, keys, candidate_urls, sizes = [], [], [], []
+    for key, members in groups.items():
         members.sort(key=election_key)
-        elected = dict(members[0])
-        elected["candidate_urls"] = sorted({m["url"] for m in members})
-        elected["candidates"] = len(members)
-        rows.append(elected)
-    counts["canonical_url_groups"] = len(rows)
-    counts["records_merged_same_url"] = kept.height - len(rows)
+        elected_rows.append(members[0]["_row"])
+        keys.append(key)
+        candidate_urls.append(sorted({m["url"] for m in members}))
+        sizes.append(len(members))
+    counts["canonical_url_groups"] = len(elected_rows)
+    counts["records_merged_same_url"] = kept.height - len(elected_rows)
+
     schema = cast(pl.DataFrame, pl.from_arrow(CANONICAL_URL_GROUPS_SCHEMA.empty_table())).schema
-    result = pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
+    added = pl.DataFrame(
+        {"canonical_url": keys, "candidate_urls": candidate_urls, "candidates": sizes},
+        schema={name: schema[name] for name in ("canonical_url", "candidate_urls", "candidates")},
+    )
+    elected = frame[elected_rows].drop("canonical_url", strict=False).hstack(added)
+    result = elected.select(
+        pl.col(name).cast(dtype) if name in elected.columns else pl.lit(None, dtype).alias(name)
+        for name, dtype in schema.items()
+    )
     return result.sort("canonical_url"), counts
 
 

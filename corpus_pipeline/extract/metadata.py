@@ -237,9 +237,9 @@ def normalize_lang(code: str | None) -> str | None:
 
 @lru_cache(maxsize=1)
 def _identifier():
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    from corpus_pipeline.extract.language_model import mapped_language_identifier
 
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    return mapped_language_identifier()
 
 
 def load_models() -> None:

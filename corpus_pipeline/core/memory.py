@@ -1,0 +1,55 @@
+"""How the pipeline's processes hand memory back to the system.
+
+pyarrow is imported only by the functions that use it: parsing and OCR workers trim their heap with
+:func:`malloc_trimmed` and must not load Arrow for it (~40 MiB of RSS).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+from collections.abc import Callable
+from functools import cache
+
+
+def arrow_allocations_returned_to_system() -> None:
+    """Make Arrow allocate with the C library's malloc instead of its bundled mimalloc, in this process.
+
+    mimalloc keeps the pages of freed Arrow buffers for reuse: a run that writes a crawl's bodies to Parquet and
+    reads them back for the parse kept what every batch had used for the rest of its life. malloc maps large buffers
+    one by one and unmaps them when freed, and :func:`return_freed_memory` gives back the rest. Importing
+    ``corpus_pipeline`` before pyarrow already makes malloc Arrow's default (``ARROW_DEFAULT_MEMORY_POOL``); this
+    covers a process that loaded pyarrow first, for what Arrow allocates on Python's behalf.
+    """
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
+
+
+def return_freed_memory() -> None:
+    """Give back to the system the free pages that Arrow's pool and malloc keep after a stage's data is freed.
+
+    glibc's malloc returns a free page from the middle of its heap only when asked (``malloc_trim``): Python objects
+    larger than 512 bytes, such as page bodies, come from that heap, and a site's worth of them leaves it holey.
+    """
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    malloc_trimmed()
+
+
+def malloc_trimmed() -> None:
+    """Hand glibc's free heap pages back to the system (nothing to do under another C library)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, None under another C library (musl, macOS), which has nothing like it to call."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    except OSError:
+        return None
+    return getattr(libc, "malloc_trim", None)
