@@ -14,6 +14,12 @@ def test_the_second_copy_of_a_sentence_rendered_twice_is_dropped():
     assert without_copied_lines(text).split("\n") == ["Galaxy tablet", NOTICE, "Bright screen for reading outdoors."]
 
 
+def test_a_line_of_code_written_twice_in_a_document_stays_twice():
+    call = "print(Model.model_validate({'pet': {'pet_type': 'cat', 'age': 12}}))  # (1)!"
+    text = "\n".join(["First example:", call, "Second example, with a discriminator:", call])
+    assert without_copied_lines(text) == text
+
+
 def test_short_labels_and_lines_the_page_repeats_on_purpose_stay():
     records = ["Tent, four people", "Add to cart", "Stove, two burners", "Add to cart"]
     interview = [QUESTION, "Soup.", QUESTION, "Dumplings.", QUESTION, "Bread."]
