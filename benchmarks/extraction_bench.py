@@ -60,11 +60,13 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "card grid added": {"card_grids": False},
     "grid: reads as records": {"min_grid_words_per_line": 0.0},
     "grid: many short shop records": {"min_short_records": 10**9},
+    "grid: other columns of the grid": {"grid_column_levels": 0},
     "grid on articles: article's own sections": {"min_read_in_grid": 0.0, "max_read_in_one_card": 1.01},
     "page chrome is no document": {"max_chrome_words": 0},
     "reader comments removed": {"comments_removed": False},
     "consent banners removed": {"consent_banners_removed": False},
     "dropped headings restored": {"headings_restored": False},
+    "headline (the title's heading) left out": {"headline_left_out": False},
     "second copy of a line dropped": {"min_copied_line_words": 10**9},
     "degenerate lines dropped": {"min_degenerate_line_words": 10**9},
     # Off in production (it does not earn its place on validation): its row shows the effect of turning it ON.

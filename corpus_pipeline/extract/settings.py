@@ -117,6 +117,8 @@ class ExtractionSettings:
     # -- headings put back (headings.py) ---------------------------------------------------------------------------
     # switch: off leaves out the headings trafilatura dropped (wcxb-dev 0.831 -> 0.834 with)
     headings_restored: bool = True
+    # switch: off lets the heading that repeats the page's title back in as well (the title has its own column)
+    headline_left_out: bool = True
     anchor_words: int = 4  # words after a heading that must open a kept line
     max_heading_words: int = 30  # longer "headings" are whole cards or banners wrapped in <hN>
     max_following_fragments: int = 12  # text nodes searched for a heading's opening words
