@@ -75,8 +75,11 @@ def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTI
 
     A template renders some blocks twice (a mobile and a desktop copy, a carousel's clone); lines repeated three
     times or more are the page's own structure (an interview's recurring question) and stay, and so do lines of code.
+    A page with ``min_code_lines_keeping_copies`` lines of code is a reference page and keeps all its lines.
     """
     lines = text.split("\n")
+    if sum(1 for line in lines if reads_as_code(line)) >= settings.min_code_lines_keeping_copies:
+        return text
     counts = Counter(line_key(line) for line in lines)
     seen: set[str] = set()
     kept = []
