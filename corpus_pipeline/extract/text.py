@@ -78,9 +78,12 @@ def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTI
     A page with ``min_code_lines_keeping_copies`` lines of code is a reference page and keeps all its lines.
     """
     lines = text.split("\n")
-    if sum(1 for line in lines if reads_as_code(line)) >= settings.min_code_lines_keeping_copies:
-        return text
     counts = Counter(line_key(line) for line in lines)
+    if not any(count == 2 and len(key.split()) >= settings.min_copied_line_words for key, count in counts.items()):
+        return text  # nothing copied (most pages): the code lines need not be counted
+    code_lines = sum(1 for line in lines if reads_as_code(line))
+    if code_lines >= settings.min_code_lines_keeping_copies:
+        return text
     seen: set[str] = set()
     kept = []
     for line in lines:
