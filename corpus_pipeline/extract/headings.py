@@ -25,11 +25,18 @@ _UNREAD = frozenset({"script", "style"})
 def heading_anchors(
     document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
 ) -> list[tuple[str, str]]:
-    """Each heading's text with the first words that follow it, in document order (read before extraction)."""
+    """Each heading's text with the first words that follow it, in document order (read before extraction).
+
+    The page's headline, the heading that repeats its title, is left out: the title is the record's ``title``,
+    and trafilatura leaves it out of the text on purpose (a second copy of it in ``content`` is not content).
+    """
     anchors = []
+    titles = _page_titles(document) if settings.headline_left_out else ()
     for heading in document.iter(*_HEADINGS):
         text = " ".join(heading.text_content().split())
         if not text or len(text.split()) > settings.max_heading_words:
+            continue
+        if (key := line_key(text)) and any(_is_headline(key, title) for title in titles):
             continue
         following: list[str] = []
         for fragment in islice(_text_after(heading), settings.max_following_fragments):
@@ -38,6 +45,18 @@ def heading_anchors(
                 anchors.append((text, " ".join(following[: settings.anchor_words])))
                 break
     return anchors
+
+
+def _page_titles(document: html.HtmlElement) -> tuple[str, ...]:
+    """The words of the page's ``<title>`` and ``og:title`` (what the title column is read from)."""
+    found = [document.findtext(".//title") or ""]
+    found += document.xpath("//meta[@property='og:title']/@content")[:1]
+    return tuple(key for title in found if (key := line_key(title)))
+
+
+def _is_headline(heading: str, title: str) -> bool:
+    """Whether a heading is the title's own words: most of it (a title adds the site's name, "Headline | Site")."""
+    return heading in title and 2 * len(heading.split()) >= len(title.split())
 
 
 def _text_after(element: html.HtmlElement) -> Iterator[str]:

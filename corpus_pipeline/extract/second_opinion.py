@@ -11,16 +11,12 @@ in ``settings.py`` were chosen.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, word_counts
-
-# A call or generic (`f(`, `Result<`), a path or arrow operator, or a line ending like a statement or block.
-_CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
+from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, reads_as_code, word_counts
 
 
 def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
@@ -106,5 +102,5 @@ def _added_lines(primary: str, second: str) -> list[str]:
 
 def _code_share(lines: list[str]) -> float:
     """Share of ``lines`` that read as code (signatures, impls, expressions)."""
-    return sum(bool(_CODE_LINE.search(line)) for line in lines) / len(lines) if lines else 0.0
+    return sum(map(reads_as_code, lines)) / len(lines) if lines else 0.0
 

@@ -76,6 +76,9 @@ class ExtractionSettings:
     # A group where one member holds this share of the words is the page's layout, not a list of records (a
     # documentation index's largest chapter holds half, which is why the bound is not lower).
     max_card_share: float = 0.9
+    # A grid split into columns is one grid: its cards' containers laid out alike up to this many levels above
+    # their parent are its other columns (python3.11-doc's index pages list their entries in two table cells).
+    grid_column_levels: int = 2
     # The grid joins the text when it holds this many times more words (wcxb-dev listings 0.599 -> 0.643,
     # collections 0.601 -> 0.642; 1.5x to 3x all gain 0.007 to 0.008 overall).
     min_grid_growth: float = 2
@@ -114,6 +117,8 @@ class ExtractionSettings:
     # -- headings put back (headings.py) ---------------------------------------------------------------------------
     # switch: off leaves out the headings trafilatura dropped (wcxb-dev 0.831 -> 0.834 with)
     headings_restored: bool = True
+    # switch: off lets the heading that repeats the page's title back in as well (the title has its own column)
+    headline_left_out: bool = True
     anchor_words: int = 4  # words after a heading that must open a kept line
     max_heading_words: int = 30  # longer "headings" are whole cards or banners wrapped in <hN>
     max_following_fragments: int = 12  # text nodes searched for a heading's opening words
@@ -122,6 +127,10 @@ class ExtractionSettings:
     # A line of this many words found exactly twice is a template's second rendering of one block; shorter labels
     # repeat across records and stay (wcxb-dev +0.0012; article benchmark 0.971 either way).
     min_copied_line_words: int = 8
+    # A page showing this many lines of code is a reference page, whose definitions repeat a sentence on purpose
+    # ("The return value of this function will be used" under two hooks): its copied lines stay (chosen on the
+    # tuning part, 3 of 2/3/5: tuning +0.0001, validation +0.00004, documentation 0.8955 -> 0.8964).
+    min_code_lines_keeping_copies: int = 3
     # A line this long that is one phrase over and over, a placeholder, a rating widget or a soup of ids is markup
     # debris (as in Gopher's repetition rules and C4's line filters); shorter lines are left alone.
     min_degenerate_line_words: int = 20

@@ -12,6 +12,8 @@ from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSetting
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 _WORD = re.compile(r"\w+")
+# A call or generic (`f(`, `Result<`), a path or arrow operator, or a line ending like a statement or block.
+_CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
 
 
 def normalize_whitespace(text: str) -> str:
@@ -63,19 +65,32 @@ def mean_words_per_line(lines: list[str]) -> float:
     return sum(len(_WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
 
 
+def reads_as_code(line: str) -> bool:
+    """Whether a line reads as source code (a call, a signature, a statement) rather than prose."""
+    return bool(_CODE_LINE.search(line))
+
+
 def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
     """``text`` without the second copy of any line of ``min_copied_line_words`` words that appears exactly twice.
 
     A template renders some blocks twice (a mobile and a desktop copy, a carousel's clone); lines repeated three
-    times or more are the page's own structure (an interview's recurring question) and stay.
+    times or more are the page's own structure (an interview's recurring question) and stay, and so do lines of code.
+    A page with ``min_code_lines_keeping_copies`` lines of code is a reference page and keeps all its lines.
     """
     lines = text.split("\n")
     keys = [line_key(line) for line in lines]
     counts = Counter(keys)
+    if not any(count == 2 and len(key.split()) >= settings.min_copied_line_words for key, count in counts.items()):
+        return text  # nothing copied (most pages): the code lines need not be counted
+    code_lines = sum(1 for line in lines if reads_as_code(line))
+    if code_lines >= settings.min_code_lines_keeping_copies:
+        return text
     seen: set[str] = set()
     kept = []
     for line, key in zip(lines, keys, strict=True):
-        if key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words:
+        # Code repeats by nature (one call in two examples): its second copy is the document's, not a template's.
+        copied = key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words
+        if copied and not reads_as_code(line):
             continue
         seen.add(key)
         kept.append(line)

@@ -1,10 +1,13 @@
 """Headings put back over the text they introduce."""
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.extract.headings import heading_anchors, restore_headings
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 CARDS = [
     ("Pumps that outlast the winter", "Our engineers compared twelve heat pumps through a cold season in the Alps."),
@@ -28,6 +31,17 @@ def test_kept_headings_are_not_doubled_and_headings_of_dropped_blocks_stay_out()
     restored = restore_headings(extracted, heading_anchors(_listing()))
     # The page's h1 introduces the first card's title; the second card was dropped, its title with it.
     assert restored.split("\n") == ["Guides", CARDS[0][0], CARDS[0][1]]
+
+
+def test_the_headline_that_repeats_the_page_title_stays_out_but_a_title_word_alone_does_not():
+    story = "Heat pumps outlast the winter in the Alps"
+    body = f"<h1>{story}</h1><p>Twelve heat pumps ran through a cold season.</p><h2>Heat</h2><p>Each kept the house warm.</p>"
+    page = html.fromstring(f"<html><head><title>{story} | Alpine Energy News</title></head><body>{body}</body></html>")
+    extracted = "Twelve heat pumps ran through a cold season.\nEach kept the house warm."
+    restored = restore_headings(extracted, heading_anchors(page))
+    assert restored.split("\n") == ["Twelve heat pumps ran through a cold season.", "Heat", "Each kept the house warm."]
+    with_headline = restore_headings(extracted, heading_anchors(page, replace(DEFAULT_SETTINGS, headline_left_out=False)))
+    assert with_headline.split("\n")[0] == story
 
 
 def test_script_text_and_overlong_headings_anchor_nothing():

@@ -14,6 +14,21 @@ def test_the_second_copy_of_a_sentence_rendered_twice_is_dropped():
     assert without_copied_lines(text).split("\n") == ["Galaxy tablet", NOTICE, "Bright screen for reading outdoors."]
 
 
+def test_a_line_of_code_written_twice_in_a_document_stays_twice():
+    call = "print(Model.model_validate({'pet': {'pet_type': 'cat', 'age': 12}}))  # (1)!"
+    text = "\n".join(["First example:", call, "Second example, with a discriminator:", call])
+    assert without_copied_lines(text) == text
+
+
+def test_a_reference_page_showing_code_keeps_a_sentence_it_repeats_under_two_definitions():
+    hook = "The return value of this function will be used instead of the decoded dict."
+    definitions = ["object_hook", hook, "object_pairs_hook", hook]
+    examples = ["json.loads(text)", "json.dumps(obj)", "decoder.decode(text)"]
+    assert without_copied_lines("\n".join(definitions + examples)) == "\n".join(definitions + examples)
+    # Two lines of code are not yet a reference page: the template's second rendering goes.
+    assert without_copied_lines("\n".join(definitions + examples[:2])).count(hook) == 1
+
+
 def test_short_labels_and_lines_the_page_repeats_on_purpose_stay():
     records = ["Tent, four people", "Add to cart", "Stove, two burners", "Add to cart"]
     interview = [QUESTION, "Soup.", QUESTION, "Dumplings.", QUESTION, "Bread."]
