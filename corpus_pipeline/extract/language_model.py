@@ -36,26 +36,26 @@ def mapped_language_identifier(cache_dir: Path | None = None) -> Any:
     """py3langid's ``LanguageIdentifier`` (probabilities normalized), its arrays mapped from unpacked files.
 
     The files are written on first use, under a name that follows the installed model file's contents, so another
-    py3langid release unpacks its own. When the cache cannot be written, the model is loaded the usual way.
+    py3langid release unpacks its own. When the cache cannot be written or read, the model is loaded the usual way.
     """
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
     model_file = Path(MODEL_DIR) / MODEL_FILE
     try:
         folder = _unpacked(model_file, cache_dir or default_cache_dir())
-    except OSError:
+        classes = json.loads((folder / "classes.json").read_text(encoding="utf-8"))
+        return LanguageIdentifier(
+            np.load(folder / "ptc.npy", mmap_mode="r"),
+            np.load(folder / "pc.npy"),
+            classes,
+            # Indexed one byte of text at a time from Python: a memoryview gives plain ints, as py3langid's arrays do.
+            _mapped_view(folder / "nextmove.npy"),
+            _mapped_view(folder / "output.npy"),
+            norm_probs=True,
+            tk_row=_mapped_view(folder / "row.npy"),
+        )
+    except (OSError, ValueError):  # a cache that cannot be written, or a damaged file in it: every page needs a model
         return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    classes = json.loads((folder / "classes.json").read_text(encoding="utf-8"))
-    return LanguageIdentifier(
-        np.load(folder / "ptc.npy", mmap_mode="r"),
-        np.load(folder / "pc.npy"),
-        classes,
-        # Indexed one byte of text at a time from Python: a memoryview gives plain ints, as py3langid's arrays do.
-        _mapped_view(folder / "nextmove.npy"),
-        _mapped_view(folder / "output.npy"),
-        norm_probs=True,
-        tk_row=_mapped_view(folder / "row.npy"),
-    )
 
 
 def _mapped_view(path: Path) -> memoryview:

@@ -45,3 +45,12 @@ def test_unwritable_cache_falls_back_to_the_packaged_model(tmp_path: Path) -> No
     identifier = mapped_language_identifier(blocker)
     assert identifier.classify(TEXTS[1])[0] == "fr"
     assert not isinstance(identifier.nb_ptc, np.memmap)
+
+
+def test_damaged_cache_file_falls_back_to_the_packaged_model(tmp_path: Path) -> None:
+    mapped_language_identifier(tmp_path)
+    (folder,) = list(tmp_path.iterdir())
+    (folder / "ptc.npy").write_bytes(b"not an array")  # a disk that filled up, a file cut short by hand
+    identifier = mapped_language_identifier(tmp_path)
+    assert identifier.classify(TEXTS[2])[0] == "de"
+    assert not isinstance(identifier.nb_ptc, np.memmap)
