@@ -236,7 +236,10 @@ def page_line_keys(document: html.HtmlElement, skipped: Collection[etree._Elemen
 
 
 def _collect_text(node: etree._Element, skipped: Collection[etree._Element], pieces: list[str]) -> None:
-    """Append the text of ``node`` and its tail to ``pieces``, with a line break around each line-breaking element."""
+    """Append the text of ``node`` and its tail to ``pieces``, with a line break around each line-breaking element.
+
+    Recursion is bounded: the pipeline's parsers (no ``huge_tree``) build trees at most 256 levels deep.
+    """
     if node in skipped:
         if node.tail:
             pieces.append(node.tail)

@@ -303,3 +303,17 @@ def test_template_lines_are_what_stripping_removes_and_the_page_is_left_as_it_wa
         before = html.tostring(document)
         assert model.for_page(document, url).lines(document) == model.for_page(stripped, url).strip(stripped)
         assert html.tostring(document) == before
+
+
+def test_a_page_nested_as_deep_as_the_depth_guard_allows_is_learned_and_read():
+    # The template's walks recurse once per level: lxml builds trees at most 256 levels deep (no huge_tree), far
+    # under Python's recursion limit, whatever the page's markup claims.
+    deep = ("<html><body><div class='content'><p>Our orchard diary, kept by the members since the first harvest.</p>"
+            + "<div>" * 990 + "<p>A sentence buried very deep inside the markup of this page.</p>" + "</div>" * 990
+            + "</div></body></html>").encode()
+    pages = [(f"{SITE}/p{i}", None, site_page(topic, i)) for i, topic in enumerate(TOPICS)]
+    model = learn_boilerplate([*pages, (f"{SITE}/deep", None, deep)], workers=1)
+    record = parsed(f"{SITE}/deep", deep, model, markup=None)
+    assert record["error"] is None
+    assert "Our orchard diary" in record["content"]
+    assert line_key("Our orchard diary, kept by the members since the first harvest.") in page_line_keys(parse_page(deep))
