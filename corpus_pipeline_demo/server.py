@@ -38,6 +38,9 @@ class StaticSiteHandler(BaseHTTPRequestHandler):
     """GET/HEAD of files under ``root``; directories serve their index.html."""
 
     server_version = "DemoSite/1.0"
+    # Keep connections open between requests, as real web servers do: a crawler's connection reuse is then
+    # exercised, and a benchmark does not pay a TCP handshake per page that no real website would charge.
+    protocol_version = "HTTP/1.1"
 
     def __init__(
         self, *args, root: Path, latency_s: float = 0.0, request_log: list[str] | None = None, **kwargs
