@@ -176,6 +176,8 @@ class MarkupDateSearch:
             found = self._find(original)
         except (ValueError, TypeError):
             return None
+        except ImportError:  # an htmldate release that moved the functions: its own search, unshared
+            return _htmldate(self._tree, self._url, original=original, extensive=False)
         finally:
             self._done.add(original)
         return parse_date(found) if found else None
