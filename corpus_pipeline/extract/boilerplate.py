@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl, urlsplit
 from lxml import etree, html
 
 from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.pool import map_in_windows
 from corpus_pipeline.extract.text import line_key
 
@@ -202,9 +203,7 @@ def url_language(url: str) -> str | None:
 def parse_page(body: bytes) -> html.HtmlElement | None:
     """The page's tree as the model reads it, None when it is not HTML."""
     try:
-        return html.document_fromstring(
-            decode_html(body), parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True)
-        )
+        return parse_html(decode_html(body))
     except (etree.ParserError, ValueError):
         return None
 

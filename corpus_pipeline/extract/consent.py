@@ -26,8 +26,11 @@ _CONSENT_NAME = re.compile(
 # most pages contain none of them in any id or class.
 _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentrics", "truste", "sp_message", "cky",
           "borlabs", "klaro", "osano", "iubenda", "termly")
-# Attribute values, not elements: libxml2 hands back strings without building a Python object per element.
-_IDS_AND_CLASSES = etree.XPath("//@id | //@class")
+# Attribute values, not elements: libxml2 hands back strings without building a Python object per element. The
+# first search returns plain strings (half the cost of strings that know their element: 0.13 against 0.25 ms on a
+# Debian handbook page); the second, for the rare page that names a hint, strings that know their element.
+_IDS_AND_CLASSES = etree.XPath("//@id | //@class", smart_strings=False)
+_IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@id | //@class")
 
 
 def remove_consent_banners(document: html.HtmlElement) -> list[str]:
@@ -52,11 +55,10 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
 
 def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
-    values = _IDS_AND_CLASSES(document)
-    if not _has_hint("\n".join(values).lower()):
+    if not _has_hint("\n".join(_IDS_AND_CLASSES(document)).lower()):
         return []
     named = []
-    for value in values:
+    for value in _IDS_AND_CLASSES_OF_ELEMENTS(document):
         lowered = value.lower()
         if _has_hint(lowered) and _CONSENT_NAME.search(lowered):
             named.append(value.getparent())

@@ -93,11 +93,14 @@ def restore_headings(
     text: str, anchors: list[tuple[str, str]], settings: ExtractionSettings = DEFAULT_SETTINGS
 ) -> str:
     """``text`` (one block per line) with each missing heading put back before the line it introduces."""
+    if not anchors:
+        return text
     lines = text.split("\n")
-    present = {line_key(line) for line in lines}
+    keys = [line_key(line) for line in lines]
+    present = set(keys)
     opening_line: dict[str, int] = {}
-    for index, line in enumerate(lines):
-        if opening := " ".join(line_key(line).split()[: settings.anchor_words]):
+    for index, key in enumerate(keys):
+        if opening := " ".join(key.split()[: settings.anchor_words]):
             opening_line.setdefault(opening, index)
     inserted: dict[int, list[str]] = {}
     for heading, following in anchors:

@@ -17,6 +17,7 @@ from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
 from corpus_pipeline.extract.markup import element_text, select_markup
 from corpus_pipeline.extract.markup_depth import nested_deeper_than
@@ -297,7 +298,7 @@ def _cleaned(
 
 
 def _parse(text: str) -> html.HtmlElement:
-    return html.document_fromstring(text, parser=html.HTMLParser(recover=True, huge_tree=False, remove_comments=True))
+    return parse_html(text)
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:

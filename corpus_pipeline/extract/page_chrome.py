@@ -6,9 +6,10 @@ What the website wraps around every page speaks for the website ("since 2019",
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 
-from lxml import html
+from lxml import etree, html
 
 # Elements that say they are chrome, by tag, ARIA role or class/id; never inside the page's article or main.
 CHROME_TAGS = ("header", "footer", "nav", "aside")
@@ -18,6 +19,14 @@ CHROME_NAMES = frozenset({
     "header", "footer", "site-header", "site-footer", "masthead", "tagline", "site-tagline", "site-description",
     "copyright", "sidebar", "navbar", "breadcrumb", "breadcrumbs",
 })
+# Each of CHROME_NAMES and CHROME_ROLES holds one of these words: an element that says it is chrome has a tag of
+# CHROME_TAGS or one of them in its lower-cased class, id or role.
+_CHROME_WORD = re.compile(
+    "header|footer|masthead|tagline|site-description|copyright|sidebar|navbar|breadcrumb|"
+    "banner|contentinfo|navigation|complementary"
+)
+_CHROME_TAGGED = etree.XPath(" | ".join(f".//{tag}" for tag in CHROME_TAGS))
+_NAMES_AND_ROLES = etree.XPath(".//@class | .//@id | .//@role")
 
 
 def without_page_chrome(document: html.HtmlElement) -> html.HtmlElement:
@@ -34,17 +43,26 @@ def without_page_chrome(document: html.HtmlElement) -> html.HtmlElement:
 
 
 def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
-    """The outermost chrome elements of a page, found top-down in one walk."""
-    found, stack = [], [(document, False)]
-    while stack:
-        node, in_content = stack.pop()
-        for child in node:
-            if not isinstance(child.tag, str):
-                continue
-            if not in_content and _says_chrome(child):
-                found.append(child)
-            else:
-                stack.append((child, in_content or child.tag in CONTENT_TAGS))
+    """The outermost chrome elements of a page: those that say so (:func:`_says_chrome`) with no ancestor that is
+    the page's content (``article``, ``main``) or says so itself.
+
+    Only the few elements that may say so are tested (a chrome tag, or a chrome word anywhere in a class, id or
+    role): a walk testing every element was 0.7 ms of a Debian handbook page, ~2.5 % of its parse.
+    """
+    candidates = dict.fromkeys(_CHROME_TAGGED(document))
+    for value in _NAMES_AND_ROLES(document):
+        if _CHROME_WORD.search(value.lower()):
+            candidates[value.getparent()] = None
+    found = []
+    for node in candidates:
+        if not _says_chrome(node):
+            continue
+        for ancestor in node.iterancestors():
+            if ancestor is document:
+                found.append(node)
+                break
+            if ancestor.tag in CONTENT_TAGS or _says_chrome(ancestor):
+                break
     return found
 
 

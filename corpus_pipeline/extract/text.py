@@ -114,7 +114,10 @@ def without_degenerate_lines(text: str, settings: ExtractionSettings = DEFAULT_S
 
 
 def _is_degenerate(line: str, settings: ExtractionSettings) -> bool:
-    words = _WORD.findall(line.lower())
+    lowered = line.lower()
+    if len(lowered) < 2 * settings.min_degenerate_line_words - 1:
+        return False  # too short to hold that many words, each a character at least, with one between each two
+    words = _WORD.findall(lowered)
     if len(words) < settings.min_degenerate_line_words or line.lstrip().startswith("|"):
         return False  # a table row repeats its values by nature ("| Wired | Wired | Bluetooth |")
     top_pair_count = Counter(pairwise(words)).most_common(1)[0][1]

@@ -5,6 +5,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+import trafilatura
 from lxml import html
 
 from corpus_pipeline.extract.card_grid import card_grid_cards
@@ -200,6 +201,11 @@ def _counted_copies(page: str) -> tuple[list[int], Callable[[], html.HtmlElement
     return calls, fresh_document
 
 
+# A page that loses a comment section needs a fresh copy of itself for a second reading (trafilatura reads a copy of
+# the tree it is given, so a page that lost nothing is its own fresh copy).
+READER_COMMENTS = '<div id="comments"><p>Great report, thanks!</p></div>'
+
+
 def test_a_fast_reading_that_agrees_with_the_second_opinion_is_not_redone():
     page = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
     calls, fresh_document = _counted_copies(page)
@@ -211,7 +217,7 @@ def test_a_fast_reading_that_agrees_with_the_second_opinion_is_not_redone():
 
 def test_a_fast_reading_far_shorter_than_the_second_opinion_is_redone_in_full():
     """The second opinion reads ``text``; here it holds eight times the words the parsed page does."""
-    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main></body></html>"
+    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main>{READER_COMMENTS}</body></html>"
     long_ = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
     calls, fresh_document = _counted_copies(short)
     main = extract_main_content(html.fromstring(short), fresh_document, long_, URL, [])
@@ -220,13 +226,34 @@ def test_a_fast_reading_far_shorter_than_the_second_opinion_is_redone_in_full():
     assert main.extraction is Extraction.SECOND_OPINION_MERGED, "the full reading was still short: the second opinion filled it"
 
 
+def test_a_page_that_lost_no_comment_section_is_read_again_without_a_fresh_copy():
+    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main></body></html>"
+    long_ = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
+    plain = replace(DEFAULT_SETTINGS, second_opinion_merge=False)
+    calls, fresh_document = _counted_copies(short)
+    main = extract_main_content(html.fromstring(short), fresh_document, long_, URL, [], plain)
+    assert calls == [0]
+    assert main.extraction is Extraction.TRAFILATURA_FULL
+    assert main.text == trafilatura.extract(short, url=URL, include_comments=False, include_tables=True)
+
+
+def test_trafilatura_leaves_the_tree_it_reads_as_it_was():
+    """What lets a page that lost no comment section serve as its own fresh copy."""
+    page = _article_page(f"<nav><a href='/'>Home</a></nav><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main>")
+    document = html.fromstring(page)
+    before = html.tostring(document)
+    for fast in (True, False):
+        assert trafilatura.extract(document, url=URL, fast=fast, include_comments=False, include_tables=True)
+        assert html.tostring(document) == before
+
+
 def _words(text: str) -> int:
     return len(re.findall(r"\w+", text))
 
 
 def test_a_fast_reading_stands_from_exactly_its_minimum_share_of_the_second_opinion():
     """The fast-mode check decides every page that is not an article (wcxb-dev: most of them)."""
-    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main></body></html>"
+    short = f"<html><body><main><h1>Flood levels</h1><p>{PARAGRAPHS[0]}</p></main>{READER_COMMENTS}</body></html>"
     long_ = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
     plain = replace(DEFAULT_SETTINGS, second_opinion_merge=False, headings_restored=False, min_fast_share=0.0)
     found = _words(extract_main_content(html.fromstring(short), lambda: html.fromstring(short), long_, URL, [], plain).text)

@@ -91,3 +91,37 @@ def test_section_numbers_are_not_dates():
     )
     record = parsed(page("<h1>Installation</h1>" + headings))
     assert record["published"] is None
+
+
+# Pages whose dates htmldate's markup search finds at each of its steps, and one where it finds none.
+MARKUP_DATED_PAGES = (
+    '<html><head><meta property="article:published_time" content="2021-03-04T10:00:00+00:00">'
+    '<meta property="article:modified_time" content="2022-05-06T11:00:00+00:00"></head><body><p>Text</p></body></html>',
+    '<html><body><div class="post"><abbr class="published" title="2020-01-02">2 Jan</abbr><p>Text</p></div></body></html>',
+    '<html><body><p class="date">Posted 2019-07-08</p><p>Updated 2023-02-01</p></body></html>',
+    '<html><body><p>Text</p><script>var built = "2018-09-10T08:00:00";</script><p>Stand: 03.04.2017</p></body></html>',
+    '<html><body><p>Text</p><p>Datum: 05.06.2016</p></body></html>',
+    '<html><head><link rel="canonical" href="https://example.org/2015/11/12/post.html"></head><body><p>x</p></body></html>',
+    "<html><body><h1>Undated</h1><p>Nothing here says when.</p></body></html>",
+)
+
+
+@pytest.mark.parametrize("page", MARKUP_DATED_PAGES)
+@pytest.mark.parametrize("url", ["https://example.org/post", None])
+def test_the_shared_markup_search_finds_what_find_date_finds(page, url):
+    from htmldate import find_date
+
+    from corpus_pipeline.core.dates import parse_date
+    from corpus_pipeline.extract.metadata import MarkupDateSearch
+
+    def expected(original: bool):
+        found = find_date(html.document_fromstring(page), extensive_search=False, original_date=original,
+                          outputformat="%Y-%m-%dT%H:%M:%S%z", url=url)
+        return parse_date(found) if found else None
+
+    tree = html.document_fromstring(page)
+    source = html.tostring(tree)
+    for order in ((False, True), (True, False), (True,), (False,)):
+        search = MarkupDateSearch(tree, url)
+        assert [search.find(original) for original in order] == [expected(original) for original in order]
+    assert html.tostring(tree) == source, "the tree given is left as it was"

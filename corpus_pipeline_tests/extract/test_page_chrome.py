@@ -30,3 +30,17 @@ def test_headers_and_footers_of_the_article_are_the_article_own():
     times = {node.get("datetime"): in_page_chrome(node) for node in document.iter("time")}
     assert times == {"2021-03-03": False, "2021-03-04": False, "2018-01-01": True}
     assert "Posted in" in without_page_chrome(document).text_content()
+
+
+def test_chrome_is_found_whatever_the_case_of_its_names_and_roles():
+    document = html.document_fromstring("""<html><body>
+<div id="FOOTER"><p>Footer text</p></div><div role=" Banner "><p>Banner text</p></div>
+<div class="Page SideBar"><p>Sidebar text</p></div><div class="sidebar-widget"><p>Widget text</p></div>
+<div class="wrapper"><div class="Site-Header"><div class="navbar"><p>Nested chrome</p></div></div></div>
+<main><div class="copyright"><p>The article's own line</p></div></main>
+</body></html>""")
+    kept = without_page_chrome(document).text_content()
+    for chrome in ("Footer text", "Banner text", "Sidebar text", "Nested chrome"):
+        assert chrome not in kept
+    assert "Widget text" in kept, "a name that only contains a chrome word is not one"
+    assert "The article's own line" in kept
