@@ -249,6 +249,12 @@ def load_models() -> None:
     _identifier()
 
 
+def unload_language_model() -> None:
+    """Let go of this process's language model: its mapped tables leave the process's RSS (the next detection maps
+    them again, in milliseconds). For a process that detected a website's languages and moves on to other work."""
+    _identifier.cache_clear()
+
+
 def load_date_parser() -> None:
     """Import htmldate now (see :func:`load_models`), for a worker that leaves language detection to its parent."""
     import htmldate  # noqa: F401 - imported for its side effect: loaded once, before any page
