@@ -7,7 +7,6 @@ from corpus_pipeline.assets.code_versions import corpus_quality_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.lm.schema import CORPUS_QUALITY_SCHEMA
-from corpus_pipeline.lm.scoring import score_corpus
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.kept_share import KEPT_SHARE_VS_CURRENT, kept_share_vs_current
@@ -40,6 +39,9 @@ def corpus_quality(
 
     Metadata counts the records each rule removes (first failure in FineWeb's order).
     """
+    # Imported here: the scorer loads datatrove (with pandas, ~16 MiB), which the code location does not need.
+    from corpus_pipeline.lm.scoring import score_corpus
+
     store = warehouse.open()
     website = context.partition_key
     corpus = store.scan("corpus", website).collect()

@@ -27,7 +27,7 @@ from corpus_pipeline.extract.metadata import (
     clean_title,
     excerpt_of,
     fallback_date,
-    load_models,
+    load_date_parser,
     normalize_lang,
     page_date,
     published_date,
@@ -56,6 +56,9 @@ _WORD = re.compile(r"\w+")
 # parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
 # worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
 WORKER_START_METHOD = "spawn"
+# What a record parsed with ``detect_language=False`` carries for :func:`with_language_chosen`, which removes it:
+# the page's declared language (html lang, else og:locale) and its hreflang hint.
+_LANGUAGE_INPUTS = "_language_inputs"
 # C0 controls other than tab, newline, form feed and carriage return, and the replacement character.
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
 
@@ -94,15 +97,17 @@ def parse_html_page(
     *,
     max_markup_depth: int = ExtractionBudget.max_markup_depth,
     settings: ExtractionSettings = DEFAULT_SETTINGS,
+    detect_language: bool = True,
 ) -> dict:
     """One record (RECORD_SCHEMA keys) for a page; a page that cannot be read gets ``error`` set, never an exception.
 
     A page whose tags nest deeper than ``max_markup_depth`` is not parsed at all (see :class:`ExtractionBudget`).
     ``extraction`` says which path produced ``content`` (an :class:`Extraction` value; ``no_document`` when none).
+    ``detect_language=False`` leaves ``lang`` to :func:`with_language_chosen` (see :func:`parse_html_pages`).
     """
     record = _empty_record(page, website)
     try:
-        _fill(record, page, website, boilerplate, max_markup_depth, settings)
+        _fill(record, page, website, boilerplate, max_markup_depth, settings, detect_language)
     except Exception as exc:  # noqa: BLE001 - one hostile page must not stop a website
         record["content"] = ""
         record["error"] = f"unparseable HTML: {type(exc).__name__}: {exc}"[:500]
@@ -138,15 +143,32 @@ def parse_html_pages(
     if workers <= 1 and budget.page_time_s is None:
         yield from map(parse, pages)
         return
-    yield from map_within_budget(
-        parse,
+    # The workers leave the language to this process. The language model's tables are pages of a mapped file
+    # that each process holding the model counts in its RSS (~50 MiB after a multilingual site): held here once
+    # rather than by every worker. Detection reads at most ``detection_sample_chars``, ~1 ms a page.
+    records = map_within_budget(
+        partial(parse, detect_language=False),
         pages,
         fallback=partial(_unfinished_record, website=website),
         budget=Budget(item_s=budget.page_time_s),
         workers=workers,
-        initializer=load_models,
+        initializer=load_date_parser,
         start_method=WORKER_START_METHOD,
     )
+    for record in records:
+        yield with_language_chosen(record, website, settings)
+
+
+def with_language_chosen(record: dict, website: Website, settings: ExtractionSettings = DEFAULT_SETTINGS) -> dict:
+    """``record`` with ``lang`` chosen, when :func:`parse_html_page` left it to the caller (``detect_language=False``).
+
+    The same choice as in the page's own parse (:func:`choose_lang` on the same inputs), so the same language.
+    """
+    inputs = record.pop(_LANGUAGE_INPUTS, None)
+    if inputs is not None:
+        declared, hint = inputs
+        record["lang"] = choose_lang(declared, hint, record["content"], website.default_lang, settings)
+    return record
 
 
 def _unfinished_record(page: HtmlPage, why: Unfinished, website: Website) -> dict:
@@ -189,6 +211,7 @@ def _fill(
     boilerplate: BoilerplateModel | None,
     max_markup_depth: int,
     settings: ExtractionSettings,
+    detect_language: bool = True,
 ) -> None:
     if not page.body or not page.body.strip():
         record["error"] = "empty body"
@@ -239,6 +262,9 @@ def _fill(
     record["extraction"] = extraction.value
     root = document.find(".")
     declared = root.get("lang") if root is not None else None
+    if not detect_language:
+        record[_LANGUAGE_INPUTS] = (declared or _meta(document, "og:locale"), page.hreflang)
+        return
     record["lang"] = choose_lang(
         declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang, settings
     )

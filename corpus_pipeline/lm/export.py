@@ -24,7 +24,6 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
-from corpus_pipeline.lm.pii import PiiScrubber
 from corpus_pipeline.lm.schema import EXPORT_SCHEMA
 
 DEFAULT_SHARD_RECORDS = 50_000  # ~100-200 MB of text a shard: large enough to stream well, small enough to resume
@@ -49,6 +48,8 @@ class ExportSummary:
 
 def training_records(global_corpus: pl.DataFrame, scrub_pii: bool = True) -> tuple[pl.DataFrame, int, int]:
     """The export columns of the global corpus (``text`` with PII replaced when asked) and the replacements made."""
+    from corpus_pipeline.lm.pii import PiiScrubber  # datatrove: loaded by the export, not by every Dagster process
+
     texts, emails, ips = [], 0, 0
     scrubber = PiiScrubber()
     for content in global_corpus["content"]:

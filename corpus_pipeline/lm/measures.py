@@ -17,21 +17,13 @@ from datatrove.pipeline.filters.gopher_repetition_filter import (
 )
 from datatrove.utils.text import PUNCTUATION_SET, TERMINAL_PUNCTUATION
 
-TOP_N_GRAMS = (2, 3, 4)
-DUPLICATE_N_GRAMS = (5, 6, 7, 8, 9, 10)
+from corpus_pipeline.lm.measure_names import DUPLICATE_N_GRAMS, TOP_N_GRAMS
+
 SHORT_LINE_CHARS = 30  # FineWeb's short_line_length
 _PARAGRAPHS = re.compile(r"\n{2,}")
 _LINES = re.compile("\n+")
 _STOP_WORDS = frozenset(STOP_WORDS)
 _TERMINAL = tuple(TERMINAL_PUNCTUATION)
-
-MEASURE_NAMES = (
-    ["dup_para_frac", "dup_para_char_frac", "dup_line_frac", "dup_line_char_frac"]
-    + [f"top_{n}_gram_char_frac" for n in TOP_N_GRAMS]
-    + [f"dup_{n}_gram_char_frac" for n in DUPLICATE_N_GRAMS]
-    + ["mean_word_length", "hash_word_ratio", "ellipsis_word_ratio", "bullet_lines_ratio", "end_ellipsis_lines_ratio"]
-    + ["alpha_words_ratio", "stop_words", "line_punct_ratio", "short_line_ratio", "char_dup_ratio", "list_ratio"]
-)
 
 
 def non_symbol_words(words: list[str]) -> list[str]:
@@ -40,7 +32,10 @@ def non_symbol_words(words: list[str]) -> list[str]:
 
 
 def measures(text: str, words: list[str]) -> dict[str, float]:
-    """Every measure of MEASURE_NAMES for a non-empty text and its word tokens (datatrove's tokenizer)."""
+    """Every measure of ``MEASURE_NAMES`` (lm.measure_names) for a non-empty text and its word tokens.
+
+    ``words`` come from datatrove's tokenizer.
+    """
     values = repetition_measures(text, words)
     values.update(gopher_quality_measures(text, words))
     values.update(fineweb_measures(text, words))

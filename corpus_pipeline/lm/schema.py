@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from corpus_pipeline.core.schema import CORPUS_SCHEMA, RECORD_FIELDS, UTC_TIMESTAMP
-from corpus_pipeline.lm.measures import MEASURE_NAMES
+from corpus_pipeline.lm.measure_names import MEASURE_NAMES
 from corpus_pipeline.lm.policy import FILTER_ORDER
 
 MEASURES = pa.struct([pa.field(name, pa.float64()) for name in MEASURE_NAMES])

@@ -54,3 +54,12 @@ def test_damaged_cache_file_falls_back_to_the_packaged_model(tmp_path: Path) -> 
     identifier = mapped_language_identifier(tmp_path)
     assert identifier.classify(TEXTS[2])[0] == "de"
     assert not isinstance(identifier.nb_ptc, np.memmap)
+
+
+def test_an_unloaded_model_is_mapped_again_when_next_needed() -> None:
+    from corpus_pipeline.extract.metadata import detect_lang, unload_language_model
+
+    french = "Les jardins partagés transforment les terrains vagues en parcelles cultivées par les voisins."
+    before = detect_lang(french)
+    unload_language_model()
+    assert detect_lang(french) == before and before[0] == "fr"

@@ -207,6 +207,20 @@ def test_parallel_parsing_keeps_order_and_results():
     assert [r["content"] for r in parallel] == [r["content"] for r in serial]
 
 
+def test_parallel_parsing_chooses_each_language_as_a_page_alone_does():
+    french = "Les jardins partagés transforment les terrains vagues en parcelles où les voisins cultivent ensemble. " * 3
+    pages = [
+        html_page(document(body=f"<p>{ARTICLE}</p>", lang="fr"), url="http://127.0.0.1:8000/fr/post.html"),  # English
+        html_page(document(body=f"<p>{french}</p>", lang=""), url="http://127.0.0.1:8000/jardins.html"),
+        html_page(document(body=f"<p>{french}</p>", lang="es"), url="http://127.0.0.1:8000/es/corto.html"),
+        html_page(b"", url="http://127.0.0.1:8000/empty.html", hreflang="it"),
+    ]
+    serial = [parse_html_page(p, website(default_lang="de")) for p in pages]
+    parallel = list(parse_html_pages(pages, website(default_lang="de"), None, workers=2))
+    assert [r["lang"] for r in parallel] == [r["lang"] for r in serial] == ["en", "fr", "fr", "it"]
+    assert parallel == serial  # nothing the parsing workers handed over is left in the records
+
+
 def test_publication_and_modification_dates_are_both_kept():
     head = '<script type="application/ld+json">{"datePublished": "2024-01-02T10:00:00+02:00", "dateModified": "2024-03-04T00:00:00Z"}</script>'
     record = parse_html_page(html_page(document(head, f"<p>{ARTICLE}</p>")), website())
