@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import html
 
-from corpus_pipeline.extract.headings import heading_anchors, restore_headings
+from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 CARDS = [
@@ -42,6 +42,16 @@ def test_the_headline_that_repeats_the_page_title_stays_out_but_a_title_word_alo
     assert restored.split("\n") == ["Twelve heat pumps ran through a cold season.", "Heat", "Each kept the house warm."]
     with_headline = restore_headings(extracted, heading_anchors(page, replace(DEFAULT_SETTINGS, headline_left_out=False)))
     assert with_headline.split("\n")[0] == story
+
+
+def test_only_an_opening_line_made_of_most_of_the_title_is_the_headline():
+    page = html.fromstring("<html><head><title>Heat pumps outlast the winter | Alpine Energy News</title></head></html>")
+    titles = page_titles(page)
+    assert without_headline("\nHeat pumps outlast the winter\nTwelve ran all season.", titles) == "\nTwelve ran all season."
+    # A title word alone, or the title's words further down (a product's name in its specs), are the page's text.
+    for text in ("Heat pumps\nTwelve ran all season.", "Twelve ran all season.\nHeat pumps outlast the winter"):
+        assert without_headline(text, titles) == text
+    assert without_headline("Heat pumps outlast the winter", ()) == "Heat pumps outlast the winter"
 
 
 def test_script_text_and_overlong_headings_anchor_nothing():
