@@ -108,8 +108,9 @@ def _read(
     second: str, settings: ExtractionSettings,
 ) -> MainContent:
     """trafilatura's reading of the page, in the mode its declared type calls for, corrected by ``second``."""
+    # Both read before trafilatura edits the tree.
     titles = page_titles(document) if settings.headline_left_out else ()
-    anchors = heading_anchors(document, settings, titles) if settings.headings_restored else []  # before trafilatura edits
+    anchors = heading_anchors(document, settings, titles) if settings.headings_restored else []
     cards = card_grid_cards(document, settings) if page_type in (None, "article") and settings.card_grids else []
     if page_type == "article":
         if settings.precision_on_articles:
