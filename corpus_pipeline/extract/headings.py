@@ -64,17 +64,22 @@ def _is_headline(heading: str, title: str) -> bool:
     return heading in title and 2 * len(heading.split()) >= len(title.split())
 
 
-def without_headline(text: str, titles: tuple[str, ...]) -> str:
-    """``text`` without its opening line when that line is the page's headline (the words of one of ``titles``).
+def without_headline(
+    text: str, titles: tuple[str, ...], settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str:
+    """``text`` from the line after the page's headline (the words of one of ``titles``), when only the page's header
+    stands above it: lines of ``settings.max_header_line_words`` words or fewer (a kicker, breadcrumbs, share
+    buttons, a dateline).
 
-    The headline is the record's ``title``; a reading that opens with it holds the title twice. Only the opening
-    line goes: further down, a line with the title's words is the page's own (a product's name in its specs).
+    The headline is the record's ``title``; a reading that holds it holds the title twice. Below a paragraph, a line
+    with the title's words is the page's own (a product's name in its specs, a story's last line), and stays.
     """
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if key := line_key(line):
-            if any(_is_headline(key, title) for title in titles):
-                return "\n".join(lines[:index] + lines[index + 1 :])
+        key = line_key(line)
+        if key and any(_is_headline(key, title) for title in titles):
+            return "\n".join(lines[index + 1 :])
+        if len(key.split()) > settings.max_header_line_words:
             return text
     return text
 

@@ -164,7 +164,7 @@ def _finished(
 ) -> MainContent:
     """The reading without its headline, with its dropped headings put back and, when it holds records the reading
     left out, its grid."""
-    restored = restore_headings(without_headline(extracted, titles), anchors, settings)
+    restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
     if not _grid_joins(restored, cards, settings):
         return MainContent(restored, path)
     grid = _lines_of(cards)

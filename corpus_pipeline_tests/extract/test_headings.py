@@ -44,13 +44,19 @@ def test_the_headline_that_repeats_the_page_title_stays_out_but_a_title_word_alo
     assert with_headline.split("\n")[0] == story
 
 
-def test_only_an_opening_line_made_of_most_of_the_title_is_the_headline():
+def test_the_headline_goes_with_the_header_lines_above_it_but_not_below_a_paragraph():
     page = html.fromstring("<html><head><title>Heat pumps outlast the winter | Alpine Energy News</title></head></html>")
     titles = page_titles(page)
-    assert without_headline("\nHeat pumps outlast the winter\nTwelve ran all season.", titles) == "\nTwelve ran all season."
-    # A title word alone, or the title's words further down (a product's name in its specs), are the page's text.
-    for text in ("Heat pumps\nTwelve ran all season.", "Twelve ran all season.\nHeat pumps outlast the winter"):
+    header = "Energy\nShare on social media\n12 March 2024, 09:14"
+    assert without_headline(f"{header}\nHeat pumps outlast the winter\nTwelve ran all season.", titles) == (
+        "Twelve ran all season."
+    )
+    # A title word alone, or the title's words below a paragraph (a product's name in its specs), are the page's text.
+    paragraph = " ".join(["word"] * DEFAULT_SETTINGS.max_header_line_words)
+    for text in ("Heat pumps\nTwelve ran all season.", f"{paragraph} more\nHeat pumps outlast the winter"):
         assert without_headline(text, titles) == text
+    # The boundary: a line of max_header_line_words words is still the header's.
+    assert without_headline(f"{paragraph}\nHeat pumps outlast the winter\nTwelve.", titles) == "Twelve."
     assert without_headline("Heat pumps outlast the winter", ()) == "Heat pumps outlast the winter"
 
 
