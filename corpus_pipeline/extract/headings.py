@@ -4,6 +4,9 @@ trafilatura judges headings as it judges any line: a card title that is a link r
 while the excerpt under it stays. A heading whose following words open a kept line belongs to that line.
 wcxb-dev (``benchmarks/extraction_bench.py``): 0.831 -> 0.834 overall, with listings, collections, services and
 documentation gaining; on the article-extraction-benchmark F1 moves by less than 0.001.
+
+The page's headline is the other way round: the record's ``title`` holds it, so it is neither put back nor kept as
+the opening line of a reading.
 """
 
 from __future__ import annotations
@@ -23,15 +26,17 @@ _UNREAD = frozenset({"script", "style"})
 
 
 def heading_anchors(
-    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
+    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS, titles: tuple[str, ...] | None = None
 ) -> list[tuple[str, str]]:
     """Each heading's text with the first words that follow it, in document order (read before extraction).
 
     The page's headline, the heading that repeats its title, is left out: the title is the record's ``title``,
     and trafilatura leaves it out of the text on purpose (a second copy of it in ``content`` is not content).
+    ``titles``: the page's :func:`page_titles`, when the caller has read them already.
     """
     anchors = []
-    titles = _page_titles(document) if settings.headline_left_out else ()
+    if titles is None:
+        titles = page_titles(document) if settings.headline_left_out else ()
     for heading in document.iter(*_HEADINGS):
         text = " ".join(heading.text_content().split())
         if not text or len(text.split()) > settings.max_heading_words:
@@ -47,7 +52,7 @@ def heading_anchors(
     return anchors
 
 
-def _page_titles(document: html.HtmlElement) -> tuple[str, ...]:
+def page_titles(document: html.HtmlElement) -> tuple[str, ...]:
     """The words of the page's ``<title>`` and ``og:title`` (what the title column is read from)."""
     found = [document.findtext(".//title") or ""]
     found += document.xpath("//meta[@property='og:title']/@content")[:1]
@@ -57,6 +62,26 @@ def _page_titles(document: html.HtmlElement) -> tuple[str, ...]:
 def _is_headline(heading: str, title: str) -> bool:
     """Whether a heading is the title's own words: most of it (a title adds the site's name, "Headline | Site")."""
     return heading in title and 2 * len(heading.split()) >= len(title.split())
+
+
+def without_headline(
+    text: str, titles: tuple[str, ...], settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str:
+    """``text`` from the line after the page's headline (the words of one of ``titles``), when only the page's header
+    stands above it: lines of ``settings.max_header_line_words`` words or fewer (a kicker, breadcrumbs, share
+    buttons, a dateline).
+
+    The headline is the record's ``title``; a reading that holds it holds the title twice. Below a paragraph, a line
+    with the title's words is the page's own (a product's name in its specs, a story's last line), and stays.
+    """
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        key = line_key(line)
+        if key and any(_is_headline(key, title) for title in titles):
+            return "\n".join(lines[index + 1 :])
+        if len(key.split()) > settings.max_header_line_words:
+            return text
+    return text
 
 
 def _text_after(element: html.HtmlElement) -> Iterator[str]:

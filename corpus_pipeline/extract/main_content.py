@@ -15,7 +15,8 @@
 trafilatura runs in its fast mode first, and again in full only when the length of its fast reading
 disagrees with Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
 
-On every page, headings trafilatura dropped are put back over the text they introduce (card titles).
+On every page, headings trafilatura dropped are put back over the text they introduce (card titles), and a reading
+that opens with the page's headline (its title's words) loses that line: the title has its own column.
 
 Every reading says which path produced it (``Extraction``: the ``extraction`` column of parsed_pages).
 Measured with ``benchmarks/extraction_bench.py`` (article-extraction-benchmark and wcxb-dev), where the
@@ -36,7 +37,7 @@ from lxml import html
 from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdicts, without_unlikely_lines
 from corpus_pipeline.extract.card_grid import card_grid_cards
 from corpus_pipeline.extract.comments import remove_comment_sections
-from corpus_pipeline.extract.headings import heading_anchors, restore_headings
+from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, missed_content, resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
@@ -116,7 +117,9 @@ def _read(
     second: str, settings: ExtractionSettings,
 ) -> MainContent:
     """trafilatura's reading of the page, in the mode its declared type calls for, corrected by ``second``."""
-    anchors = heading_anchors(document, settings) if settings.headings_restored else []  # before trafilatura edits
+    # Both read before trafilatura edits the tree.
+    titles = page_titles(document) if settings.headline_left_out else ()
+    anchors = heading_anchors(document, settings, titles) if settings.headings_restored else []
     cards = card_grid_cards(document, settings) if page_type in (None, "article") and settings.card_grids else []
     if page_type == "article":
         if settings.precision_on_articles:
@@ -125,7 +128,7 @@ def _read(
             )
             if precise.strip() and _word_count(precise) >= settings.min_precise_share * _word_count(second):
                 grid = _grid_around(precise, cards, settings)
-                return _finished(precise, Extraction.TRAFILATURA_PRECISION, anchors, grid, settings)
+                return _finished(precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings)
             document = fresh_document()
         # Precision cut real text, and the default mode may too: a listicle read as its introduction, a page whose
         # text lxml hides (it nests a whole page inside a popup <aside> whose divs are unbalanced) while
@@ -136,14 +139,14 @@ def _read(
             default, path = _merged(default, second, path, settings)
         if not default:
             default, path = second, Extraction.RESILIPARSE_ONLY if second else path
-        return _finished(default, path, anchors, _grid_around(default, cards, settings), settings)
+        return _finished(default, path, anchors, titles, _grid_around(default, cards, settings), settings)
     extracted, fast = _checked_trafilatura(
         document, fresh_document, url, second, settings.min_fast_share, settings, include_comments=page_type == "forum"
     )
     path = Extraction.TRAFILATURA_FAST if fast else Extraction.TRAFILATURA_FULL
     min_words = settings.min_prose_words_per_line if page_type == "product" else None
     extracted, path = _merged(extracted, second, path, settings, min_words)
-    return _finished(extracted, path, anchors, cards, settings)
+    return _finished(extracted, path, anchors, titles, cards, settings)
 
 
 def _model_checked(extracted: MainContent, verdicts: BlockVerdicts | None, settings: ExtractionSettings) -> MainContent:
@@ -165,11 +168,12 @@ def _merged(
 
 
 def _finished(
-    extracted: str, path: Extraction, anchors: list[tuple[str, str]], cards: list[list[str]],
-    settings: ExtractionSettings,
+    extracted: str, path: Extraction, anchors: list[tuple[str, str]], titles: tuple[str, ...],
+    cards: list[list[str]], settings: ExtractionSettings,
 ) -> MainContent:
-    """The reading with its dropped headings put back and, when it holds records the reading left out, its grid."""
-    restored = restore_headings(extracted, anchors, settings)
+    """The reading without its headline, with its dropped headings put back and, when it holds records the reading
+    left out, its grid."""
+    restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
     if not _grid_joins(restored, cards, settings):
         return MainContent(restored, path)
     grid = _lines_of(cards)

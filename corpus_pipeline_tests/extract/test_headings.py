@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import html
 
-from corpus_pipeline.extract.headings import heading_anchors, restore_headings
+from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 CARDS = [
@@ -42,6 +42,22 @@ def test_the_headline_that_repeats_the_page_title_stays_out_but_a_title_word_alo
     assert restored.split("\n") == ["Twelve heat pumps ran through a cold season.", "Heat", "Each kept the house warm."]
     with_headline = restore_headings(extracted, heading_anchors(page, replace(DEFAULT_SETTINGS, headline_left_out=False)))
     assert with_headline.split("\n")[0] == story
+
+
+def test_the_headline_goes_with_the_header_lines_above_it_but_not_below_a_paragraph():
+    page = html.fromstring("<html><head><title>Heat pumps outlast the winter | Alpine Energy News</title></head></html>")
+    titles = page_titles(page)
+    header = "Energy\nShare on social media\n12 March 2024, 09:14"
+    assert without_headline(f"{header}\nHeat pumps outlast the winter\nTwelve ran all season.", titles) == (
+        "Twelve ran all season."
+    )
+    # A title word alone, or the title's words below a paragraph (a product's name in its specs), are the page's text.
+    paragraph = " ".join(["word"] * DEFAULT_SETTINGS.max_header_line_words)
+    for text in ("Heat pumps\nTwelve ran all season.", f"{paragraph} more\nHeat pumps outlast the winter"):
+        assert without_headline(text, titles) == text
+    # The boundary: a line of max_header_line_words words is still the header's.
+    assert without_headline(f"{paragraph}\nHeat pumps outlast the winter\nTwelve.", titles) == "Twelve."
+    assert without_headline("Heat pumps outlast the winter", ()) == "Heat pumps outlast the winter"
 
 
 def test_script_text_and_overlong_headings_anchor_nothing():

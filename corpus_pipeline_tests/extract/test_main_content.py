@@ -285,7 +285,10 @@ def test_an_article_keeps_its_precise_reading_from_exactly_the_minimum_share_of_
     """The precision guard decides every article (wcxb-dev: 605 of 1,497 pages are read in precision mode)."""
     box = '<div class="article-bottom"><p>Join our free weekly quiz, with prizes for the readers who follow the valley news.</p></div>'
     page = _article_page(f"<article><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS[:3])}{box}</article>")
-    plain = replace(DEFAULT_SETTINGS, headings_restored=False, card_grids=False, min_precise_share=0.0)
+    # The guard weighs the precise reading as read, its headline included.
+    plain = replace(
+        DEFAULT_SETTINGS, headings_restored=False, headline_left_out=False, card_grids=False, min_precise_share=0.0
+    )
     precise = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], plain)
     assert precise.extraction is Extraction.TRAFILATURA_PRECISION
     share = _words(precise.text) / _words(resiliparse_main_text(page))
@@ -307,3 +310,19 @@ def test_the_block_model_filter_is_off_by_default_and_its_removals_are_the_readi
     filtered = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], strict)
     assert filtered.extraction is Extraction.BLOCK_MODEL_FILTERED
     assert not any(paragraph in filtered.text for paragraph in PARAGRAPHS)
+
+
+def test_a_reading_that_opens_with_the_headline_loses_it_but_keeps_the_title_words_further_down():
+    """The title has its own column; trafilatura keeps an article's <h1> as the reading's first line."""
+    story = "Flood levels rose again in the valley"
+    paragraphs = [f"<p>{text}</p>" for text in PARAGRAPHS]
+    page = (
+        f"<html><head><title>{story} | Valley News</title></head><body><main><article><h1>{story}</h1>"
+        f"{''.join(paragraphs[:4])}<h2>{story}</h2>{''.join(paragraphs[4:])}</article></main></body></html>"
+    )
+    lines = _extract(page).split("\n")
+    assert lines == [*PARAGRAPHS[:4], story, *PARAGRAPHS[4:]]
+    kept = extract_main_content(
+        html.fromstring(page), lambda: html.fromstring(page), page, URL, [], replace(DEFAULT_SETTINGS, headline_left_out=False)
+    )
+    assert kept.text.split("\n")[0] == story
