@@ -19,12 +19,9 @@ CHROME_NAMES = frozenset({
     "header", "footer", "site-header", "site-footer", "masthead", "tagline", "site-tagline", "site-description",
     "copyright", "sidebar", "navbar", "breadcrumb", "breadcrumbs",
 })
-# Each of CHROME_NAMES and CHROME_ROLES holds one of these words: an element that says it is chrome has a tag of
-# CHROME_TAGS or one of them in its lower-cased class, id or role.
-_CHROME_WORD = re.compile(
-    "header|footer|masthead|tagline|site-description|copyright|sidebar|navbar|breadcrumb|"
-    "banner|contentinfo|navigation|complementary"
-)
+# An element that says it is chrome has a tag of CHROME_TAGS or one of these names in its lower-cased class, id or
+# role: a prefilter built from the same sets, so that a name added to them is found too.
+_CHROME_WORD = re.compile("|".join(sorted(map(re.escape, CHROME_NAMES | CHROME_ROLES), key=len, reverse=True)))
 _CHROME_TAGGED = etree.XPath(" | ".join(f".//{tag}" for tag in CHROME_TAGS))
 _NAMES_AND_ROLES = etree.XPath(".//@class | .//@id | .//@role")
 
