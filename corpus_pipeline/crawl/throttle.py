@@ -328,12 +328,17 @@ class HostThrottle:
                 if slot is not None and not slot.answered:
                     state.pace.on_failure(generation, state.in_flight)
                 state.in_flight -= 1
-                state.condition.notify_all()
+                # One place freed: one waiter may take it. Waking them all (the pool's idle threads queue here)
+                # made every answer wake a crowd that went back to sleep, a fifth of a fast crawl's CPU.
+                state.condition.notify()
 
     def _answered(self, state: _Host, status: int, latency_s: float, generation: int) -> None:
         with state.condition:
+            before = state.pace.concurrency()
             state.pace.on_answer(latency_s, status, generation, self._clock(), state.in_flight)
-            state.condition.notify_all()  # the window may have grown
+            grown = state.pace.concurrency() - before
+            if grown > 0:
+                state.condition.notify(grown)  # as many waiters as the window has new places
 
     def _host(self, host: str) -> _Host:
         with self._lock:
