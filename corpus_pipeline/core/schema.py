@@ -83,7 +83,7 @@ ABSORBED = pa.struct(
     [
         pa.field("url", pa.string()),
         pa.field("reason", pa.string()),  # same_url | same_content | near_duplicate
-        pa.field("score", pa.float64()),  # similarity for near duplicates, 1.0 otherwise
+        pa.field("score", pa.float64()),  # near duplicates: similarity of a verified pair joining it; else 1.0
     ]
 )
 

@@ -67,7 +67,7 @@ def deduplicate(
     counts["same_content"] = len(records) - len(unique)
 
     texts = _Texts(contents, [record["row"] for record in unique])
-    pairs = near_duplicate_pairs(texts, threshold, workers, prepare=normalize_paragraphs)
+    pairs = near_duplicate_pairs(texts, threshold, workers, prepare=normalize_paragraphs, connecting=True)
     scores: dict[int, float] = {}
     for i, j, score in pairs:
         scores[i] = max(scores.get(i, 0.0), score)

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
-from itertools import islice
+from itertools import groupby, islice
 from multiprocessing import get_context
 
 import numpy as np
@@ -144,23 +144,28 @@ def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarr
 def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
 
-    Exact when it reaches ``threshold``; otherwise only known to be below it: the search stops once even perfect
-    matches of the remaining paragraphs could not lift the mean to ``threshold`` (most candidate pairs that fail).
+    Exact when it reaches ``threshold``; otherwise only a value below it: the search stops at the first paragraph
+    whose best ratio cannot be what the mean still needs, even if every paragraph after it matched perfectly (most
+    candidate pairs that fail).
     """
     total = sum(len(line) for line in source) or 1
     verbatim = set(target)
     matched = 0.0
     remaining = sum(len(line) for line in source)
     for line in source:
-        if matched + remaining < threshold * total - _CUTOFF_MARGIN:
-            return (matched + remaining) / total  # an upper bound, below the threshold
         remaining -= len(line)
         # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
         # of a page in 20 languages share most of their paragraphs; this search was most of the corpus stage).
         if line in verbatim:
             matched += len(line) * 1.0
             continue
-        best = process.extractOne(line, target, scorer=fuzz.ratio)
+        # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips every target
+        # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
+        needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
+        cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
+        best = process.extractOne(line, target, scorer=fuzz.ratio, score_cutoff=cutoff)
+        if best is None and cutoff > 0:
+            return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
         matched += len(line) * (best[1] / 100 if best else 0.0)
     return matched / total
 
@@ -172,6 +177,7 @@ def near_duplicate_pairs(
     prepare: Callable[[str], str] | None = None,
     *,
     min_estimated_jaccard: float = 0.0,
+    connecting: bool = False,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
@@ -180,6 +186,13 @@ def near_duplicate_pairs(
     Signatures and verifications run on ``workers`` processes from ``PARALLEL_FROM`` texts on.
     A pair that shares a band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of
     their values (the MinHash estimate of its shingle Jaccard); 0 verifies every pair that shares a band.
+
+    With ``connecting``, only the pairs that join groups are returned: the candidates of a group are verified from
+    the most alike (by their signatures) down, and a pair whose texts verified pairs already join is skipped. The
+    groups (:func:`connected_components` of the pairs) are the same as with every pair; a text's best score among
+    its returned pairs can be lower than its best among all. Copies of one page in k languages are then about k
+    verifications instead of k(k-1)/2. The result does not depend on ``workers``: a group is never split between
+    jobs.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
@@ -191,35 +204,65 @@ def near_duplicate_pairs(
             # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
             stack.enter_context(launcher_script_hidden())
             pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)))
-        candidates = _candidates(_signature_matrix(texts, prepare, pool, workers), min_estimated_jaccard)
-        if pool is None:
-            return _verify_block((candidates, texts, prepare, threshold))
-        jobs = _verification_jobs(texts, candidates, prepare, threshold)
-        return sorted(pair for block in _map_in_windows(pool, _verify_block, jobs, workers) for pair in block)
+        signatures = _signature_matrix(texts, prepare, pool, workers)
+        candidates = _candidates(signatures, min_estimated_jaccard)
+        agreement = _agreement(signatures, candidates) if connecting else None
+        del signatures
+        if pool is None and not connecting:
+            return _verify_block((candidates, texts, prepare, threshold, False))
+        jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement)
+        blocks = _map_in_windows(pool, _verify_block, jobs, workers) if pool else map(_verify_block, jobs)
+        return sorted(pair for block in blocks for pair in block)
 
 
 def _verification_jobs(
-    texts: Sequence[str], candidates: list[tuple[int, int]], prepare: Callable[[str], str], threshold: float
+    texts: Sequence[str], candidates: list[tuple[int, int]], prepare: Callable[[str], str], threshold: float,
+    agreement: np.ndarray | None = None,
 ) -> Iterator[tuple]:
     """Blocks of candidate pairs, each with the texts it needs (no more: the job is pickled and its texts prepared).
 
     Pairs go in the order of the candidate graph's connected components, so that a block needs few texts: copies of
     one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
-    over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times).
+    over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). With
+    ``agreement`` (a pair's signature agreement, for the connecting mode), a component's pairs go from the most
+    alike down, and a block holds whole components (a big one alone).
     """
-    ordered = _by_component(candidates, len(texts))
-    for start in range(0, len(ordered), _PAIRS_PER_JOB):
-        block = ordered[start : start + _PAIRS_PER_JOB]
-        needed = {index: texts[index] for pair in block for index in pair}
-        yield block, needed, prepare, threshold
+    connecting = agreement is not None
+    ordered = _by_component(candidates, len(texts), agreement)
+    block: list[tuple[int, int]] = []
+    for _, pairs in groupby(ordered, key=lambda item: item[0]):
+        members = [pair for _, pair in pairs]
+        if not connecting:
+            block.extend(members)
+            while len(block) >= _PAIRS_PER_JOB:
+                yield _job(block[:_PAIRS_PER_JOB], texts, prepare, threshold, connecting)
+                block = block[_PAIRS_PER_JOB:]
+            continue
+        if block and len(block) + len(members) > _PAIRS_PER_JOB:
+            yield _job(block, texts, prepare, threshold, connecting)
+            block = []
+        block.extend(members)
+    if block:
+        yield _job(block, texts, prepare, threshold, connecting)
 
 
-def _by_component(candidates: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
-    """The candidate pairs ordered by connected component (the smallest text index in it), then by pair."""
+def _job(block: list[tuple[int, int]], texts: Sequence[str], prepare: Callable[[str], str], threshold: float,
+         connecting: bool) -> tuple:
+    needed = {index: texts[index] for pair in block for index in pair}
+    return block, needed, prepare, threshold, connecting
+
+
+def _by_component(
+    candidates: list[tuple[int, int]], size: int, agreement: np.ndarray | None = None
+) -> list[tuple[int, tuple[int, int]]]:
+    """The candidate pairs with their component's number (components in the order of their smallest text index),
+    ordered by component, then by decreasing ``agreement`` when given, then by pair."""
     component = {}
     for number, members in enumerate(connected_components(size, candidates)):
         component.update(dict.fromkeys(members, number))
-    return sorted(candidates, key=lambda pair: (component[pair[0]], pair))
+    alike = agreement.tolist() if agreement is not None else [0] * len(candidates)
+    keyed = sorted(zip(candidates, alike, strict=True), key=lambda item: (component[item[0][0]], -item[1], item[0]))
+    return [(component[pair[0]], pair) for pair, _ in keyed]
 
 
 def connected_components(size: int, pairs: Iterable[tuple[int, int] | tuple[int, int, float]]) -> list[list[int]]:
@@ -245,9 +288,11 @@ def connected_components(size: int, pairs: Iterable[tuple[int, int] | tuple[int,
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     """The candidate pairs of ``job`` whose similarity reaches the threshold, in the order given; its texts are
-    a sequence or a dict, by index."""
-    candidates, texts, prepare, threshold = job
+    a sequence or a dict, by index. In the connecting mode a pair whose texts the block's verified pairs already
+    join is not verified."""
+    candidates, texts, prepare, threshold, connecting = job
     prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
+    joined: dict[int, int] = {}  # union-find over the block's texts (connecting mode)
 
     def text(index: int) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
         if index not in prepared:
@@ -255,13 +300,23 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
             prepared[index] = normalized, _characters(normalized)
         return prepared[index]
 
+    def root(index: int) -> int:
+        while joined.get(index, index) != index:
+            joined[index] = joined.get(joined[index], joined[index])  # path halving
+            index = joined[index]
+        return index
+
     pairs = []
     for i, j in candidates:
+        if connecting and root(i) == root(j):
+            continue
         (a, characters_a), (b, characters_b) = text(i), text(j)
         bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
         score = _similarity(a, b, threshold, bound)
         if score >= threshold:
             pairs.append((i, j, score))
+            if connecting:
+                joined[max(root(i), root(j))] = min(root(i), root(j))
     return pairs
 
 
@@ -357,3 +412,12 @@ def _agreeing(signatures: np.ndarray, codes: np.ndarray, min_estimated_jaccard: 
         first, second = np.divmod(codes[start : start + _AGREEMENT_CHUNK], len(signatures))
         kept[start : start + len(first)] = (signatures[first] == signatures[second]).sum(axis=1) >= needed
     return codes[kept]
+
+
+def _agreement(signatures: np.ndarray, candidates: list[tuple[int, int]]) -> np.ndarray:
+    """How many signature values each candidate pair shares (the MinHash estimate of its Jaccard, x ``NUM_PERM``)."""
+    counts = np.empty(len(candidates), dtype=np.int64)
+    for start in range(0, len(candidates), _AGREEMENT_CHUNK):
+        chunk = np.asarray(candidates[start : start + _AGREEMENT_CHUNK], dtype=np.int64).reshape(-1, 2)
+        counts[start : start + len(chunk)] = (signatures[chunk[:, 0]] == signatures[chunk[:, 1]]).sum(axis=1)
+    return counts

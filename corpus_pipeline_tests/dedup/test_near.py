@@ -105,3 +105,16 @@ def test_a_minimum_estimated_jaccard_verifies_only_pairs_whose_signatures_agree_
     assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=0.5)] == [(0, 2)]
     # Only identical signatures would pass 1.0: the edited copy is not even verified.
     assert near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=1.0) == []
+
+
+def test_the_connecting_mode_finds_the_same_groups_with_fewer_pairs():
+    base = "\n".join(f"paragraph {n} of a page about installing the system, step by step" for n in range(12))
+    copies = [base + f"\nfooter {n}" for n in range(6)]  # six near copies: 15 passing pairs
+    texts = [*copies, "an unrelated text about cooking pasta\nwith tomatoes and basil"]
+    every = near_duplicate_pairs(texts, 0.9)
+    joining = near_duplicate_pairs(texts, 0.9, connecting=True)
+    assert len(every) == 15
+    assert len(joining) == 5  # a spanning tree of the six copies
+    assert connected_components(len(texts), joining) == connected_components(len(texts), every)
+    assert all(score >= 0.9 for *_, score in joining)
+    assert near_duplicate_pairs(texts, 0.9, workers=2, connecting=True) == joining
