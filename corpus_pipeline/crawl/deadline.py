@@ -1,42 +1,82 @@
 """A whole-request deadline that holds while a server trickles headers or body.
 
 Socket timeouts bound each read, not the request: a server sending one byte a
-second never trips them. A timer shuts the request's socket down when the
-deadline passes, which ends any blocked read at once.
+second never trips them. When a request's deadline passes, its socket is shut
+down, which ends any blocked read at once. One watch thread keeps the deadlines
+of every request of a crawl (a timer thread per request cost a thread start and
+a wake-up on every fetch).
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import socket
 import threading
+import time
+from collections.abc import Callable
+
+
+class DeadlineWatch:
+    """Calls each scheduled callback when its time comes, on one daemon thread that runs only while some are due.
+
+    A callback that is no longer wanted is not removed: its owner ignores the late call (see
+    :class:`RequestDeadline`).
+    """
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = itertools.count()  # ties at the same instant never compare callbacks
+        self._condition = threading.Condition()
+        self._running = False
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the watch's thread) once ``time.monotonic()`` reaches ``when``."""
+        with self._condition:
+            heapq.heappush(self._due, (when, next(self._order), callback))
+            if not self._running:
+                self._running = True
+                threading.Thread(target=self._run, name="request-deadlines", daemon=True).start()
+            elif self._due[0][2] is callback:
+                self._condition.notify()  # due before everything the thread waits for
+
+    def _run(self) -> None:
+        while True:
+            with self._condition:
+                while self._due and self._due[0][0] > time.monotonic():
+                    self._condition.wait(self._due[0][0] - time.monotonic())
+                if not self._due:
+                    self._running = False  # nothing left to watch: the next call starts a new thread
+                    return
+                _, _, callback = heapq.heappop(self._due)
+            callback()
 
 
 class RequestDeadline:
     """Shuts down the socket of the request in progress when armed time runs out (one per thread)."""
 
-    def __init__(self) -> None:
+    def __init__(self, watch: DeadlineWatch | None = None) -> None:
+        self._watch = watch or DeadlineWatch()
         self._lock = threading.Lock()
-        self._timer: threading.Timer | None = None
         self._sock: socket.socket | None = None
-        self._request = 0  # a late timer of a finished request must not shut the next one's socket
+        self._request = 0  # a late call for a finished request must not shut the next one's socket
+        self._armed = False
         self.expired = False
 
     def arm(self, seconds: float) -> None:
         """Start the clock of a new request."""
-        self.disarm()
         with self._lock:
             self.expired = False
+            self._sock = None
             self._request += 1
-            self._timer = threading.Timer(seconds, self._expire, args=(self._request,))
-            self._timer.daemon = True
-            self._timer.start()
+            self._armed = True
+            request = self._request
+        self._watch.call_at(time.monotonic() + seconds, lambda: self._expire(request))
 
     def disarm(self) -> None:
         """The request ended (or gave up) on its own."""
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = None
+            self._armed = False
             self._sock = None
 
     def watch(self, sock: socket.socket | None) -> None:
@@ -48,7 +88,7 @@ class RequestDeadline:
 
     def _expire(self, request: int) -> None:
         with self._lock:
-            if request != self._request:
+            if request != self._request or not self._armed:
                 return
             self.expired = True
             _shut(self._sock)

@@ -21,7 +21,7 @@ import requests
 
 from corpus_pipeline.core.outcomes import FetchOutcome
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
-from corpus_pipeline.crawl.deadline import RequestDeadline
+from corpus_pipeline.crawl.deadline import DeadlineWatch, RequestDeadline
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
 from corpus_pipeline.crawl.transport import CrawlAdapter, PeerCheck, refused_peer
@@ -98,6 +98,7 @@ class Fetcher:
         self.throttle = throttle
         self.peer_check = peer_check
         self._local = threading.local()
+        self._deadlines = DeadlineWatch()  # one thread keeps every request's deadline
 
     def _session(self) -> tuple[requests.Session, RequestDeadline]:
         session = getattr(self._local, "session", None)
@@ -107,7 +108,7 @@ class Fetcher:
             session.headers["Accept"] = (
                 "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
             )
-            self._local.deadline = RequestDeadline()
+            self._local.deadline = RequestDeadline(self._deadlines)
             for prefix in ("http://", "https://"):
                 session.mount(prefix, CrawlAdapter(self._local.deadline, self.peer_check))
             self._local.session = session
