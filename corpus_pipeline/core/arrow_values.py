@@ -64,3 +64,17 @@ def value_reader(column: pa.Array | pa.ChunkedArray) -> Callable[[int], Any]:
         return None if count is None else (_EPOCH + timedelta(microseconds=count * scale)).astimezone(zone)
 
     return read
+
+
+def table_rows(table: pa.Table) -> list[dict[str, Any]]:
+    """``table.to_pylist()``, without pandas for timestamps with a time zone (see :func:`value_reader`)."""
+    columns = [_column_values(table.column(name)) for name in table.column_names]
+    return [dict(zip(table.column_names, values, strict=True)) for values in zip(*columns, strict=True)]
+
+
+def _column_values(column: pa.ChunkedArray) -> list[Any]:
+    kind = column.type
+    if not (pa.types.is_timestamp(kind) and kind.tz is not None and kind.unit in _MICROSECONDS_PER_UNIT):
+        return column.to_pylist()
+    read = value_reader(column)
+    return [read(index) for index in range(len(column))]

@@ -22,7 +22,7 @@ from typing import Any, Self
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from corpus_pipeline.core.arrow_values import table_from_rows
+from corpus_pipeline.core.arrow_values import table_from_rows, table_rows
 
 CHECKPOINTS_DIR = "_checkpoints"
 STARTED_FILE = "started.json"
@@ -154,5 +154,5 @@ def _read_parts(parts: list[Any], batch_rows: int, open_part: Callable[[Any], pq
 
 def _rows_of(tables: Iterator[pa.Table], extra: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     for table in tables:
-        for row in table.to_pylist():
+        for row in table_rows(table):
             yield {**row, **extra}

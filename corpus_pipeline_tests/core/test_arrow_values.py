@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pyarrow as pa
 import pytest
 
-from corpus_pipeline.core.arrow_values import bool_scalar, string_array, string_scalar, table_from_rows, value_reader
+from corpus_pipeline.core.arrow_values import bool_scalar, string_array, string_scalar, table_from_rows, table_rows, value_reader
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA, RECORD_SCHEMA
 
 RECORD = {
@@ -69,6 +69,14 @@ def test_value_reader_reads_what_as_py_reads(kind):
         assert repr(read(index)) == repr(expected)  # the same time zone object too
 
 
+def test_table_rows_are_to_pylist():
+    table = pa.Table.from_pylist([RAW_ROW, RAW_ROW | {"last_modified": datetime(2001, 2, 3, tzinfo=UTC), "body": None}],
+                                 schema=RAW_PAGES_SCHEMA)
+
+    assert table_rows(table) == table.to_pylist()
+    assert table_rows(table.slice(0, 0)) == []
+
+
 def test_building_tables_and_constants_leaves_pandas_unloaded():
     # A fresh interpreter: this test process has loaded pandas through pyarrow already.
     code = (
@@ -81,7 +89,9 @@ def test_building_tables_and_constants_leaves_pandas_unloaded():
         "table_from_rows([row], RECORD_SCHEMA)\n"
         "string_scalar('x'); bool_scalar(True)\n"
         "import pyarrow as pa\n"
-        "value_reader(table_from_rows([row], RECORD_SCHEMA).column('date'))(0)\n"
+        "table = table_from_rows([row], RECORD_SCHEMA)\n"
+        "value_reader(table.column('date'))(0)\n"
+        "from corpus_pipeline.core.arrow_values import table_rows; table_rows(table)\n"
         "print('pandas' in sys.modules)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
