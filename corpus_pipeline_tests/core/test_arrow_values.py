@@ -5,7 +5,14 @@ from datetime import UTC, datetime
 import pyarrow as pa
 import pytest
 
-from corpus_pipeline.core.arrow_values import bool_scalar, string_array, string_scalar, table_from_rows, table_rows, value_reader
+from corpus_pipeline.core.arrow_values import (
+    bool_scalar,
+    string_array,
+    string_scalar,
+    table_from_rows,
+    table_rows,
+    value_reader,
+)
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA, RECORD_SCHEMA
 
 RECORD = {
