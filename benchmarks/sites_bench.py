@@ -12,7 +12,7 @@ Websites (Debian bookworm packages, apt-installed when missing; see benchmarks/s
 Each copy gets per-language sitemaps with hreflang and hreflang links in its pages. ``--quick``: the handbook in
 English, French and Danish (381 pages).
 
-For each website, ``dagster job execute`` runs corpus_job in a fresh DAGSTER_HOME (min_delay_s 0), its process tree
+For each website, ``dagster job execute`` runs corpus_job in a fresh DAGSTER_HOME with the project's dagster.yaml (min_delay_s 0), its process tree
 sampled for memory. Then the same stored pages are extracted one by one with and without the boilerplate model the
 pipeline learns, and by trafilatura 2.3.1, and everything is scored (word-bag F1, as wcxb) against the truth.
 """
@@ -162,6 +162,8 @@ def run_job(work: Path, name: str) -> JobRun:
     home = work / "dagster_home" / name
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
+    # The project's instance settings, as scripts/env.sh gives them (its compute log manager starts no processes).
+    shutil.copy(PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml")
     config = work / "run_config.yaml"
     config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": WORKERS}}}}))
     dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"

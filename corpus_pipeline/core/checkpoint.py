@@ -22,6 +22,8 @@ from typing import Any, Self
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from corpus_pipeline.core.arrow_values import table_from_rows, table_rows
+
 CHECKPOINTS_DIR = "_checkpoints"
 STARTED_FILE = "started.json"
 FLUSH_ROWS = 100  # a killed crawl re-fetches at most this many pages
@@ -133,7 +135,7 @@ class CheckpointAppender:
         self._last_flush = time.monotonic()
         if not self._buffer:
             return
-        table = pa.Table.from_pylist(self._buffer, schema=self.checkpoint.file_schema)
+        table = table_from_rows(self._buffer, self.checkpoint.file_schema)
         self.checkpoint._write_part(f"part-{self._next_part:06d}.parquet", table)
         self._next_part += 1
         self.rows_written += table.num_rows
@@ -152,5 +154,5 @@ def _read_parts(parts: list[Any], batch_rows: int, open_part: Callable[[Any], pq
 
 def _rows_of(tables: Iterator[pa.Table], extra: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     for table in tables:
-        for row in table.to_pylist():
+        for row in table_rows(table):
             yield {**row, **extra}

@@ -16,6 +16,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from corpus_pipeline.core.arrow_values import table_from_rows
+
 DEFAULT_ROW_GROUP_SIZE = 256
 
 
@@ -74,7 +76,7 @@ class PartitionWriter:
         if not self._buffer:
             return
         assert self._writer is not None
-        table = pa.Table.from_pylist(self._buffer, schema=self.file_schema)
+        table = table_from_rows(self._buffer, self.file_schema)
         self._writer.write_table(table)
         self.rows_written += table.num_rows
         self._buffer.clear()

@@ -14,10 +14,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from corpus_pipeline.core.arrow_values import bool_scalar, string_array, string_scalar, value_reader
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES
 
-_USABLE = pa.array(USABLE_OUTCOME_VALUES)
+# Constants of the filters below as Arrow values: pyarrow would import pandas to convert Python ones (see
+# core.arrow_values).
+_USABLE = string_array(USABLE_OUTCOME_VALUES)
+_SITEMAP = string_scalar("sitemap")
+_FALSE = bool_scalar(False)
 
 DOCUMENT_COLUMNS = (
     "url",
@@ -63,8 +68,8 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dic
             continue
         keys = batch.select(["final_url", "url"]).take(selected)
         order = selected.take(pc.sort_indices(keys, sort_keys=[("final_url", "ascending"), ("url", "ascending")]))
-        columns = [(name, batch.column(name)) for name in DOCUMENT_COLUMNS]
-        rows = [{name: column[index].as_py() for name, column in columns} for index in reversed(order.to_pylist())]
+        columns = [(name, value_reader(batch.column(name))) for name in DOCUMENT_COLUMNS]
+        rows = [{name: read(index) for name, read in columns} for index in reversed(order.to_pylist())]
         # The rows are Python objects now: free the batch before they are consumed (one by one, over many seconds),
         # and hand its pages back to the system (see core.memory.return_freed_memory).
         del batch, columns, selected, keys, order
@@ -103,15 +108,16 @@ def iter_sitemap_bodies(path: Path, batch_rows: int = 64) -> Iterator[bytes]:
     parquet = pq.ParquetFile(path)
     for batch in parquet.iter_batches(batch_size=batch_rows, columns=["kind", "outcome", "body"]):
         keep = pc.and_(
-            pc.and_(pc.equal(batch.column("kind"), "sitemap"), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
+            pc.and_(pc.equal(batch.column("kind"), _SITEMAP), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
             pc.is_valid(batch.column("body")),
         )
         yield from batch.filter(keep).column("body").to_pylist()
 
 
 def _usable_mask(batch: pa.RecordBatch | pa.Table, kind: str, check_body: bool = True) -> pa.Array:
+    of_kind = pc.equal(batch.column("kind"), string_scalar(kind))
     mask = pc.and_(
-        pc.and_(pc.equal(batch.column("kind"), kind), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
-        pc.fill_null(batch.column("indexable"), False),
+        pc.and_(of_kind, pc.is_in(batch.column("outcome"), value_set=_USABLE)),
+        pc.fill_null(batch.column("indexable"), _FALSE),
     )
     return pc.and_(mask, pc.is_valid(batch.column("body"))) if check_body else mask

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from corpus_pipeline.core.arrow_values import table_rows
 from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
 
 _VALIDATOR_COLUMNS = ["url", "final_url", "outcome", "kind", "content_type", "etag", "last_modified", "sitemap_lastmod"]
@@ -59,7 +60,7 @@ class PreviousCrawl:
         parquet = pq.ParquetFile(path)
         entries: dict[str, CachedFetch] = {}
         for group in range(parquet.num_row_groups):
-            rows = parquet.read_row_group(group, columns=_VALIDATOR_COLUMNS).to_pylist()
+            rows = table_rows(parquet.read_row_group(group, columns=_VALIDATOR_COLUMNS))  # to_pylist imports pandas
             for index, row in enumerate(rows):
                 if row["outcome"] in USABLE_OUTCOMES:
                     entries[row["url"]] = CachedFetch(

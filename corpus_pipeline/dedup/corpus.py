@@ -7,7 +7,6 @@ are read one at a time, so a 50k-page website fits in well under 2 GB.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import cast
 
 import polars as pl
 
@@ -86,7 +85,7 @@ def deduplicate(
 
 
 def _schema() -> pl.Schema:
-    return cast(pl.DataFrame, pl.from_arrow(CORPUS_SCHEMA.empty_table())).schema
+    return pl.Schema(CORPUS_SCHEMA)  # not from an empty table: that imports pandas (core.arrow_values)
 
 
 def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:

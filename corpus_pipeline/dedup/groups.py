@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 import polars as pl
 
@@ -57,7 +56,7 @@ def build_canonical_url_groups(
     counts["canonical_url_groups"] = len(elected_rows)
     counts["records_merged_same_url"] = kept.height - len(elected_rows)
 
-    schema = cast(pl.DataFrame, pl.from_arrow(CANONICAL_URL_GROUPS_SCHEMA.empty_table())).schema
+    schema = pl.Schema(CANONICAL_URL_GROUPS_SCHEMA)  # not from an empty table: that imports pandas (core.arrow_values)
     added = pl.DataFrame(
         {"canonical_url": keys, "candidate_urls": candidate_urls, "candidates": sizes},
         schema={name: schema[name] for name in ("canonical_url", "candidate_urls", "candidates")},

@@ -62,7 +62,7 @@ def training_records(global_corpus: pl.DataFrame, scrub_pii: bool = True) -> tup
         pl.Series("text", texts, dtype=pl.String),
         pl.col("merged_from").list.len().fill_null(0).cast(pl.Int32).alias("duplicates"),
     )
-    schema = pl.DataFrame(EXPORT_SCHEMA.empty_table()).schema
+    schema = pl.Schema(EXPORT_SCHEMA)
     return frame.select(list(schema)).cast(schema), emails, ips
 
 

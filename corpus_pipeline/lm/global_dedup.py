@@ -180,4 +180,4 @@ def _null_first(value: str | None) -> tuple[bool, str]:
 
 
 def _schema() -> pl.Schema:
-    return pl.DataFrame(GLOBAL_CORPUS_SCHEMA.empty_table()).schema
+    return pl.Schema(GLOBAL_CORPUS_SCHEMA)

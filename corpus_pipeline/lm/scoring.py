@@ -38,7 +38,7 @@ def score_corpus(corpus: pl.DataFrame, policy: QualityPolicy) -> tuple[pl.DataFr
         values.update({f"filter_{name}": reason for name, reason in signals.verdicts.items()})
         for name, column in rows.items():
             column.append(values.get(name))
-    schema = pl.DataFrame(CORPUS_QUALITY_SCHEMA.empty_table()).schema
+    schema = pl.Schema(CORPUS_QUALITY_SCHEMA)
     added = pl.DataFrame({name: pl.Series(name, values, dtype=schema[name]) for name, values in rows.items()})
     scored = corpus.hstack(added.get_columns()).select(list(schema)).cast(schema)
     return scored, quality_counts(scored, scorer.tokenizers.fallbacks())
