@@ -109,9 +109,12 @@ class ExtractionSettings:
 
     # -- the block model (blocks.py, block_model.py, block_selection.py) -------------------------------------------
     # A reading's line whose blocks the model gives under this probability of main content is dropped. 0 is OFF (and
-    # the model is not run): the filter does not earn its place on wcxb-dev's validation part. On the tuning part
-    # the best of 0.02 to 0.4 was 0.05 (0.8607 -> 0.8614), which on validation loses (0.8541 -> 0.8525); every
-    # other value loses more (README, "The block model"). Kept so that a better model can be tried in one line.
+    # the model is not run): the filter does not earn its place on wcxb-dev's validation part. Issue 21, every page's
+    # reading cached and its lines dropped afterwards (tuning / validation): the model that weighed class and id words
+    # too was best on tuning at 0.05 and lost on validation (+0.0005 / -0.0020); the shipped model, of structure
+    # alone, is best on tuning at 0.07 among 0.02 to 0.2 and gains next to nothing on validation (+0.0004 / +0.0001;
+    # 0.05 +0.0003 / +0.00002; 0.2 -0.0017 / -0.0024), for ~15 ms of CPU a page. Kept so that a better model can be
+    # tried in one line.
     min_block_probability: float = 0.0
 
     # -- reader comments (comments.py) -----------------------------------------------------------------------------
