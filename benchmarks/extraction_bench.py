@@ -51,6 +51,7 @@ PARTS = (TUNING, VALIDATION)
 # Each rule switched off: a switch turned off, or a guard's threshold set where the guard never fires.
 ABLATIONS: dict[str, dict[str, object]] = {
     "fast mode first (full mode always)": {"fast_trafilatura_first": False},
+    "fast reading far longer than the second opinion's redone": {"max_fast_growth": float("inf")},
     "precision mode on articles": {"precision_on_articles": False},
     "article fill-in when default fails": {"max_failed_share": 0.0},
     "second opinion merge": {"second_opinion_merge": False},

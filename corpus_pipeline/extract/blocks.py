@@ -188,11 +188,13 @@ def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
 
 def _parent_totals(blocks: list[Block], words: np.ndarray, link_chars: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Words and link density of all blocks sharing each block's parent element (the enclosing container)."""
-    totals: dict[int, list[float]] = {}
+    # Keyed by the element itself, not its id(): lxml makes a new Python proxy per getparent() call, and a freed
+    # proxy's id is reused by the next one, which pooled the words of unrelated containers.
+    totals: dict[html.HtmlElement, list[float]] = {}
     keys = []
     for block, count, linked in zip(blocks, words, link_chars, strict=False):
         parent = block.element.getparent()
-        key = id(parent if parent is not None else block.element)
+        key = parent if parent is not None else block.element
         keys.append(key)
         entry = totals.setdefault(key, [0.0, 0.0, 0.0])
         entry[0] += float(count)

@@ -43,6 +43,14 @@ def test_broken_html_still_gives_blocks_with_finite_features():
     assert np.all(np.isfinite(blocks.features))
 
 
+def test_each_block_counts_the_words_of_its_own_container_only():
+    # Many containers, each holding one paragraph of its own length: no two containers may pool their words.
+    containers = "".join(f"<div><p>{' '.join(['word'] * (i + 1))}</p></div>" for i in range(200))
+    blocks = page_blocks(html.fromstring(f"<html><body>{containers}</body></html>"))
+    own = blocks.features[:, _column("log_words")]
+    assert np.array_equal(blocks.features[:, _column("parent_log_words")], own)
+
+
 def test_a_page_without_text_gives_an_empty_matrix():
     blocks = page_blocks(html.fromstring("<html><body><script>var x = 1;</script><img src='a.png'></body></html>"))
     assert blocks.texts == []
