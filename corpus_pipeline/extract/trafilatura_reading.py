@@ -6,7 +6,9 @@
 ``fast`` flag only after that: the recovery of stray paragraphs keeps teaser blocks in fast mode, the comparison with
 readability and justext runs in full mode only, and so does the recall escalation's justext candidate. The main
 content check reads a page in fast mode and again in full on about a third of the Debian handbook's pages; the full
-reading repeated the shared steps, about half of its cost.
+reading repeated the shared steps, about half of its cost. The recovery reads the flag for one thing only, whether
+to drop the blocks ``TEASER_DISCARD_XPATH`` matches (by tag, id and class, which pruning never adds): on a tree
+where it matches nothing, both modes recover the same text, and the recovery runs once too.
 
 :class:`TrafilaturaReading` takes the shared steps once and each mode's own steps when that mode is asked for, in the
 order and on the inputs ``trafilatura.core``'s ``bare_extraction``, ``trafilatura_sequence``, ``extract_content`` and
@@ -39,7 +41,12 @@ from trafilatura.main_extractor import _elem_text, _extract, extract_comments, r
 from trafilatura.settings import MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, normalize_unicode, text_chars_test
 from trafilatura.xml import delete_element, xmltotxt
-from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
+from trafilatura.xpaths import (
+    RAW_TREE_PRUNE_XPATH,
+    REMOVE_COMMENTS_AND_LISTS_XPATH,
+    REMOVE_COMMENTS_XPATH,
+    TEASER_DISCARD_XPATH,
+)
 
 
 @dataclass
@@ -50,8 +57,8 @@ class _MainPass:
     cleaned_backup: HtmlElement  # the cleaned tree before tag conversion (justext reads it)
     backup_tree: HtmlElement  # extract_content's copy of the converted tree, for the recovery of stray text
     consumed: list[int]  # positions in backup_tree's iteration of the elements the main pass took
-    recovering: bool  # whether the main pass found too little, and each mode recovers stray text its own way
-    body: _Element  # the main pass's content; when not recovering, extract_content's output, the same in both modes
+    per_mode: bool  # whether the main pass found too little and each mode recovers stray text its own way
+    body: _Element  # the main pass's content; unless per_mode, extract_content's output, the same in both modes
     text: str
     potential_tags: set[str]
     comments_body: _Element
@@ -123,10 +130,16 @@ class TrafilaturaReading:
         body, text, potential_tags = _extract(cleaned_tree, options)
         recovering = len(body) == 0 or len(text) < options.min_extracted_size
         consumed = [position for position, element in enumerate(order) if element.tag == "done"] if recovering else []
-        if not recovering:  # the rest of extract_content reads no option: both modes get the same output
-            body, text = self._extract_content_end(body, text, None, options)
+        # The rest of extract_content reads the fast flag once: the recovery keeps teaser blocks in fast mode. On a
+        # tree without any (a test of ids, classes and tags, which pruning never adds), both modes get one output.
+        per_mode = recovering and options.focus != "recall" and any(
+            expression(backup_tree) for expression in TEASER_DISCARD_XPATH
+        )
+        if not per_mode:
+            recovery = (backup_tree, consumed, potential_tags) if recovering else None
+            body, text = self._extract_content_end(body, text, recovery, options)
         return _MainPass(
-            tree, cleaned_backup, backup_tree, consumed, recovering, body, text, potential_tags, comments_body,
+            tree, cleaned_backup, backup_tree, consumed, per_mode, body, text, potential_tags, comments_body,
             comments_text, forum_posts, is_forum,
         )
 
@@ -141,7 +154,7 @@ class TrafilaturaReading:
         assert shared is not None
         first = not self._texts  # the other mode may follow, and needs the trees as they are
         body, text, forum_posts = shared.body, shared.text, shared.forum_posts
-        if shared.recovering:
+        if shared.per_mode:
             backup_tree = shared.backup_tree
             if first:
                 body, backup_tree = deepcopy(body), deepcopy(backup_tree)

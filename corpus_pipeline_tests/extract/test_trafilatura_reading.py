@@ -21,7 +21,8 @@ FORUM_SCHEMA = (
 )
 # Pages that take trafilatura's less common paths: a short page (the recovery of stray text and the baseline), a
 # page of div soup (readability and justext compared), a thread whose replies sit in comment containers, a page
-# whose main text is a small part of a long page (the recall escalation), an empty body.
+# whose main text is a small part of a long page (the recall escalation), an empty body, paragraphs with a teaser
+# block (which the recovery keeps in fast mode only).
 PAGES = {
     "short": "<html><body><div><span>Only a few words here.</span></div><p>And one short line.</p></body></html>",
     "div soup": "<html><body>" + "".join(
@@ -39,6 +40,8 @@ PAGES = {
     "article": f"<html><body><header><a href='/'>Home</a></header><main><h1>Tanks</h1>{PARAGRAPH * 5}</main>"
     "<footer>Copyright the committee</footer></body></html>",
     "empty": "<html><body></body></html>",
+    "paragraphs, with a teaser": "<html><body><div class='teaser'><p>Read the whole story of the frost on the "
+    f"tanks inside.</p></div><div class='box'>{PARAGRAPH * 2}</div></body></html>",
 }
 OPTIONS = [  # as main_content reads pages (trafilatura's own default includes comments)
     {"include_comments": False},
