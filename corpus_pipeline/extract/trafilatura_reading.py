@@ -33,11 +33,10 @@ from trafilatura.core import (
     ESCALATION_PAGE_SHARE,
     _forum_thread_page,
     _prepare_tree,
-    _recall_retry,
 )
 from trafilatura.external import compare_extraction, justext_rescue
 from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes
-from trafilatura.main_extractor import _elem_text, _extract, extract_comments, recover_wild_text
+from trafilatura.main_extractor import _elem_text, _extract, extract_comments, extract_content, recover_wild_text
 from trafilatura.settings import MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, normalize_unicode, text_chars_test
 from trafilatura.xml import delete_element, xmltotxt
@@ -87,6 +86,8 @@ class TrafilaturaReading:
         }
         self._texts: dict[bool, str] = {}
         self._page_text: str | None = None
+        self._escalation_tree: HtmlElement | None = None
+        self._recall_reading: tuple[HtmlElement, _Element, str] | None = None
         try:
             self._main_pass: _MainPass | None = self._shared_steps(copy(document), self._options[True])
         except (TypeError, ValueError):  # bare_extraction discards the page on these
@@ -233,17 +234,19 @@ class TrafilaturaReading:
         assert shared is not None
         recall_options = copy(options)
         recall_options.focus = "recall"
-        tree = shared.tree
-        escalation_tree = (
-            tree
-            if shared.is_forum or not options.comments
-            else prune_unwanted_nodes(
-                copy(tree), REMOVE_COMMENTS_AND_LISTS_XPATH if shared.comments_text else REMOVE_COMMENTS_XPATH
+        if self._escalation_tree is None:
+            tree = shared.tree
+            self._escalation_tree = (
+                tree
+                if shared.is_forum or not options.comments
+                else prune_unwanted_nodes(
+                    copy(tree), REMOVE_COMMENTS_AND_LISTS_XPATH if shared.comments_text else REMOVE_COMMENTS_XPATH
+                )
             )
-        )
+        escalation_tree = self._escalation_tree
         recall_text = justext_text = ""
         try:
-            recall_body, recall_text = _recall_retry(escalation_tree, recall_options, options.url or None)
+            recall_body, recall_text = self._recall_retry(escalation_tree, recall_options)
         except Exception:  # noqa: BLE001 -- trafilatura logs and ignores any failure of the retry
             recall_text = ""
         if not options.fast:
@@ -257,6 +260,18 @@ class TrafilaturaReading:
         if recall_length >= options.min_extracted_size and recall_length > ESCALATION_ACCEPT_RATIO * length:
             return recall_body, recall_text, None
         return body, text, forum_posts
+
+    def _recall_retry(self, escalation_tree: HtmlElement, recall_options: Extractor) -> tuple[_Element, str]:
+        """``trafilatura.core._recall_retry``: the escalation's tree cleaned and read in recall mode, which reads no
+        fast flag (recall mode drops no teaser blocks), so once for both modes; then, in full mode, the comparison
+        (which edits neither the reading nor, but for the justext that reads it once, the cleaned tree)."""
+        if self._recall_reading is None:
+            cleaned_tree, cleaned_backup = _prepare_tree(escalation_tree, recall_options, recall_options.url or None)
+            self._recall_reading = (cleaned_backup, *extract_content(cleaned_tree, recall_options))
+        cleaned_backup, body, text = self._recall_reading
+        if recall_options.fast:
+            return body, text
+        return compare_extraction(cleaned_backup, copy(escalation_tree), body, text, recall_options)
 
     def _whole_page_text(self) -> str:
         """``html2txt`` of the pruned raw tree (it copies the tree): the page measure of the escalation, the same in
