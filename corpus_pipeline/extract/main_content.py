@@ -47,6 +47,7 @@ from corpus_pipeline.extract.text import (
     mean_words_per_line,
     word_counts,
 )
+from corpus_pipeline.extract.trafilatura_reading import TrafilaturaReading
 
 _WORD = re.compile(r"\w+")
 
@@ -236,12 +237,15 @@ def _checked_trafilatura(
     """
     if not settings.fast_trafilatura_first:
         return _trafilatura(document, url, **options), False
-    quick = _trafilatura(document, url, fast=True, **options)
+    reading = TrafilaturaReading(document, url, **options)
+    quick = reading.fast()
     expected = _word_count(second)
     found = _word_count(quick)
     if found and min_share * expected <= found <= settings.max_fast_growth * max(expected, settings.min_expected_words):
         return quick, True
-    return _trafilatura(fresh_document(), url, **options), False
+    fresh = fresh_document()
+    # The same tree as the fast reading's: the full one reuses its work (see trafilatura_reading).
+    return (reading.full() if fresh is document else _trafilatura(fresh, url, **options)), False
 
 
 def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:
