@@ -8,8 +8,9 @@ them to Arrow through the C data interface.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -18,6 +19,7 @@ import pyarrow as pa
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECONDS_PER_UNIT = {"s": 1_000_000, "ms": 1_000, "us": 1}
+_FIXED_OFFSET = re.compile(r"(?P<sign>[+-])(?P<hours>\d{2}):(?P<minutes>\d{2})")
 
 
 def table_from_rows(rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> pa.Table:
@@ -51,12 +53,12 @@ def value_reader(column: pa.Array | pa.ChunkedArray) -> Callable[[int], Any]:
 
     pyarrow's ``as_py`` of such a timestamp asks whether pandas is installed (its nanosecond values would be pandas
     Timestamps), importing it. Here seconds to microseconds are converted as pyarrow converts them: the UTC instant,
-    in the column's zone as a ``zoneinfo.ZoneInfo``; other columns are read by ``as_py``.
+    in the column's zone (see :func:`_zone`); other columns are read by ``as_py``.
     """
     kind = column.type
     if not (pa.types.is_timestamp(kind) and kind.tz is not None and kind.unit in _MICROSECONDS_PER_UNIT):
         return lambda index: column[index].as_py()
-    zone, scale = ZoneInfo(kind.tz), _MICROSECONDS_PER_UNIT[kind.unit]
+    zone, scale = _zone(kind.tz), _MICROSECONDS_PER_UNIT[kind.unit]
     counts = column.cast(pa.int64())
 
     def read(index: int) -> datetime | None:
@@ -64,6 +66,16 @@ def value_reader(column: pa.Array | pa.ChunkedArray) -> Callable[[int], Any]:
         return None if count is None else (_EPOCH + timedelta(microseconds=count * scale)).astimezone(zone)
 
     return read
+
+
+def _zone(name: str) -> tzinfo:
+    """The time zone object pyarrow's ``as_py`` gives for a timestamp type's zone: a fixed offset ("+02:00") as a
+    ``datetime.timezone``, a named zone as a ``zoneinfo.ZoneInfo``."""
+    offset = _FIXED_OFFSET.fullmatch(name)
+    if offset is None:
+        return ZoneInfo(name)
+    sign = -1 if offset["sign"] == "-" else 1
+    return timezone(sign * timedelta(hours=int(offset["hours"]), minutes=int(offset["minutes"])))
 
 
 def table_rows(table: pa.Table) -> list[dict[str, Any]]:

@@ -58,7 +58,7 @@ def test_constants_are_arrow_values():
 
 @pytest.mark.parametrize("kind", [
     pa.timestamp("us", tz="UTC"), pa.timestamp("ms", tz="UTC"), pa.timestamp("s", tz="Europe/Paris"),
-    pa.timestamp("us"), pa.string(), pa.large_binary(), pa.list_(pa.string()),
+    pa.timestamp("us", tz="+02:00"), pa.timestamp("us", tz="-05:30"), pa.timestamp("us"), pa.string(), pa.large_binary(), pa.list_(pa.string()),
 ])
 def test_value_reader_reads_what_as_py_reads(kind):
     values = {
