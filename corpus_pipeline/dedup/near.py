@@ -407,17 +407,20 @@ def _agreeing(signatures: np.ndarray, codes: np.ndarray, min_estimated_jaccard: 
     if min_estimated_jaccard <= 0.0 or not len(codes):
         return codes
     needed = np.ceil(min_estimated_jaccard * NUM_PERM - _CUTOFF_MARGIN)
-    kept = np.empty(len(codes), dtype=bool)
-    for start in range(0, len(codes), _AGREEMENT_CHUNK):  # a chunk's two gathered signature blocks: ~64 MB
-        first, second = np.divmod(codes[start : start + _AGREEMENT_CHUNK], len(signatures))
-        kept[start : start + len(first)] = (signatures[first] == signatures[second]).sum(axis=1) >= needed
-    return codes[kept]
+    first, second = np.divmod(codes, len(signatures))
+    return codes[_shared_values(signatures, first, second) >= needed]
 
 
 def _agreement(signatures: np.ndarray, candidates: list[tuple[int, int]]) -> np.ndarray:
     """How many signature values each candidate pair shares (the MinHash estimate of its Jaccard, x ``NUM_PERM``)."""
-    counts = np.empty(len(candidates), dtype=np.int64)
-    for start in range(0, len(candidates), _AGREEMENT_CHUNK):
-        chunk = np.asarray(candidates[start : start + _AGREEMENT_CHUNK], dtype=np.int64).reshape(-1, 2)
-        counts[start : start + len(chunk)] = (signatures[chunk[:, 0]] == signatures[chunk[:, 1]]).sum(axis=1)
+    pairs = np.asarray(candidates, dtype=np.int64).reshape(-1, 2)
+    return _shared_values(signatures, pairs[:, 0], pairs[:, 1])
+
+
+def _shared_values(signatures: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How many values the signatures of rows ``first[k]`` and ``second[k]`` share, for each k."""
+    counts = np.empty(len(first), dtype=np.int64)
+    for start in range(0, len(first), _AGREEMENT_CHUNK):  # a chunk's two gathered signature blocks: ~64 MB
+        end = start + _AGREEMENT_CHUNK
+        counts[start:end] = (signatures[first[start:end]] == signatures[second[start:end]]).sum(axis=1)
     return counts
