@@ -24,7 +24,7 @@ from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.deadline import DeadlineWatch, RequestDeadline
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
-from corpus_pipeline.crawl.transport import CrawlAdapter, PeerCheck, refused_peer
+from corpus_pipeline.crawl.transport import CrawlAdapter, EnvironmentProxies, PeerCheck, crawl_session, refused_peer
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -99,18 +99,13 @@ class Fetcher:
         self.peer_check = peer_check
         self._local = threading.local()
         self._deadlines = DeadlineWatch()  # one thread keeps every request's deadline
+        self._proxies = EnvironmentProxies()
 
     def _session(self) -> tuple[requests.Session, RequestDeadline]:
         session = getattr(self._local, "session", None)
         if session is None:
-            session = requests.Session()
-            session.headers["User-Agent"] = self.settings.user_agent
-            session.headers["Accept"] = (
-                "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
-            )
-            self._local.deadline = RequestDeadline(self._deadlines)
-            for prefix in ("http://", "https://"):
-                session.mount(prefix, CrawlAdapter(self._local.deadline, self.peer_check))
+            deadline = self._local.deadline = RequestDeadline(self._deadlines)
+            session = crawl_session(self.settings.user_agent, lambda: CrawlAdapter(deadline, self.peer_check))
             self._local.session = session
         return session, self._local.deadline
 
@@ -191,6 +186,7 @@ class Fetcher:
             response = session.get(
                 url,
                 headers=validators,
+                proxies=self._proxies.for_url(url),
                 timeout=(settings.connect_timeout_s, settings.read_timeout_s),
                 stream=True,
                 allow_redirects=False,

@@ -8,9 +8,12 @@ socket actually connected to is checked too, before anything is sent.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import cast
+from urllib.parse import urlsplit
 
+import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool
@@ -97,3 +100,39 @@ class CrawlAdapter(HTTPAdapter):
             pool.conn_kw["request_deadline"] = self.request_deadline
             pool.conn_kw["peer_check"] = self.peer_check
         return pool
+
+
+class EnvironmentProxies:
+    """The proxies the environment names for a URL (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``, ``NO_PROXY``),
+    read once per scheme and host.
+
+    requests reads them, and looks for a ``.netrc`` file, on every request of a session that trusts the
+    environment: about 0.4 ms of CPU a request, a sixth of a fast crawl's. The crawl's sessions do not
+    (:func:`crawl_session`) and ask this instead. ``.netrc`` credentials are never sent: they are the user's, not
+    the crawl's, and a crawl visits hosts it does not know.
+    """
+
+    def __init__(self) -> None:
+        self._by_origin: dict[tuple[str, str], dict[str, str]] = {}
+
+    def for_url(self, url: str) -> dict[str, str]:
+        """The proxies to pass to a request of ``url``: empty when the environment names none or bypasses its host."""
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.netloc)
+        proxies = self._by_origin.get(key)
+        if proxies is None:  # two threads may both look it up: the same answer
+            proxies = self._by_origin[key] = requests.utils.get_environ_proxies(url)
+        return proxies
+
+
+def crawl_session(user_agent: str, adapter: Callable[[], CrawlAdapter]) -> requests.Session:
+    """A session that does not read the environment per request: its proxies come from :class:`EnvironmentProxies`
+    and its certificate bundle (``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``) is read here, once."""
+    session = requests.Session()
+    session.trust_env = False
+    session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
+    session.headers["User-Agent"] = user_agent
+    session.headers["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
+    for prefix in ("http://", "https://"):
+        session.mount(prefix, adapter())
+    return session

@@ -37,3 +37,30 @@ def test_private_address_literals():
     assert is_private_address("::ffff:192.168.0.1"), "IPv4-mapped addresses are judged as IPv4"
     assert not is_private_address("93.184.216.34")
     assert not is_private_address("not-an-address")
+
+
+def test_the_environments_proxy_carries_the_request(fast_settings, monkeypatch):
+    # A proxy receives the absolute URL in its request line; the target host is never resolved by the crawler.
+    target = "http://proxied.invalid/page.html"
+    with LoopbackSite({target: Route(body="<html>through the proxy</html>")}) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url)
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
+        results = [fetcher.fetch(target, "proxied.invalid") for _ in range(2)]
+        assert proxy.hits(target) == 2, "every request goes through the proxy, not only the first"
+    assert all(r.outcome == FetchOutcome.FETCHED and b"through the proxy" in r.body for r in results)
+
+
+def test_no_proxy_sends_a_host_direct_and_netrc_credentials_are_never_sent(fast_settings, monkeypatch, tmp_path):
+    (tmp_path / ".netrc").write_text("machine 127.0.0.1 login someone password secret\n")
+    monkeypatch.setenv("NETRC", str(tmp_path / ".netrc"))
+    with LoopbackSite({}) as proxy, LoopbackSite({"/": Route(body="<html>direct</html>")}) as site:
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url)
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
+        result = fetcher.fetch(site.url("/"), "127.0.0.1")
+        assert proxy.total_requests == 0
+        (_, _, headers), = site.requests
+    assert result.outcome == FetchOutcome.FETCHED and b"direct" in result.body
+    assert "Authorization" not in headers, "the user's .netrc is not the crawl's to send"
