@@ -1,3 +1,5 @@
+from urllib.parse import urljoin, urlsplit
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -67,3 +69,37 @@ def test_absolutize_resolves_links_and_drops_non_web_ones():
     assert absolutize("/b", "http://127.0.0.1:8000/a/") == "http://127.0.0.1:8000/b"
     for link in ("#top", "mailto:x@y.z", "javascript:void(0)", "tel:123", "  "):
         assert absolutize(link, "http://e.org/") is None
+
+
+def _joined_by_urllib(href: str, base: str) -> str | None:
+    """absolutize's contract, spelled with urllib alone."""
+    href = href.strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        return None
+    try:
+        joined = urljoin(base, href)
+    except ValueError:
+        return None
+    return joined if urlsplit(joined).scheme in ("http", "https") else None
+
+
+hrefs = st.one_of(
+    st.text(alphabet="ab/.?#;:=&%é []", max_size=12),
+    st.builds(
+        lambda prefix, rest: prefix + rest,
+        st.sampled_from(["http://", "https://", "HTTP://", "http:", "//", "/", "../", "ftp://", " http://"]),
+        st.text(alphabet="abc.:-/;?#=&%[]_~@é", max_size=16),
+    ),
+)
+bases = st.builds(
+    lambda scheme, host, path, tail: f"{scheme}://{host}{path}{tail}",
+    st.sampled_from(["http", "https"]),
+    st.sampled_from(["example.org", "h:8080", "[::1]:8"]),
+    st.sampled_from(["", "/", "/a/b.html", "/b;p/c", "/../x/./y"]),
+    st.sampled_from(["", "#frag", "?a=/b/c"]),
+)
+
+
+@given(hrefs, bases)
+def test_absolutize_joins_as_urllib_does(href, base):
+    assert absolutize(href, base) == _joined_by_urllib(href, base)
