@@ -10,8 +10,11 @@ trafilatura's own functions. :mod:`corpus_pipeline.extract.trafilatura_reading` 
 
 from __future__ import annotations
 
+from copy import copy
+
 from lxml.etree import Element, _Element, strip_tags
 from lxml.html import HtmlElement
+from trafilatura.baseline import _spaced_text
 from trafilatura.htmlprocessing import (
     delete_by_link_density,
     link_density_test_tables,
@@ -35,7 +38,26 @@ from trafilatura.utils import text_chars_test, trim
 from trafilatura.xml import delete_element
 from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 
-from corpus_pipeline.extract.trafilatura_xpaths import BODY, DISCARD_IMAGE, OVERALL_DISCARD, TEASER_DISCARD, Selection
+from corpus_pipeline.extract.trafilatura_xpaths import (
+    BODY,
+    DISCARD_IMAGE,
+    OVERALL_DISCARD,
+    TEASER_DISCARD,
+    Selection,
+    basic_cleaning_targets,
+)
+
+
+def page_text(tree: HtmlElement) -> str:
+    """``trafilatura.baseline.html2txt(tree)``: the text of a copy of the page's body (else of the tree) without what
+    ``basic_cleaning`` removes, block boundaries spaced."""
+    tree = copy(tree)
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    for element in basic_cleaning_targets(body):
+        delete_element(element)
+    return _spaced_text(body)
 
 
 def prune(tree: _Element, selections: list[Selection], with_backup: bool = False) -> _Element:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from lxml.etree import Element, _Element, strip_elements, strip_tags
 from lxml.html import HtmlElement
-from trafilatura.baseline import baseline, html2txt
+from trafilatura.baseline import baseline
 from trafilatura.core import (
     ESCALATION_ACCEPT_RATIO,
     ESCALATION_JUSTEXT_RATIO,
@@ -41,7 +41,7 @@ from trafilatura.settings import MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, normalize_unicode, text_chars_test
 from trafilatura.xml import delete_element, xmltotxt
 
-from corpus_pipeline.extract.trafilatura_main_pass import main_pass, prune, recover_wild_text
+from corpus_pipeline.extract.trafilatura_main_pass import main_pass, page_text, prune, recover_wild_text
 from corpus_pipeline.extract.trafilatura_xpaths import (
     RAW_TREE_PRUNE,
     REMOVE_COMMENTS,
@@ -54,7 +54,8 @@ from corpus_pipeline.extract.trafilatura_xpaths import (
 class _MainPass:
     """What both modes start from: the trees of ``trafilatura_sequence`` and ``extract_content``'s main pass."""
 
-    tree: HtmlElement  # the pruned raw tree (readability, the baseline and the escalation read it; none edits it)
+    tree: HtmlElement  # the pruned raw tree, or the caller's page (readability, the baseline and the escalation read
+    # it; none edits it)
     cleaned_backup: HtmlElement  # the cleaned tree before tag conversion (justext reads it)
     backup_tree: HtmlElement  # extract_content's copy of the converted tree, for the recovery of stray text
     consumed: list[int]  # positions in backup_tree's iteration of the elements the main pass took
@@ -73,7 +74,9 @@ class TrafilaturaReading:
     ``trafilatura.extract(document, url=url, fast=..., include_comments=..., include_tables=True,
     output_format="txt", favor_precision=...)`` returns ('' where it returns None).
 
-    ``document`` is copied at once, as ``extract`` copies it: the caller may edit it afterwards.
+    ``document`` is never edited: the raw tree's pruning edits a copy of it, as ``extract`` does, and a page that
+    pruning leaves as it is is read as it is (nothing after it edits that tree; copying it was ~1 % of a Debian
+    handbook page's parse). The caller must not edit ``document`` while it still asks for readings.
     """
 
     def __init__(
@@ -91,7 +94,7 @@ class TrafilaturaReading:
         self._escalation_tree: HtmlElement | None = None
         self._recall_reading: tuple[HtmlElement, _Element, str] | None = None
         try:
-            self._main_pass: _MainPass | None = self._shared_steps(copy(document), self._options[True])
+            self._main_pass: _MainPass | None = self._shared_steps(document, self._options[True])
         except (TypeError, ValueError):  # bare_extraction discards the page on these
             self._main_pass = None
 
@@ -111,13 +114,16 @@ class TrafilaturaReading:
                 self._texts[fast] = ""
         return self._texts[fast]
 
-    def _shared_steps(self, tree: HtmlElement, options: Extractor) -> _MainPass:
+    def _shared_steps(self, document: HtmlElement, options: Extractor) -> _MainPass:
         """``trafilatura_sequence`` up to ``extract_content``, then ``extract_content`` up to its main pass."""
         url = options.url or None
-        is_forum = _forum_thread_page(tree)
-        tree = prune(tree, RAW_TREE_PRUNE)
-        if not options.comments and (options.focus == "precision" or not is_forum):
-            tree = prune(tree, REMOVE_COMMENTS_AND_LISTS)
+        is_forum = _forum_thread_page(document)
+        comments_pruned = not options.comments and (options.focus == "precision" or not is_forum)
+        tree = document
+        if any(selection(document) for selection in [*RAW_TREE_PRUNE, *(REMOVE_COMMENTS_AND_LISTS * comments_pruned)]):
+            tree = prune(copy(document), RAW_TREE_PRUNE)
+            if comments_pruned:
+                tree = prune(tree, REMOVE_COMMENTS_AND_LISTS)
         cleaned_tree, cleaned_backup = _prepare_tree(tree, options, url)
         comments_body, comments_text, forum_posts = Element("body"), "", None
         if options.comments:
@@ -287,11 +293,11 @@ class TrafilaturaReading:
         return compare_extraction(cleaned_backup, copy(escalation_tree), body, text, recall_options)
 
     def _whole_page_text(self) -> str:
-        """``html2txt`` of the pruned raw tree (it copies the tree): the page measure of the escalation, the same in
-        both modes."""
+        """``html2txt`` of the pruned raw tree (:func:`page_text`, which copies the tree): the page measure of the
+        escalation, the same in both modes."""
         if self._page_text is None:
             assert self._main_pass is not None
-            self._page_text = html2txt(self._main_pass.tree)
+            self._page_text = page_text(self._main_pass.tree)
         return self._page_text
 
     def _returned(self, body: _Element, text: str, comments_body: _Element, options: Extractor) -> str:

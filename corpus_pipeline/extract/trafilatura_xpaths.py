@@ -59,6 +59,13 @@ _STORY_CLASS = re.compile(
 )
 _MAIN_ID = re.compile("content-main|content-body|contentBody")
 _MAIN_CLASS = re.compile("content[-_]main|content(?:-|__)body")
+# trafilatura.settings.BASIC_CLEAN_XPATH's (the cleaning of its baseline and of html2txt).
+_BASIC_CLEAN_TAGS = frozenset(("aside", "fencedframe", "footer", "script", "style", "svg", "template"))
+_COOKIE_CONSENT = re.compile(
+    "cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)|notice[-_]{0,2}cookie"
+    "|consent[-_]?(?:banner|manager|sdk)|borlabs|cookiebot|cmplz|onetrust|moove[-_]?gdpr",
+    re.IGNORECASE,
+)
 # RAW_TREE_PRUNE_XPATH's and the comment sections'.
 _SCROLL = re.compile("mvp-post-add-(?:box|wrap)|infinite-?scroll")
 _ADDED_POST = re.compile("mvp-post-add-(?:box|wrap)")
@@ -205,6 +212,19 @@ def comment_sections_and_lists(tree: _Element) -> list[_Element]:
         if tag not in ("ol", "ul") or list_id(id_) or by_class(class_name):
             found.append(node)
     return found
+
+
+def basic_cleaning_targets(tree: _Element) -> list[_Element]:
+    """``trafilatura.settings.BASIC_CLEAN_XPATH``: asides, footers, scripts, styles, svg, templates, divs whose class
+    or id says footer, and cookie banners."""
+    consent = _tester(_COOKIE_CONSENT)
+    return [
+        node for node in _elements(tree)
+        if node.tag in _BASIC_CLEAN_TAGS
+        or (node.tag == "div" and "footer" in _first_of(node, "class", "id"))
+        or consent(node.get("class") or "")
+        or consent(node.get("id") or "")
+    ]
 
 
 def _first(tree: _Element, wanted: Callable[[_Element], bool]) -> _Element | None:

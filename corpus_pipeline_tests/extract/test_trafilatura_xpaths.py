@@ -6,11 +6,13 @@ from pathlib import Path
 import pytest
 from lxml import html
 from trafilatura import xpaths
+from trafilatura.baseline import html2txt
 from trafilatura.core import _prepare_tree
-from trafilatura.settings import Extractor
+from trafilatura.settings import BASIC_CLEAN_XPATH, Extractor
 
 from corpus_pipeline.extract import trafilatura_xpaths
 from corpus_pipeline.extract.html_tree import parse_html
+from corpus_pipeline.extract.trafilatura_main_pass import page_text
 from corpus_pipeline_demo.site import build_demo_site
 
 # Each attribute shape the expressions read: both orders of id and class (XPath's @id|@class is the first in the
@@ -30,7 +32,8 @@ BOXES = """
 <div class="infinite-scroll"><h1>Kept</h1></div><aside id="infinitescroll">ae</aside>
 <section class="mvp-post-add-box"><h1>Gone</h1></section><div class="elementor-share-buttons">af</div>
 <div id="comments">ag</div><ol class="commentlist">ah</ol><ul id="comment-list">ai</ul><ol id="disqus_thread">aj</ol>
-<div class="Commentary">ak</div><section class="post-comments">al</section><details id="comol">am</details>
+<div class="Commentary">ak</div><div class="site-footer">an</div><div id="CookieBanner">ao</div>
+<section class="x" id="notice__cookie">ap</section><script>var q;</script><section class="post-comments">al</section><details id="comol">am</details>
 """
 BODIES = [
     "<div class='x'>no frame</div><div class='post'>post</div>",
@@ -61,6 +64,7 @@ SELECTIONS = [
     (trafilatura_xpaths.RAW_TREE_PRUNE, xpaths.RAW_TREE_PRUNE_XPATH),
     (trafilatura_xpaths.REMOVE_COMMENTS, xpaths.REMOVE_COMMENTS_XPATH),
     (trafilatura_xpaths.REMOVE_COMMENTS_AND_LISTS, xpaths.REMOVE_COMMENTS_AND_LISTS_XPATH),
+    ([trafilatura_xpaths.basic_cleaning_targets], [BASIC_CLEAN_XPATH]),
 ]
 
 
@@ -107,3 +111,10 @@ def test_first_frames_are_trafilaturas(trees: list[html.HtmlElement]) -> None:
 def test_id_or_class_is_the_first_in_the_source() -> None:
     tree = parse_html('<html><body><div class="cookie" id="x">a</div><div id="x" class="cookie">b</div></body></html>')
     assert [node.text for node in trafilatura_xpaths.overall_discard_boxes(tree)] == ["a"]
+
+
+def test_page_text_is_html2txt(trees: list[html.HtmlElement]) -> None:
+    for tree in trees:
+        before = html.tostring(tree)
+        assert page_text(tree) == html2txt(tree)
+        assert html.tostring(tree) == before  # read from a copy
