@@ -263,8 +263,11 @@ class MarkupDateSearch:
         """The pruned tree's text without scripts and styles, as find_date reads it last."""
         from htmldate.utils import clean_html
 
-        # Scripts and styles leave the pruned tree itself only when no other date's searches still need it.
-        tree = self._search_tree if self._done >= {False, True} else deepcopy(self._search_tree)
+        # Scripts and styles leave the pruned tree itself only when no other date's searches still need it, or when it
+        # has none (none of the Debian handbook's pages has any left: the copy was ~1 % of a page's parse).
+        tree = self._search_tree
+        if self._done < {False, True} and next(tree.iter("script", "style"), None) is not None:
+            tree = deepcopy(tree)
         return " ".join(clean_html(tree, ["script", "style"]).itertext())
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from lxml.etree import Element, _Element, strip_elements, strip_tags
 from lxml.html import HtmlElement
-from trafilatura.baseline import baseline, html2txt
+from trafilatura.baseline import baseline
 from trafilatura.core import (
     ESCALATION_ACCEPT_RATIO,
     ESCALATION_JUSTEXT_RATIO,
@@ -35,16 +35,18 @@ from trafilatura.core import (
     _prepare_tree,
 )
 from trafilatura.external import compare_extraction, justext_rescue
-from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes
-from trafilatura.main_extractor import _elem_text, _extract, extract_comments, extract_content, recover_wild_text
+from trafilatura.htmlprocessing import convert_tags
+from trafilatura.main_extractor import _elem_text, extract_comments
 from trafilatura.settings import MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, normalize_unicode, text_chars_test
 from trafilatura.xml import delete_element, xmltotxt
-from trafilatura.xpaths import (
-    RAW_TREE_PRUNE_XPATH,
-    REMOVE_COMMENTS_AND_LISTS_XPATH,
-    REMOVE_COMMENTS_XPATH,
-    TEASER_DISCARD_XPATH,
+
+from corpus_pipeline.extract.trafilatura_main_pass import main_pass, page_text, prune, recover_wild_text
+from corpus_pipeline.extract.trafilatura_xpaths import (
+    RAW_TREE_PRUNE,
+    REMOVE_COMMENTS,
+    REMOVE_COMMENTS_AND_LISTS,
+    TEASER_DISCARD,
 )
 
 
@@ -52,7 +54,8 @@ from trafilatura.xpaths import (
 class _MainPass:
     """What both modes start from: the trees of ``trafilatura_sequence`` and ``extract_content``'s main pass."""
 
-    tree: HtmlElement  # the pruned raw tree (readability, the baseline and the escalation read it; none edits it)
+    tree: HtmlElement  # the pruned raw tree, or the caller's page (readability, the baseline and the escalation read
+    # it; none edits it)
     cleaned_backup: HtmlElement  # the cleaned tree before tag conversion (justext reads it)
     backup_tree: HtmlElement  # extract_content's copy of the converted tree, for the recovery of stray text
     consumed: list[int]  # positions in backup_tree's iteration of the elements the main pass took
@@ -71,7 +74,9 @@ class TrafilaturaReading:
     ``trafilatura.extract(document, url=url, fast=..., include_comments=..., include_tables=True,
     output_format="txt", favor_precision=...)`` returns ('' where it returns None).
 
-    ``document`` is copied at once, as ``extract`` copies it: the caller may edit it afterwards.
+    ``document`` is never edited: the raw tree's pruning edits a copy of it, as ``extract`` does, and a page that
+    pruning leaves as it is is read as it is (nothing after it edits that tree; copying it was ~1 % of a Debian
+    handbook page's parse). The caller must not edit ``document`` while it still asks for readings.
     """
 
     def __init__(
@@ -89,7 +94,7 @@ class TrafilaturaReading:
         self._escalation_tree: HtmlElement | None = None
         self._recall_reading: tuple[HtmlElement, _Element, str] | None = None
         try:
-            self._main_pass: _MainPass | None = self._shared_steps(copy(document), self._options[True])
+            self._main_pass: _MainPass | None = self._shared_steps(document, self._options[True])
         except (TypeError, ValueError):  # bare_extraction discards the page on these
             self._main_pass = None
 
@@ -109,13 +114,16 @@ class TrafilaturaReading:
                 self._texts[fast] = ""
         return self._texts[fast]
 
-    def _shared_steps(self, tree: HtmlElement, options: Extractor) -> _MainPass:
+    def _shared_steps(self, document: HtmlElement, options: Extractor) -> _MainPass:
         """``trafilatura_sequence`` up to ``extract_content``, then ``extract_content`` up to its main pass."""
         url = options.url or None
-        is_forum = _forum_thread_page(tree)
-        tree = prune_unwanted_nodes(tree, RAW_TREE_PRUNE_XPATH)
-        if not options.comments and (options.focus == "precision" or not is_forum):
-            tree = prune_unwanted_nodes(tree, REMOVE_COMMENTS_AND_LISTS_XPATH)
+        is_forum = _forum_thread_page(document)
+        comments_pruned = not options.comments and (options.focus == "precision" or not is_forum)
+        tree = document
+        if any(selection(document) for selection in [*RAW_TREE_PRUNE, *(REMOVE_COMMENTS_AND_LISTS * comments_pruned)]):
+            tree = prune(copy(document), RAW_TREE_PRUNE)
+            if comments_pruned:
+                tree = prune(tree, REMOVE_COMMENTS_AND_LISTS)
         cleaned_tree, cleaned_backup = _prepare_tree(tree, options, url)
         comments_body, comments_text, forum_posts = Element("body"), "", None
         if options.comments:
@@ -125,16 +133,16 @@ class TrafilaturaReading:
                 comments_body, comments_text = Element("body"), ""
                 cleaned_tree = convert_tags(copy(cleaned_backup), options, url)
         if options.focus == "precision" and not is_forum:
-            cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
+            cleaned_tree = prune(cleaned_tree, REMOVE_COMMENTS)
         backup_tree = deepcopy(cleaned_tree)
         order = list(cleaned_tree.iter())
-        body, text, potential_tags = _extract(cleaned_tree, options)
+        body, text, potential_tags = main_pass(cleaned_tree, options)
         recovering = len(body) == 0 or len(text) < options.min_extracted_size
         consumed = [position for position, element in enumerate(order) if element.tag == "done"] if recovering else []
         # The rest of extract_content reads the fast flag once: the recovery keeps teaser blocks in fast mode. On a
         # tree without any (a test of ids, classes and tags, which pruning never adds), both modes get one output.
         per_mode = recovering and options.focus != "recall" and any(
-            expression(backup_tree) for expression in TEASER_DISCARD_XPATH
+            selection(backup_tree) for selection in TEASER_DISCARD
         )
         if not per_mode:
             recovery = (backup_tree, consumed, potential_tags) if recovering else None
@@ -167,6 +175,19 @@ class TrafilaturaReading:
             forum_posts = deepcopy(forum_posts)
         body, text = self._cascade(body, text, forum_posts, options)
         return self._returned(body, text, shared.comments_body, options)
+
+    @classmethod
+    def _extract_content(cls, cleaned_tree: HtmlElement, options: Extractor) -> tuple[_Element, str]:
+        """``trafilatura.main_extractor.extract_content`` (main pass, recovery, filtering), with the selections of
+        :mod:`corpus_pipeline.extract.trafilatura_main_pass`."""
+        backup_tree = deepcopy(cleaned_tree)
+        order = list(cleaned_tree.iter())
+        body, text, potential_tags = main_pass(cleaned_tree, options)
+        recovery = None
+        if len(body) == 0 or len(text) < options.min_extracted_size:
+            consumed = [position for position, element in enumerate(order) if element.tag == "done"]
+            recovery = (backup_tree, consumed, potential_tags)
+        return cls._extract_content_end(body, text, recovery, options)
 
     @staticmethod
     def _extract_content_end(
@@ -239,9 +260,7 @@ class TrafilaturaReading:
             self._escalation_tree = (
                 tree
                 if shared.is_forum or not options.comments
-                else prune_unwanted_nodes(
-                    copy(tree), REMOVE_COMMENTS_AND_LISTS_XPATH if shared.comments_text else REMOVE_COMMENTS_XPATH
-                )
+                else prune(copy(tree), REMOVE_COMMENTS_AND_LISTS if shared.comments_text else REMOVE_COMMENTS)
             )
         escalation_tree = self._escalation_tree
         recall_text = justext_text = ""
@@ -267,18 +286,18 @@ class TrafilaturaReading:
         (which edits neither the reading nor, but for the justext that reads it once, the cleaned tree)."""
         if self._recall_reading is None:
             cleaned_tree, cleaned_backup = _prepare_tree(escalation_tree, recall_options, recall_options.url or None)
-            self._recall_reading = (cleaned_backup, *extract_content(cleaned_tree, recall_options))
+            self._recall_reading = (cleaned_backup, *self._extract_content(cleaned_tree, recall_options))
         cleaned_backup, body, text = self._recall_reading
         if recall_options.fast:
             return body, text
         return compare_extraction(cleaned_backup, copy(escalation_tree), body, text, recall_options)
 
     def _whole_page_text(self) -> str:
-        """``html2txt`` of the pruned raw tree (it copies the tree): the page measure of the escalation, the same in
-        both modes."""
+        """``html2txt`` of the pruned raw tree (:func:`page_text`, which copies the tree): the page measure of the
+        escalation, the same in both modes."""
         if self._page_text is None:
             assert self._main_pass is not None
-            self._page_text = html2txt(self._main_pass.tree)
+            self._page_text = page_text(self._main_pass.tree)
         return self._page_text
 
     def _returned(self, body: _Element, text: str, comments_body: _Element, options: Extractor) -> str:

@@ -71,8 +71,10 @@ def test_both_readings_are_trafilaturas_in_either_order(tmp_path: Path, options:
     for name, document in documents.items():
         fast, full = _extracted(document, True, **options), _extracted(document, False, **options)
         modes_differ += fast != full
+        source = html.tostring(document)
         fast_first = TrafilaturaReading(document, URL, **options)
         assert (fast_first.fast(), fast_first.full()) == (fast, full), name
+        assert html.tostring(document) == source, name  # read, never edited
         full_first = TrafilaturaReading(document, URL, **options)
         assert (full_first.full(), full_first.fast()) == (full, fast), name
         assert TrafilaturaReading(document, URL, **options).full() == full, name
