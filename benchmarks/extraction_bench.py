@@ -74,6 +74,7 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "degenerate lines dropped": {"min_degenerate_line_words": 10**9},
     # Off in production (it does not earn its place on validation): its row shows the effect of turning it ON.
     "block model filter (turned ON at 0.05)": {"min_block_probability": 0.05},
+    "line arbiter (turned ON at 0.6)": {"min_arbiter_probability": 0.6},
 }
 
 
@@ -277,12 +278,12 @@ def run_ablation(limit, workers: int, every: int, only: list[str] | None = None)
             results[name] = (scores, per_part, aeb_scores(dict(zip(truth, texts)), truth)[2])
             print(f"  ablation: {name} done", file=sys.stderr, flush=True)
     base_scores, base_parts, base_articles = results["(all rules on)"]
-    rows = [["(all rules on)", *(base_parts[part] for part in PARTS), base_articles, "-", "-"]]
+    rows = [["(all rules on)", *(f"{base_parts[part]:.5f}" for part in PARTS), f"{base_articles:.5f}", "-", "-"]]
     for name in ablations:
         scores, per_part, articles_f1 = results[name]
         changed = [(p, s - b) for s, b, p in zip(scores, base_scores, parts) if abs(s - b) > 1e-9]
         rows.append([
-            name, *(per_part[part] - base_parts[part] for part in PARTS), articles_f1 - base_articles,
+            name, *(f"{per_part[part] - base_parts[part]:+.5f}" for part in PARTS), f"{articles_f1 - base_articles:+.5f}",
             *(f"{sum(d > 0 for p, d in changed if p == part)}+/{sum(d < 0 for p, d in changed if p == part)}-" for part in PARTS),
         ])
     print_table(

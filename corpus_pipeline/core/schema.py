@@ -74,7 +74,8 @@ RECORD_FIELDS = [
     # article in precision mode) | second_opinion_merged (Resiliparse's missed lines merged into trafilatura's) |
     # card_grid_added (the page's card grid appended) | resiliparse_only (trafilatura found nothing) |
     # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content) |
-    # block_model_filtered (lines the block model judged boilerplate dropped; only with min_block_probability set).
+    # block_model_filtered (lines the block model judged boilerplate dropped; only with min_block_probability set) |
+    # second_opinion_lines_added (lines of Resiliparse's reading the line arbiter judged main content put back).
     pa.field("extraction", pa.string()),
 ]
 RECORD_SCHEMA = pa.schema(RECORD_FIELDS)

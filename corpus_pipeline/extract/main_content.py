@@ -15,6 +15,9 @@
 trafilatura runs in its fast mode first, and again in full only when the length of its fast reading
 disagrees with Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
 
+The lines of Resiliparse's reading that the reading still lacks are judged one by one by the line arbiter
+(``line_arbiter.py``, a small model trained on wcxb-dev's tuning part), and those it judges main content go back.
+
 On every page, headings trafilatura dropped are put back over the text they introduce (card titles), and a reading
 that opens with the page's headline (its title's words) loses that line: the title has its own column.
 
@@ -38,6 +41,7 @@ from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdict
 from corpus_pipeline.extract.card_grid import card_grid_cards
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
+from corpus_pipeline.extract.line_arbiter import arbitrated, load_line_arbiter, page_marks
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merge_missed_content, missed_content, resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
@@ -63,6 +67,7 @@ class Extraction(StrEnum):
     CARD_GRID_ADDED = "card_grid_added"
     RESILIPARSE_ONLY = "resiliparse_only"
     BLOCK_MODEL_FILTERED = "block_model_filtered"
+    SECOND_OPINION_LINES_ADDED = "second_opinion_lines_added"
     VISIBLE_TEXT = "visible_text"
     NO_DOCUMENT = "no_document"
 
@@ -108,6 +113,7 @@ def extract_main_content(
     verdicts = block_verdicts(document, settings)  # before trafilatura edits the tree
     second = resiliparse_main_text(text, skipped)
     extracted = _model_checked(_read(document, fresh_document, url, page_type, second, settings), verdicts, settings)
+    extracted = _arbitrated(extracted, document, second, page_type, settings)
     if not _word_count(second) and _is_page_chrome(extracted.text, settings):
         raise NotADocument("no main content (only page chrome)", extracted.text)
     return extracted
@@ -156,6 +162,20 @@ def _model_checked(extracted: MainContent, verdicts: BlockVerdicts | None, setti
         return extracted
     kept = without_unlikely_lines(extracted.text, verdicts, settings)
     return extracted if kept == extracted.text else MainContent(kept, Extraction.BLOCK_MODEL_FILTERED)
+
+
+def _arbitrated(
+    extracted: MainContent, document: html.HtmlElement, second: str, page_type: str | None,
+    settings: ExtractionSettings,
+) -> MainContent:
+    """The reading with the second opinion's lines the line arbiter judges main content put back (when it is on)."""
+    if settings.min_arbiter_probability > 1 or not extracted.text.strip() or not second.strip():
+        return extracted
+    text = arbitrated(
+        extracted.text, second, page_marks(document), page_type, extracted.extraction.value,
+        settings.min_arbiter_probability, load_line_arbiter(),
+    )
+    return extracted if text == extracted.text else MainContent(text, Extraction.SECOND_OPINION_LINES_ADDED)
 
 
 def _merged(

@@ -1,0 +1,246 @@
+"""The line arbiter: which of the second opinion's lines that a reading lacks are main content after all.
+
+Resiliparse's reading (``second_opinion.py``) often holds lines the chosen reading left out: a table or list
+trafilatura dropped between two paragraphs it kept, or a site's menus and footers. The rules merge the whole second
+opinion or nothing; the arbiter judges each missing line from where it sits (between kept lines, before or after
+them, in a run of missing lines), what it looks like (words, punctuation, capitals, digits, code) and what the page
+says of it (the whole text of a link, a line of the page's nav/header/footer/aside/form), with the two readings'
+lengths, the page's declared type and the reading's path. The model is a small ensemble of gradient-boosted trees,
+trained on wcxb-dev's tuning part only by ``benchmarks/train_line_arbiter.py`` (which rewrites
+``models/line_arbiter.json``); inference is a walk down each tree. The file holds the feature layout it was trained
+on; a file that is missing, unreadable or of another layout raises :class:`LineArbiterError`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from lxml import html
+
+from corpus_pipeline.extract.text import line_key, reads_as_code
+
+DEFAULT_MODEL_PATH = Path(__file__).with_name("models") / "line_arbiter.json"
+FORMAT = "corpus_pipeline.line_arbiter/1"
+PAGE_TYPES = ("article", "product", "forum", None)
+PATHS = (
+    "trafilatura_fast", "trafilatura_full", "trafilatura_precision", "second_opinion_merged", "card_grid_added",
+    "resiliparse_only",
+)
+CHROME_TAGS = ("nav", "header", "footer", "aside", "form")
+FEATURE_NAMES: tuple[str, ...] = (
+    "log_words", "whole_link_text", "in_chrome", "capitalized_share", "digit_share", "ends_like_sentence",
+    "commas_per_word", "between_kept", "after_kept_line", "before_kept_line", "log_distance_to_kept",
+    "relative_position", "before_first_kept", "after_last_kept", "log_run_words", "reads_as_code",
+    "log_reading_words", "log_second_words", "log_length_ratio",
+    *(f"page_type_{t}" for t in PAGE_TYPES), *(f"path_{p}" for p in PATHS),
+)
+_WORD = re.compile(r"\w+")
+
+
+class LineArbiterError(RuntimeError):
+    """The line arbiter's model file cannot be used (missing, corrupt, or trained on another feature layout)."""
+
+
+@dataclass(frozen=True)
+class PageMarks:
+    """What the page's markup says of its lines: the whole texts of its links, the lines of its chrome elements."""
+
+    link_texts: frozenset[str]
+    chrome_lines: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The second opinion's lines, which of them the reading holds, and the features of those it lacks."""
+
+    lines: list[str]
+    in_reading: list[bool]
+    missing: list[int]
+    features: np.ndarray
+
+
+@dataclass(frozen=True)
+class LineArbiter:
+    """Gradient-boosted trees over ``FEATURE_NAMES``: the log-odds that a missing line is main content.
+
+    Each tree is a list of nodes; a node is ``[feature, cut, left, right]`` (go left when the value is <= cut) or a
+    leaf's one-element list ``[value]``.
+    """
+
+    base: float
+    trees: tuple[tuple[tuple[float, ...], ...], ...]
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """Probability of main content for each row of ``features``."""
+        feature, cut, left, right, value, depth = _tree_arrays(self.trees)
+        rows = np.arange(features.shape[0])[:, None]
+        trees = np.arange(len(self.trees))[None, :]
+        node = np.zeros((features.shape[0], len(self.trees)), dtype=np.intp)
+        for _ in range(depth):  # every tree at once: a leaf points to itself
+            goes_left = features[rows, feature[trees, node]] <= cut[trees, node]
+            node = np.where(goes_left, left[trees, node], right[trees, node])
+        scores = self.base + value[trees, node].sum(axis=1)
+        return 1.0 / (1.0 + np.exp(-np.clip(scores, -30.0, 30.0)))
+
+
+@lru_cache(maxsize=4)
+def _tree_arrays(
+    trees: tuple[tuple[tuple[float, ...], ...], ...],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The trees as padded arrays (feature, cut, left, right, leaf value per tree and node) and their depth."""
+    width = max((len(tree) for tree in trees), default=1)
+    shape = (len(trees), width)
+    feature, left, right = (np.zeros(shape, dtype=np.intp) for _ in range(3))
+    cut, value = np.zeros(shape), np.zeros(shape)
+    for t, tree in enumerate(trees):
+        for n, node in enumerate(tree):
+            if len(node) == 4:
+                feature[t, n], cut[t, n], left[t, n], right[t, n] = int(node[0]), node[1], int(node[2]), int(node[3])
+            else:  # a leaf sends every row to itself (any feature, cut +inf) and holds its value
+                cut[t, n], left[t, n], right[t, n], value[t, n] = np.inf, n, n, node[0]
+    return feature, cut, left, right, value, _depth(trees)
+
+
+def _depth(trees: tuple[tuple[tuple[float, ...], ...], ...]) -> int:
+    def below(tree: tuple[tuple[float, ...], ...], n: int) -> int:
+        node = tree[n]
+        return 0 if len(node) != 4 else 1 + max(below(tree, int(node[2])), below(tree, int(node[3])))
+
+    return max((below(tree, 0) for tree in trees if tree), default=0)
+
+
+def page_marks(document: html.HtmlElement) -> PageMarks:
+    """The line keys of the page's link texts and of its nav/header/footer/aside/form lines."""
+    links = {line_key(anchor.text_content()) for anchor in document.iter("a")}
+    chrome = {
+        key
+        for element in document.iter(*CHROME_TAGS)
+        for line in element.text_content().split("\n")
+        if (key := line_key(line))
+    }
+    return PageMarks(frozenset(links - {""}), frozenset(chrome))
+
+
+def candidates(reading: str, second: str, marks: PageMarks, page_type: str | None, path: str) -> Candidates:
+    """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``)."""
+    lines = [line for line in second.split("\n") if line.strip()]
+    known = {line_key(line) for line in reading.split("\n")}
+    keys = [line_key(line) for line in lines]
+    in_reading = [key in known for key in keys]
+    kept = [i for i, inside in enumerate(in_reading) if inside]
+    run_words = _run_words(lines, in_reading)
+    page = _page_features(reading, second, page_type, path)
+    missing, rows = [], []
+    for i, line in enumerate(lines):
+        if not keys[i] or in_reading[i]:
+            continue
+        missing.append(i)
+        rows.append(_line_features(i, line, keys[i], lines, in_reading, kept, run_words[i], marks) + page)
+    features = np.array(rows, dtype=float).reshape(len(rows), len(FEATURE_NAMES))
+    return Candidates(lines, in_reading, missing, features)
+
+
+def _run_words(lines: list[str], in_reading: list[bool]) -> list[int]:
+    """For each line, the words of the run of consecutive lines the reading lacks that it belongs to (0: held)."""
+    totals: list[int] = []
+    start = 0
+    for i in range(len(lines) + 1):
+        if i == len(lines) or in_reading[i]:
+            run = sum(len(_WORD.findall(line)) for line in lines[start:i])
+            totals += [run] * (i - start) + ([0] if i < len(lines) else [])
+            start = i + 1
+    return totals
+
+
+def _line_features(
+    i: int, line: str, key: str, lines: list[str], in_reading: list[bool], kept: list[int], run_words: int,
+    marks: PageMarks,
+) -> list[float]:
+    words = _WORD.findall(line)
+    count = len(words)
+    first, last = (kept[0], kept[-1]) if kept else (len(lines), -1)
+    distance = min((abs(i - j) for j in kept), default=len(lines))
+    return [
+        math.log1p(count), key in marks.link_texts, key in marks.chrome_lines,
+        sum(word[0].isupper() for word in words) / count, sum(word.isdigit() for word in words) / count,
+        line.rstrip()[-1:] in ".!?:;", line.count(",") / count, first < i < last,
+        i > 0 and in_reading[i - 1], i + 1 < len(lines) and in_reading[i + 1], math.log1p(distance),
+        i / len(lines), i < first, i > last, math.log1p(run_words), reads_as_code(line),
+    ]
+
+
+def _page_features(reading: str, second: str, page_type: str | None, path: str) -> list[float]:
+    ours, theirs = len(_WORD.findall(reading)), len(_WORD.findall(second))
+    return [
+        math.log1p(ours), math.log1p(theirs), math.log((ours + 1) / (theirs + 1)),
+        *(page_type == t for t in PAGE_TYPES), *(path == p for p in PATHS),
+    ]
+
+
+def with_lines(reading: str, found: Candidates, added: Iterable[int]) -> str:
+    """``reading`` with the second opinion's lines ``added`` (indices into ``found.lines``), each placed after the
+    reading's copy of the nearest held line above it (at the top when there is none)."""
+    reading_lines = reading.split("\n")
+    position = {line_key(line): j for j, line in enumerate(reading_lines) if line.strip()}
+    inserts: dict[int, list[str]] = {}
+    for i in sorted(added):
+        above = next((j for j in range(i - 1, -1, -1) if found.in_reading[j]), None)
+        at = position.get(line_key(found.lines[above]), -1) if above is not None else -1
+        inserts.setdefault(at, []).append(found.lines[i])
+    out = list(inserts.get(-1, []))
+    for j, line in enumerate(reading_lines):
+        out.append(line)
+        out += inserts.get(j, [])
+    return "\n".join(out)
+
+
+def arbitrated(
+    reading: str, second: str, marks: PageMarks, page_type: str | None, path: str, min_probability: float,
+    model: LineArbiter,
+) -> str:
+    """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back."""
+    found = candidates(reading, second, marks, page_type, path)
+    if not found.missing:
+        return reading
+    sure = model.probabilities(found.features) >= min_probability
+    added = [i for i, keep in zip(found.missing, sure, strict=True) if keep]
+    return with_lines(reading, found, added) if added else reading
+
+
+def save_line_arbiter(model: LineArbiter, path: Path) -> None:
+    """Write ``model`` as JSON (cuts and leaves rounded to 6 places, keys sorted: same model, same bytes)."""
+    trees = [[_written(node) for node in tree] for tree in model.trees]
+    document = {"format": FORMAT, "feature_names": list(FEATURE_NAMES), "base": round(model.base, 6), "trees": trees}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n")
+
+
+def _written(node: tuple[float, ...]) -> list[float | int]:
+    if len(node) == 4:
+        return [int(node[0]), round(float(node[1]), 6), int(node[2]), int(node[3])]
+    return [round(float(node[0]), 6)]
+
+
+@lru_cache(maxsize=4)
+def load_line_arbiter(path: Path = DEFAULT_MODEL_PATH) -> LineArbiter:
+    """The model in ``path`` (cached per path); raises :class:`LineArbiterError` when it cannot be used."""
+    try:
+        document = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise LineArbiterError(f"{path}: cannot read the line arbiter's model ({error})") from error
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise LineArbiterError(f"{path}: not a line arbiter model of format {FORMAT}")
+    if tuple(document.get("feature_names", ())) != FEATURE_NAMES:
+        raise LineArbiterError(f"{path}: trained on another feature layout; retrain with train_line_arbiter.py")
+    try:
+        trees = tuple(tuple(tuple(float(v) for v in node) for node in tree) for tree in document["trees"])
+        return LineArbiter(float(document["base"]), trees)
+    except (KeyError, TypeError, ValueError) as error:
+        raise LineArbiterError(f"{path}: malformed line arbiter model ({error})") from error

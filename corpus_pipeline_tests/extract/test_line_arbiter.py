@@ -1,0 +1,151 @@
+"""The line arbiter: its features, its tree walk, its model file, and the lines it puts back."""
+
+import json
+
+import numpy as np
+import pytest
+from lxml import html
+
+from corpus_pipeline.extract.line_arbiter import (
+    FEATURE_NAMES,
+    LineArbiter,
+    LineArbiterError,
+    PageMarks,
+    arbitrated,
+    candidates,
+    load_line_arbiter,
+    page_marks,
+    save_line_arbiter,
+    with_lines,
+)
+
+READING = "First paragraph of the story, with words.\nThird paragraph closes the story."
+SECOND = (
+    "Home\nFirst paragraph of the story, with words.\nA table row the reader kept, 42 units\n"
+    "Third paragraph closes the story.\nPrivacy policy"
+)
+MARKS = PageMarks(frozenset({"home", "privacy policy"}), frozenset({"home", "privacy policy"}))
+
+
+def _column(found, name):
+    return list(found.features[:, FEATURE_NAMES.index(name)])
+
+
+def _walk(model: LineArbiter, values) -> float:
+    """The textbook walk down every tree, one row at a time."""
+    total = model.base
+    for tree in model.trees:
+        node = tree[0]
+        while len(node) == 4:
+            node = tree[int(node[2] if values[int(node[0])] <= node[1] else node[3])]
+        total += node[0]
+    return 1 / (1 + np.exp(-total))
+
+
+# A stump on "between_kept" and a deeper tree on "log_words" then "whole_link_text".
+BETWEEN = FEATURE_NAMES.index("between_kept")
+WORDS = FEATURE_NAMES.index("log_words")
+LINK = FEATURE_NAMES.index("whole_link_text")
+MODEL = LineArbiter(
+    -1.0,
+    (
+        ((BETWEEN, 0.5, 1, 2), (-2.0,), (3.0,)),
+        ((WORDS, 1.0, 1, 2), (-0.5,), (LINK, 0.5, 3, 4), (0.7,), (-1.5,)),
+    ),
+)
+
+
+def test_only_the_second_opinions_missing_lines_are_candidates_each_placed_against_the_kept_ones():
+    found = candidates(READING, SECOND, MARKS, "article", "trafilatura_precision")
+    assert [found.lines[i] for i in found.missing] == ["Home", "A table row the reader kept, 42 units", "Privacy policy"]
+    assert found.features.shape == (3, len(FEATURE_NAMES))
+    assert _column(found, "between_kept") == [0, 1, 0]
+    assert _column(found, "before_first_kept") == [1, 0, 0]
+    assert _column(found, "after_last_kept") == [0, 0, 1]
+    assert _column(found, "whole_link_text") == [1, 0, 1]
+    assert _column(found, "in_chrome") == [1, 0, 1]
+    assert _column(found, "page_type_article") == [1, 1, 1]
+    assert _column(found, "path_trafilatura_precision") == [1, 1, 1]
+    assert _column(found, "digit_share")[1] == pytest.approx(1 / 8)
+
+
+def test_a_reading_holding_every_line_has_no_candidates():
+    found = candidates(SECOND, SECOND, MARKS, None, "trafilatura_fast")
+    assert found.missing == [] and found.features.shape == (0, len(FEATURE_NAMES))
+
+
+def test_the_vectorized_walk_equals_the_textbook_walk_on_every_row():
+    found = candidates(READING, SECOND, MARKS, "article", "trafilatura_precision")
+    rows = np.vstack([found.features, np.random.default_rng(0).uniform(-1, 4, (50, len(FEATURE_NAMES)))])
+    assert model_probabilities(rows) == pytest.approx([_walk(MODEL, row) for row in rows])
+
+
+def model_probabilities(rows):
+    return list(MODEL.probabilities(rows))
+
+
+def test_lines_the_model_is_sure_of_go_back_in_the_second_opinions_order_and_the_others_stay_out():
+    # Only the table row sits between kept lines: 1/(1+e^-(−1+3−0.5 or +0.7)) > 0.6; the menu lines score far below.
+    text = arbitrated(READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL)
+    assert text.split("\n") == [
+        "First paragraph of the story, with words.", "A table row the reader kept, 42 units",
+        "Third paragraph closes the story.",
+    ]
+    assert arbitrated(READING, SECOND, MARKS, "article", "trafilatura_precision", 0.99, MODEL) == READING
+
+
+def test_a_line_above_every_kept_line_goes_on_top():
+    found = candidates(READING, SECOND, MARKS, None, "trafilatura_fast")
+    assert with_lines(READING, found, [0]).split("\n")[0] == "Home"
+
+
+def test_page_marks_are_the_link_texts_and_the_chrome_lines():
+    document = html.fromstring(
+        "<html><body><nav><a href='/'>Home</a> <span>Menu</span></nav><p>Body with <a href='/x'>a link</a></p>"
+        "<footer>Footer line</footer></body></html>"
+    )
+    marks = page_marks(document)
+    assert marks.link_texts == {"home", "a link"}
+    assert {"footer line", "home menu"} <= marks.chrome_lines
+
+
+def test_a_saved_model_loads_back_the_same(tmp_path):
+    path = tmp_path / "arbiter.json"
+    save_line_arbiter(MODEL, path)
+    loaded = load_line_arbiter(path)
+    assert loaded == MODEL
+    save_line_arbiter(loaded, tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"format": "other"}'])
+def test_an_unusable_model_file_is_a_clear_error(tmp_path, content):
+    path = tmp_path / "arbiter.json"
+    path.write_text(content)
+    with pytest.raises(LineArbiterError, match="arbiter.json"):
+        load_line_arbiter(path)
+
+
+def test_a_model_of_another_feature_layout_is_refused(tmp_path):
+    path = tmp_path / "arbiter.json"
+    save_line_arbiter(MODEL, path)
+    document = json.loads(path.read_text())
+    document["feature_names"] = document["feature_names"][:-1]
+    path.write_text(json.dumps(document))
+    with pytest.raises(LineArbiterError, match="another feature layout"):
+        load_line_arbiter(path)
+
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(LineArbiterError, match="missing.json"):
+        load_line_arbiter(tmp_path / "missing.json")
+
+
+def test_the_shipped_model_puts_back_a_paragraph_between_kept_ones_and_not_a_footer_link():
+    reading = "\n".join(f"Paragraph {n} of a long story, told in full sentences for the reader." for n in range(6))
+    lines = reading.split("\n")
+    missed = "A further paragraph of the same story, which the first extractor dropped, told in full sentences."
+    second = "\n".join([*lines[:3], missed, *lines[3:], "Privacy policy"])
+    marks = PageMarks(frozenset({"privacy policy"}), frozenset({"privacy policy"}))
+    text = arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, load_line_arbiter())
+    assert missed in text.split("\n") and "Privacy policy" not in text
