@@ -9,32 +9,28 @@ items read ahead.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import pickle
 import queue
 import signal
+import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing import spawn
 from multiprocessing.connection import Connection, wait
-from multiprocessing.context import DefaultContext, ForkContext, ForkServerContext, SpawnContext
-from typing import TypeVar, cast
+from pathlib import Path
+from typing import TypeVar
 
-from corpus_pipeline.core.memory import malloc_trimmed
-
-_Context = DefaultContext | ForkContext | SpawnContext | ForkServerContext
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 _QUEUED_PER_WORKER = 2  # the running item and the next, so a worker never waits for the parent
 _READ_AHEAD_PER_WORKER = 32  # items read ahead of the oldest unfinished one: bounds memory, keeps workers busy
-# A worker hands its free heap pages back every this many items: parsing left ~29 MiB free but held in a worker's
-# heap after 400 Debian handbook pages. A trim takes ~2 ms, 5 % of a page's time when done after every page; one in
-# 16 items kept the worker as small (219 MiB against 247) for 0.3 ms a page.
-_TRIM_EVERY_ITEMS = 16
 
 
 @contextmanager
@@ -92,11 +88,12 @@ def map_within_budget(
     that ran over ``budget``, whose worker died, or whose call raised. Once the total budget is spent, every
     remaining item gets the fallback without being started.
 
-    ``start_method`` is how worker processes start (a :mod:`multiprocessing` start method; None: the platform's
-    default). With ``"spawn"`` a worker imports only what ``function`` needs instead of sharing the parent's
-    memory: ``function``, ``initializer`` and the items must then be picklable, and module-level."""
-    context = cast(_Context, multiprocessing.get_context(start_method))  # the stubs say BaseContext
-    pool = _WorkerPool(function, max(1, workers), initializer, context)
+    Each worker is a fresh interpreter, as with multiprocessing's ``"spawn"`` (the only ``start_method`` there
+    is, the argument is kept for callers that name it): it imports only what ``function`` needs instead of sharing
+    the parent's memory, so ``function``, ``initializer`` and the items must be picklable, and module-level."""
+    if start_method not in (None, "spawn"):
+        raise ValueError(f"workers start as fresh interpreters (spawn), not {start_method!r}")
+    pool = _WorkerPool(function, max(1, workers), initializer)
     try:
         yield from _Schedule(pool, iter(items), fallback, budget, max(1, workers) * _READ_AHEAD_PER_WORKER).run()
     finally:
@@ -104,27 +101,45 @@ def map_within_budget(
 
 
 class _Worker:
-    """One process taking items from its own queue and sending results back over a pipe.
+    """One fresh interpreter taking items from a pipe and sending results back over another.
 
     Two items are queued per worker, so it starts the next one without waiting for the parent to wake up (on a
-    loaded machine that wait cost a fifth of the throughput); the queue's feeder thread keeps the parent from
-    blocking on a large item while the worker is busy.
+    loaded machine that wait cost a fifth of the throughput); a feeder thread writes them, so the parent never
+    blocks on a large item while the worker is busy. The worker is started with :mod:`subprocess`, not
+    multiprocessing: a multiprocessing worker, queue or lock starts multiprocessing's resource tracker, one more
+    process of 13 MiB for as long as the parent lives (the whole Dagster run), which these workers never need.
     """
 
-    def __init__(self, function: Callable, initializer: Callable[[], None] | None, context: _Context) -> None:
-        self.tasks = context.Queue()
-        self.connection, child_end = context.Pipe(duplex=False)
-        self.process = context.Process(
-            target=_serve, args=(self.tasks, child_end, self.connection, function, initializer, os.getpid())
+    def __init__(self, function: Callable, initializer: Callable[[], None] | None) -> None:
+        tasks_read, tasks_write = os.pipe()
+        results_read, results_write = os.pipe()
+        command = _WORKER_COMMAND.format(root=_PACKAGE_ROOT, tasks=tasks_read, results=results_write)
+        try:
+            # Its own process group (set before the interpreter starts), so a kill reaches what it started too.
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", command],
+                pass_fds=(tasks_read, results_write),
+                stdin=subprocess.DEVNULL,
+                process_group=0,
+            )
+        except BaseException:
+            for fd in (tasks_write, results_read):
+                os.close(fd)
+            raise
+        finally:
+            os.close(tasks_read)
+            os.close(results_write)
+        self.connection = Connection(results_read, writable=False)
+        self._outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._feeder = threading.Thread(
+            target=_feed, args=(self._outbox, Connection(tasks_write, readable=False)), name=FEEDER_THREAD, daemon=True
         )
-        with launcher_script_hidden():
-            self.process.start()
-        child_end.close()
-        try:  # set on both sides, so a kill right after the start still reaches the whole group
-            pid = cast(int, self.process.pid)  # set by start()
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
+        self._feeder.start()
+        with launcher_script_hidden():  # what multiprocessing's spawn would tell the worker, the launcher left out
+            preparation = spawn.get_preparation_data("corpus_pipeline worker")
+        preparation.pop("authkey", None)  # for multiprocessing's own connections, which these workers do not make
+        self._send(preparation)
+        self._send((function, initializer, os.getpid()))
         self.queued: deque[int] = deque()  # indices given to this worker; the first is running
         self.started = 0.0  # when the first of them started (as far as the parent can tell)
         # A new process starts and runs its initializer before its first item: on a loaded machine that can take
@@ -141,8 +156,16 @@ class _Worker:
         """The item running now, if any."""
         return self.queued[0] if self.queued else None
 
+    @property
+    def exit_code(self) -> int | None:
+        """The worker's exit code once it has ended (minus the signal's number when a signal ended it)."""
+        try:
+            return self.process.wait(timeout=_EXIT_WAIT_S)
+        except subprocess.TimeoutExpired:
+            return None
+
     def take(self, index: int, item: object) -> None:
-        self.tasks.put((index, item))
+        self._send((index, item))
         if not self.queued and self.ready:
             self.started = time.monotonic()
         self.queued.append(index)
@@ -154,91 +177,69 @@ class _Worker:
 
     def kill(self) -> None:
         try:
-            os.killpg(cast(int, self.process.pid), signal.SIGKILL)
+            os.killpg(self.process.pid, signal.SIGKILL)
         except OSError:
             self.process.kill()
-        self.process.join()
-        self._drain()
+        self.process.wait()
         self._close()
-
-    def _drain(self) -> None:
-        """Read back what is still queued for the dead worker, so the queue's feeder thread is not left blocked
-        on a full pipe, holding the item, for as long as the parent lives."""
-        while True:
-            try:
-                self.tasks.get(timeout=_DRAIN_WAIT_S)
-            except (queue.Empty, OSError, EOFError):
-                return
 
     def stop(self) -> None:
         """Ask an idle worker to leave; kill a busy one."""
         if self.queued:
             self.kill()
             return
-        self.tasks.put(None)
-        self.process.join(timeout=5)
-        if self.process.is_alive():
+        self._send(None)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
             self.kill()
-        else:
-            self.tasks.close()
-            self.tasks.join_thread()  # the worker read everything: the feeder has nothing left to write
-            self.connection.close()
+            return
+        self._close()
+
+    def _send(self, message: object) -> None:
+        # Pickled here, so an item that cannot be pickled fails in the caller, not silently in the feeder.
+        self._outbox.put(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
 
     def _close(self) -> None:
-        self.tasks.cancel_join_thread()  # an item still in a dead worker's queue is dropped, not waited for
-        self.tasks.close()
+        """End the feeder (its writes to a dead worker fail at once; what is still queued is dropped)."""
+        self._outbox.put(None)
+        self._feeder.join(timeout=_EXIT_WAIT_S)
         self.connection.close()
 
 
-_READY = (None, True, None)  # the first message of every worker: its start-up is over
-_DRAIN_WAIT_S = 0.05  # an item still being written to a dead worker's queue arrives within this
-_PARENT_CHECK_S = 1.0  # how often an idle worker checks that its parent is still there
+FEEDER_THREAD = "WorkerFeederThread"
+_EXIT_WAIT_S = 5.0  # a worker that closed its pipe, or was killed, has ended within this
+# The worker's interpreter finds this package where the parent found it (PYTHONPATH may say otherwise), then takes
+# the parent's whole sys.path from the preparation data before it unpickles the function.
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_WORKER_COMMAND = (
+    "import sys; sys.path.insert(0, {root!r}); "
+    "from corpus_pipeline.core.worker_process import serve_pipes; serve_pipes({tasks}, {results})"
+)
 
 
-def _serve(tasks, results: Connection, parent_end: Connection, function: Callable, initializer, parent: int) -> None:
-    parent_end.close()
+def _feed(outbox: queue.SimpleQueue[bytes | None], tasks: Connection) -> None:
+    """Write the worker's messages in order until told to stop; a worker gone (killed, died) ends it early."""
     try:
-        os.setpgid(0, 0)
+        while (data := outbox.get()) is not None:
+            tasks.send_bytes(data)
     except OSError:
         pass
-    if initializer is not None:
-        initializer()
-    results.send(_READY)
-    done = 0
-    while True:
-        try:
-            message = tasks.get(timeout=_PARENT_CHECK_S)
-        except queue.Empty:
-            if os.getppid() != parent:  # orphaned: nobody will read the results
-                return
-            continue
-        if message is None:
-            return
-        done += 1
-        if done % _TRIM_EVERY_ITEMS == 0:
-            malloc_trimmed()
-        index, item = message
-        try:
-            outcome = (index, True, function(item))
-        except Exception as exc:  # noqa: BLE001 - reported to the parent, which records it for this item
-            outcome = (index, False, f"{type(exc).__name__}: {exc}")
-        try:
-            results.send(outcome)
-        except Exception as exc:  # noqa: BLE001 - a result that cannot be pickled
-            results.send((index, False, f"result could not be sent back: {type(exc).__name__}: {exc}"))
+    finally:
+        tasks.close()
 
 
 class _WorkerPool:
     def __init__(
-        self, function: Callable, size: int, initializer: Callable[[], None] | None, context: _Context
+        self, function: Callable, size: int, initializer: Callable[[], None] | None
     ) -> None:
-        self._function, self._initializer, self._context = function, initializer, context
-        self.workers = [_Worker(function, initializer, context) for _ in range(size)]
+        self._function, self._initializer = function, initializer
+        self.workers = [_Worker(function, initializer) for _ in range(size)]
 
     def replace(self, worker: _Worker) -> None:
         """Kill a worker (and what it started) and put a fresh one in its place."""
         worker.kill()
-        self.workers[self.workers.index(worker)] = _Worker(self._function, self._initializer, self._context)
+        self.workers[self.workers.index(worker)] = _Worker(self._function, self._initializer)
 
     def free_places(self) -> list[_Worker]:
         """Workers that can queue one more item, the least loaded first."""
@@ -320,10 +321,9 @@ class _Schedule:
         try:
             index, succeeded, value = worker.connection.recv()
         except (EOFError, OSError):
-            worker.process.join(timeout=1)
-            self._give_up(worker, Unfinished(f"worker process died (exit code {worker.process.exitcode})"))
+            self._give_up(worker, Unfinished(f"worker process died (exit code {worker.exit_code})"))
             return
-        if index is None:
+        if index is None:  # the READY message
             worker.mark_ready()
             return
         worker.finished(index)

@@ -1,13 +1,13 @@
 """Items over their time budget are stopped, dead workers replaced, results kept in input order."""
 
-import multiprocessing
 import os
 import threading
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
+from corpus_pipeline.core.budget import FEEDER_THREAD, Budget, Unfinished, map_within_budget
 
 HANG = -1  # an item that never finishes on its own
 CRASH = -2  # an item whose worker process dies
@@ -51,13 +51,34 @@ def test_once_the_total_budget_is_spent_the_remaining_items_are_not_started():
     assert results[2:] == [f"{item}: budget exceeded: 1 s in all (budget)" for item in items[2:]]
 
 
+def child_processes() -> set[int]:
+    """This process's live children (Linux: each thread's ``children`` file lists the children it started)."""
+    pids: set[int] = set()
+    for task in Path("/proc/self/task").iterdir():
+        pids.update(int(pid) for pid in (task / "children").read_text().split())
+    return pids
+
+
 def test_stopping_early_leaves_no_worker_behind():
-    before = set(multiprocessing.active_children())
+    before = child_processes()
     results = map_within_budget(work, iter(range(1000)), fallback=note, budget=Budget(item_s=5), workers=2)
     assert next(results) == "done 0"
-    assert len(set(multiprocessing.active_children()) - before) == 2
+    assert len(child_processes() - before) == 2
     results.close()
-    assert set(multiprocessing.active_children()) - before == set()
+    assert child_processes() - before == set()
+
+
+def test_workers_start_no_multiprocessing_helper_process():
+    # multiprocessing's workers, queues and locks start its resource tracker: a process of ~13 MiB that stays for
+    # the rest of the parent's life (a whole Dagster run). Only the workers themselves are started here.
+    started, before = [], child_processes()
+    results = map_within_budget(work, iter(range(100)), fallback=note, budget=Budget(item_s=5), workers=2)
+    assert next(results) == "done 0"
+    for pid in child_processes() - before:
+        started.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+    results.close()
+    assert started and not any("resource_tracker" in command for command in started)
+    assert all("corpus_pipeline.core.worker_process" in command for command in started)
 
 
 @settings(max_examples=10, deadline=None)
@@ -75,8 +96,8 @@ def test_killing_a_worker_with_a_large_item_queued_behind_it_leaves_no_thread_be
     items = [(1, "small"), (HANG, ""), (2, "x" * 500_000), (3, "y" * 500_000)]
     results = list(map_within_budget(measure, items, fallback=lambda item, why: why.reason, budget=Budget(item_s=1), workers=1))
     assert results == [5, "budget exceeded: 1 s", 500_000, 500_000]
-    # A queue's feeder thread left blocked on the dead worker's full pipe would never end.
-    feeders = [thread for thread in threading.enumerate() if thread.name == "QueueFeederThread"]
+    # A feeder thread left blocked on the dead worker's full pipe would never end.
+    feeders = [thread for thread in threading.enumerate() if thread.name == FEEDER_THREAD]
     for thread in feeders:
         thread.join(timeout=10)
     assert not any(thread.is_alive() for thread in feeders)
