@@ -55,7 +55,11 @@ def child_processes() -> set[int]:
     """This process's live children (Linux: each thread's ``children`` file lists the children it started)."""
     pids: set[int] = set()
     for task in Path("/proc/self/task").iterdir():
-        pids.update(int(pid) for pid in (task / "children").read_text().split())
+        try:
+            listed = (task / "children").read_text()
+        except FileNotFoundError:  # the thread ended meanwhile: its children now belong to another thread
+            continue
+        pids.update(int(pid) for pid in listed.split())
     return pids
 
 
