@@ -4,8 +4,9 @@ Resiliparse's reading (``second_opinion.py``) often holds lines the chosen readi
 trafilatura dropped between two paragraphs it kept, or a site's menus and footers. The rules merge the whole second
 opinion or nothing; the arbiter judges each missing line from where it sits (between kept lines, before or after
 them, in a run of missing lines), what it looks like (words, punctuation, capitals, digits, code) and what the page
-says of it (the whole text of a link, a line of the page's nav/header/footer/aside/form), with the two readings'
-lengths, the page's declared type and the reading's path. The model is a small ensemble of gradient-boosted trees,
+says of it (the whole text of a link, a line of the page's nav/header/footer/aside/form, of a figure or a heading,
+its share of text inside links and its list's, a run of link texts around it: related stories and captions look
+like that), with the two readings' lengths, the page's declared type and the reading's path. The model is a small ensemble of gradient-boosted trees,
 trained on wcxb-dev's tuning part only by ``benchmarks/train_line_arbiter.py`` (which rewrites
 ``models/line_arbiter.json``); inference is a walk down each tree. The file holds the feature layout it was trained
 on; a file that is missing, unreadable or of another layout raises :class:`LineArbiterError`.
@@ -16,8 +17,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,10 +35,17 @@ PATHS = (
     "resiliparse_only",
 )
 CHROME_TAGS = ("nav", "header", "footer", "aside", "form")
+# Elements whose text is one line of a reading, rarely nested in each other: their share of text inside links.
+LINE_TAGS = (
+    "p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "figcaption", "caption", "blockquote",
+)
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 FEATURE_NAMES: tuple[str, ...] = (
     "log_words", "whole_link_text", "in_chrome", "capitalized_share", "digit_share", "ends_like_sentence",
     "commas_per_word", "between_kept", "after_kept_line", "before_kept_line", "log_distance_to_kept",
     "relative_position", "before_first_kept", "after_last_kept", "log_run_words", "reads_as_code",
+    "in_figure", "heading_line", "block_link_share", "list_link_share", "link_neighbours", "log_link_run",
+    "run_link_share",
     "log_reading_words", "log_second_words", "log_length_ratio",
     *(f"page_type_{t}" for t in PAGE_TYPES), *(f"path_{p}" for p in PATHS),
 )
@@ -50,10 +58,16 @@ class LineArbiterError(RuntimeError):
 
 @dataclass(frozen=True)
 class PageMarks:
-    """What the page's markup says of its lines: the whole texts of its links, the lines of its chrome elements."""
+    """What the page's markup says of its lines (by line key): the whole texts of its links, the lines of its chrome
+    elements, of its figures and of its headings, the share of a line element's text inside links and, for a list
+    item, the mean of that share over its list's items (a list of links: related stories, a menu)."""
 
     link_texts: frozenset[str]
     chrome_lines: frozenset[str]
+    figure_lines: frozenset[str] = frozenset()
+    heading_lines: frozenset[str] = frozenset()
+    link_shares: Mapping[str, float] = field(default_factory=dict)
+    list_link_shares: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -117,15 +131,39 @@ def _depth(trees: tuple[tuple[tuple[float, ...], ...], ...]) -> int:
 
 
 def page_marks(document: html.HtmlElement) -> PageMarks:
-    """The line keys of the page's link texts and of its nav/header/footer/aside/form lines."""
+    """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``."""
     links = {line_key(anchor.text_content()) for anchor in document.iter("a")}
-    chrome = {
+    link_shares: dict[str, float] = {}
+    list_link_shares: dict[str, float] = {}
+    for element in document.iter(*LINE_TAGS):  # document order: an inner element of the same text overwrites
+        if key := line_key(element.text_content()):
+            link_shares[key] = _link_share(element)
+    for listing in document.iter("ul", "ol"):
+        items = [(key, link_shares.get(key, 0.0)) for item in listing if item.tag == "li"
+                 if (key := line_key(item.text_content()))]
+        mean = sum(share for _, share in items) / len(items) if items else 0.0
+        list_link_shares.update((key, mean) for key, _ in items)
+    return PageMarks(
+        frozenset(links - {""}), _line_keys(document, CHROME_TAGS), _line_keys(document, ("figure", "figcaption")),
+        _line_keys(document, HEADING_TAGS), link_shares, list_link_shares,
+    )
+
+
+def _line_keys(document: html.HtmlElement, tags: tuple[str, ...]) -> frozenset[str]:
+    """The line keys of every line of the text of the elements of these tags."""
+    return frozenset(
         key
-        for element in document.iter(*CHROME_TAGS)
+        for element in document.iter(*tags)
         for line in element.text_content().split("\n")
         if (key := line_key(line))
-    }
-    return PageMarks(frozenset(links - {""}), frozenset(chrome))
+    )
+
+
+def _link_share(element: html.HtmlElement) -> float:
+    """The share of the element's characters (spaces aside) inside its links."""
+    total = len("".join(element.text_content().split()))
+    inside = sum(len("".join(anchor.text_content().split())) for anchor in element.iter("a"))
+    return min(1.0, inside / total) if total else 0.0
 
 
 def candidates(reading: str, second: str, marks: PageMarks, page_type: str | None, path: str) -> Candidates:
@@ -136,13 +174,21 @@ def candidates(reading: str, second: str, marks: PageMarks, page_type: str | Non
     in_reading = [key in known for key in keys]
     kept = [i for i, inside in enumerate(in_reading) if inside]
     run_words = _run_words(lines, in_reading)
+    is_link = [key in marks.link_texts for key in keys]
+    link_runs = _link_runs(is_link)
+    run_link_shares = _run_link_shares(is_link, in_reading)
     page = _page_features(reading, second, page_type, path)
     missing, rows = [], []
     for i, line in enumerate(lines):
         if not keys[i] or in_reading[i]:
             continue
         missing.append(i)
-        rows.append(_line_features(i, line, keys[i], lines, in_reading, kept, run_words[i], marks) + page)
+        link_neighbours = (i > 0 and is_link[i - 1]) + (i + 1 < len(lines) and is_link[i + 1])
+        context = [
+            keys[i] in marks.figure_lines, keys[i] in marks.heading_lines, marks.link_shares.get(keys[i], -1.0),
+            marks.list_link_shares.get(keys[i], -1.0), link_neighbours, math.log1p(link_runs[i]), run_link_shares[i],
+        ]
+        rows.append(_line_features(i, line, keys[i], lines, in_reading, kept, run_words[i], marks) + context + page)
     features = np.array(rows, dtype=float).reshape(len(rows), len(FEATURE_NAMES))
     return Candidates(lines, in_reading, missing, features)
 
@@ -157,6 +203,29 @@ def _run_words(lines: list[str], in_reading: list[bool]) -> list[int]:
             totals += [run] * (i - start) + ([0] if i < len(lines) else [])
             start = i + 1
     return totals
+
+
+def _link_runs(is_link: list[bool]) -> list[int]:
+    """For each line, the length of the run of consecutive whole link texts it belongs to (0: not a link text)."""
+    runs = [0] * len(is_link)
+    start = 0
+    for i in range(len(is_link) + 1):
+        if i == len(is_link) or not is_link[i]:
+            runs[start:i] = [i - start] * (i - start)
+            start = i + 1
+    return runs
+
+
+def _run_link_shares(is_link: list[bool], in_reading: list[bool]) -> list[float]:
+    """For each line the reading lacks, the share of whole link texts in its run of missing lines (0: held)."""
+    shares = [0.0] * len(is_link)
+    start = 0
+    for i in range(len(is_link) + 1):
+        if i == len(is_link) or in_reading[i]:
+            if i > start:
+                shares[start:i] = [sum(is_link[start:i]) / (i - start)] * (i - start)
+            start = i + 1
+    return shares
 
 
 def _line_features(

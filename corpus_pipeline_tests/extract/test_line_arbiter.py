@@ -149,3 +149,34 @@ def test_the_shipped_model_puts_back_a_paragraph_between_kept_ones_and_not_a_foo
     marks = PageMarks(frozenset({"privacy policy"}), frozenset({"privacy policy"}))
     text = arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, load_line_arbiter())
     assert missed in text.split("\n") and "Privacy policy" not in text
+
+
+def test_page_marks_tell_figures_headings_and_lists_of_links_from_prose():
+    document = html.fromstring(
+        "<html><body><p>Story text with <a href='/y'>one link</a> inside a long sentence.</p>"
+        "<figure><img src='cat.jpg'><figcaption>A cat. Photo: Agency</figcaption></figure><h2>More news</h2>"
+        "<ul><li><a href='/a'>Related one</a></li><li><a href='/b'>Related two</a></li><li>Plain item</li></ul>"
+        "</body></html>"
+    )
+    marks = page_marks(document)
+    assert marks.figure_lines == {"a cat photo agency"}
+    assert marks.heading_lines == {"more news"}
+    assert marks.link_shares["related one"] == 1.0 and marks.link_shares["plain item"] == 0.0
+    assert 0 < marks.link_shares["story text with one link inside a long sentence"] < 0.3
+    assert marks.list_link_shares["plain item"] == pytest.approx(2 / 3)
+
+
+def test_a_run_of_link_texts_after_the_kept_lines_is_described_as_one():
+    reading = "First paragraph of the story, with words."
+    second = f"{reading}\nA cat. Photo: Agency\nRelated one\nRelated two\nPlain item"
+    marks = PageMarks(
+        frozenset({"related one", "related two"}), frozenset(), frozenset({"a cat photo agency"}), frozenset(),
+        {"related one": 1.0, "related two": 1.0, "plain item": 0.0}, {"related one": 1.0, "related two": 1.0},
+    )
+    found = candidates(reading, second, marks, "article", "trafilatura_precision")
+    assert _column(found, "in_figure") == [1, 0, 0, 0]
+    assert _column(found, "block_link_share") == [-1, 1, 1, 0]
+    assert _column(found, "list_link_share") == [-1, 1, 1, -1]
+    assert _column(found, "link_neighbours") == [1, 1, 1, 1]
+    assert _column(found, "log_link_run") == pytest.approx([0, np.log(3), np.log(3), 0])
+    assert _column(found, "run_link_share") == [0.5, 0.5, 0.5, 0.5]
