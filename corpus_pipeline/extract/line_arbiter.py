@@ -8,8 +8,8 @@ says of it (the whole text of a link, a line of the page's nav/header/footer/asi
 its share of text inside links and its list's, a run of link texts around it: related stories and captions look
 like that), with the two readings' lengths, the page's declared type and the reading's path. The model is a small
 ensemble of gradient-boosted trees, trained on wcxb-dev's tuning part only by ``benchmarks/train_line_arbiter.py``
-(which rewrites ``models/line_arbiter.json``); inference is a walk down each tree. The file holds the feature layout it was trained
-on; a file that is missing, unreadable or of another layout raises :class:`LineArbiterError`.
+(which rewrites ``models/line_arbiter.json``); inference is a walk down each tree. The file holds the feature
+layout it was trained on; a file that is missing, unreadable or of another layout raises :class:`LineArbiterError`.
 """
 
 from __future__ import annotations
