@@ -79,9 +79,12 @@ def prune_unwanted_sections(
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)  # only on articles, read in precision mode
     for _ in range(2):
+        before = _shape(tree)
         tree = delete_by_link_density(tree, "div", backtracking=True, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
+        if _shape(tree) == before:
+            break  # nothing was deleted: the second round would test the same tree and delete nothing either
     if "table" in potential_tags or favor_precision:
         boilerplate_tables = [element for element in tree.iter("table") if link_density_test_tables(element) is True]
         for element in boilerplate_tables:
@@ -93,6 +96,11 @@ def prune_unwanted_sections(
         tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
     strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
+
+
+def _shape(tree: _Element) -> tuple[int, _Element | None]:
+    """What any deletion from ``tree`` changes: its number of nodes, or its parent (the tree itself deleted)."""
+    return sum(1 for _ in tree.iter()), tree.getparent()
 
 
 def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set[str]]:
