@@ -219,13 +219,22 @@ def basic_cleaning_targets(tree: _Element) -> list[_Element]:
     """``trafilatura.settings.BASIC_CLEAN_XPATH``: asides, footers, scripts, styles, svg, templates, divs whose class
     or id says footer, and cookie banners."""
     consent = _tester(_COOKIE_CONSENT)
-    return [
-        node for node in _elements(tree)
-        if node.tag in _BASIC_CLEAN_TAGS
-        or (node.tag == "div" and "footer" in _first_of(node, "class", "id"))
-        or consent(node.get("class") or "")
-        or consent(node.get("id") or "")
-    ]
+    found = []
+    for node in _elements(tree):
+        tag = node.tag
+        if tag in _BASIC_CLEAN_TAGS:
+            found.append(node)
+            continue
+        get = node.get
+        class_name, id_ = get("class") or "", get("id") or ""
+        if (
+            # ``@class|@id``'s order is read only where one of the two says footer.
+            (tag == "div" and ("footer" in class_name or "footer" in id_) and "footer" in _first_of(node, "class", "id"))
+            or (class_name and consent(class_name))  # an empty value matches none of the names
+            or (id_ and consent(id_))
+        ):
+            found.append(node)
+    return found
 
 
 def _first(tree: _Element, wanted: Callable[[_Element], bool], *tags: str) -> _Element | None:
