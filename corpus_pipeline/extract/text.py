@@ -125,7 +125,8 @@ class KeyedLines:
         if not blocks:
             return self
         known = {line_key(block) for block in blocks}
-        return self._kept([not (line.strip() and key in known) for line, key in zip(self.lines, self.keys, strict=True)])
+        pairs = zip(self.lines, self.keys, strict=True)
+        return self._kept([not (line.strip() and key in known) for line, key in pairs])
 
     def without_copied_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
         """:func:`without_copied_lines`."""

@@ -229,7 +229,11 @@ def basic_cleaning_targets(tree: _Element) -> list[_Element]:
         class_name, id_ = get("class") or "", get("id") or ""
         if (
             # ``@class|@id``'s order is read only where one of the two says footer.
-            (tag == "div" and ("footer" in class_name or "footer" in id_) and "footer" in _first_of(node, "class", "id"))
+            (
+                tag == "div"
+                and ("footer" in class_name or "footer" in id_)
+                and "footer" in _first_of(node, "class", "id")
+            )
             or (class_name and consent(class_name))  # an empty value matches none of the names
             or (id_ and consent(id_))
         ):
