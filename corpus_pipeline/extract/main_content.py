@@ -115,7 +115,7 @@ def extract_main_content(
     second = resiliparse_main_text(text, skipped)
     extracted = _model_checked(_read(document, fresh_document, url, page_type, second, settings), verdicts, settings)
     extracted = _arbitrated(extracted, document, second, page_type, settings)
-    if not _word_count(second) and _is_page_chrome(extracted.text, settings):
+    if _WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed
         raise NotADocument("no main content (only page chrome)", extracted.text)
     return extracted
 
@@ -243,6 +243,8 @@ def _lines_of(cards: list[list[str]]) -> str:
 
 def _grid_joins(extracted: str, cards: list[list[str]], settings: ExtractionSettings) -> bool:
     """Whether the page's card grid holds records the extractor left out: far more words, reading as records."""
+    if not cards:
+        return False  # most pages: no need to count the reading's words
     if _word_count(_lines_of(cards)) <= settings.min_grid_growth * _word_count(extracted):
         return False
     return _reads_as_records(cards, settings)

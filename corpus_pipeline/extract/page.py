@@ -33,12 +33,7 @@ from corpus_pipeline.extract.metadata import (
     published_date,
 )
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import (
-    normalize_whitespace,
-    without_copied_lines,
-    without_degenerate_lines,
-    without_lines_in,
-)
+from corpus_pipeline.extract.text import KeyedLines, normalize_whitespace
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -290,9 +285,10 @@ def _main_text(
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
     main = extract_main_content(document, fresh_document, text, url, skipped, settings)
-    extracted = without_lines_in(main.text, template)
-    if extracted.strip():
-        cleaned = without_degenerate_lines(without_copied_lines(extracted, settings), settings)
+    # The line filters share the lines' keys (``KeyedLines``).
+    extracted = KeyedLines.of(main.text).without_lines_in(template)
+    if extracted.text.strip():
+        cleaned = extracted.without_copied_lines(settings).without_degenerate_lines(settings).text
         return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.

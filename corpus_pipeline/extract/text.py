@@ -77,32 +77,14 @@ def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTI
     times or more are the page's own structure (an interview's recurring question) and stay, and so do lines of code.
     A page with ``min_code_lines_keeping_copies`` lines of code is a reference page and keeps all its lines.
     """
-    lines = text.split("\n")
-    keys = [line_key(line) for line in lines]
-    counts = Counter(keys)
-    if not any(count == 2 and len(key.split()) >= settings.min_copied_line_words for key, count in counts.items()):
-        return text  # nothing copied (most pages): the code lines need not be counted
-    code_lines = sum(1 for line in lines if reads_as_code(line))
-    if code_lines >= settings.min_code_lines_keeping_copies:
-        return text
-    seen: set[str] = set()
-    kept = []
-    for line, key in zip(lines, keys, strict=True):
-        # Code repeats by nature (one call in two examples): its second copy is the document's, not a template's.
-        copied = key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words
-        if copied and not reads_as_code(line):
-            continue
-        seen.add(key)
-        kept.append(line)
-    return "\n".join(kept)
+    return KeyedLines.of(text).without_copied_lines(settings).text
 
 
 def without_lines_in(text: str, blocks: list[str]) -> str:
     """``text`` without the lines that repeat one of ``blocks`` word for word."""
     if not blocks:
         return text
-    known = {line_key(block) for block in blocks}
-    return "\n".join(line for line in text.split("\n") if not (line.strip() and line_key(line) in known))
+    return KeyedLines.of(text).without_lines_in(blocks).text
 
 
 _IDENTIFIER = re.compile(r"^(?=\w*\d)(?=\w*[^\W\d_])\w+$")
@@ -110,14 +92,69 @@ _IDENTIFIER = re.compile(r"^(?=\w*\d)(?=\w*[^\W\d_])\w+$")
 
 def without_degenerate_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
     """``text`` without lines of ``min_degenerate_line_words`` words or more that repeat a phrase or are ids."""
-    return "\n".join(line for line in text.split("\n") if not _is_degenerate(line, settings))
+    return KeyedLines.of(text).without_degenerate_lines(settings).text
 
 
-def _is_degenerate(line: str, settings: ExtractionSettings) -> bool:
-    lowered = line.lower()
-    if len(lowered) < 2 * settings.min_degenerate_line_words - 1:
-        return False  # too short to hold that many words, each a character at least, with one between each two
-    words = _WORD.findall(lowered)
+class KeyedLines:
+    """A text's lines, each with its :func:`line_key`, through a chain of the line filters above: each line's words
+    are found once (the regular expression's walk over every character was ~6 % of a Debian handbook page's parse,
+    and an extraction's lines went through three filters)."""
+
+    def __init__(self, lines: list[str], keys: list[str]) -> None:
+        self.lines, self.keys = lines, keys
+
+    @classmethod
+    def of(cls, text: str) -> KeyedLines:
+        """The lines of ``text`` (split at each line break) and their keys."""
+        lines = text.split("\n")
+        return cls(lines, [line_key(line) for line in lines])
+
+    @property
+    def text(self) -> str:
+        """The lines, joined by line breaks."""
+        return "\n".join(self.lines)
+
+    def _kept(self, keep: list[bool]) -> KeyedLines:
+        return KeyedLines(
+            [line for line, kept in zip(self.lines, keep, strict=True) if kept],
+            [key for key, kept in zip(self.keys, keep, strict=True) if kept],
+        )
+
+    def without_lines_in(self, blocks: list[str]) -> KeyedLines:
+        """:func:`without_lines_in`."""
+        if not blocks:
+            return self
+        known = {line_key(block) for block in blocks}
+        pairs = zip(self.lines, self.keys, strict=True)
+        return self._kept([not (line.strip() and key in known) for line, key in pairs])
+
+    def without_copied_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
+        """:func:`without_copied_lines`."""
+        counts = Counter(self.keys)
+        if not any(count == 2 and len(key.split()) >= settings.min_copied_line_words for key, count in counts.items()):
+            return self  # nothing copied (most pages): the code lines need not be counted
+        code_lines = sum(1 for line in self.lines if reads_as_code(line))
+        if code_lines >= settings.min_code_lines_keeping_copies:
+            return self
+        seen: set[str] = set()
+        keep = []
+        for line, key in zip(self.lines, self.keys, strict=True):
+            # Code repeats by nature (one call in two examples): its second copy is the document's, not a template's.
+            copied = key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words
+            keep.append(not (copied and not reads_as_code(line)))
+            if keep[-1]:
+                seen.add(key)
+        return self._kept(keep)
+
+    def without_degenerate_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
+        """:func:`without_degenerate_lines`."""
+        return self._kept([
+            not _is_degenerate(line, key.split(), settings) for line, key in zip(self.lines, self.keys, strict=True)
+        ])
+
+
+def _is_degenerate(line: str, words: list[str], settings: ExtractionSettings) -> bool:
+    """Whether a line (``words``: its key's words) is a phrase repeated, or ids."""
     if len(words) < settings.min_degenerate_line_words or line.lstrip().startswith("|"):
         return False  # a table row repeats its values by nature ("| Wired | Wired | Bluetooth |")
     top_pair_count = Counter(pairwise(words)).most_common(1)[0][1]

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from copy import copy
 
-from lxml.etree import Element, _Element, strip_tags
+from lxml.etree import Element, XPath, _Element, strip_tags
 from lxml.html import HtmlElement
 from trafilatura.baseline import _spaced_text
 from trafilatura.htmlprocessing import (
-    delete_by_link_density,
+    is_paragraph_listing,
     link_density_test_tables,
     process_node,
     prune_unwanted_nodes,
@@ -34,7 +34,7 @@ from trafilatura.settings import (
     TAG_CATALOG,
     Extractor,
 )
-from trafilatura.utils import text_chars_test, trim
+from trafilatura.utils import LINK_FARM_RATIO, text_chars_test, trim
 from trafilatura.xml import delete_element
 from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 
@@ -46,6 +46,8 @@ from corpus_pipeline.extract.trafilatura_xpaths import (
     Selection,
     basic_cleaning_targets,
 )
+
+_ELEMENT_COUNT = XPath("count(descendant-or-self::*)")
 
 
 def page_text(tree: HtmlElement) -> str:
@@ -79,9 +81,12 @@ def prune_unwanted_sections(
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)  # only on articles, read in precision mode
     for _ in range(2):
+        before = _shape(tree)
         tree = delete_by_link_density(tree, "div", backtracking=True, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
         tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
+        if _shape(tree) == before:
+            break  # nothing was deleted: the second round would test the same tree and delete nothing either
     if "table" in potential_tags or favor_precision:
         boilerplate_tables = [element for element in tree.iter("table") if link_density_test_tables(element) is True]
         for element in boilerplate_tables:
@@ -93,6 +98,92 @@ def prune_unwanted_sections(
         tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
     strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
+
+
+def delete_by_link_density(
+    subtree: _Element, tagname: str, backtracking: bool = False, favor_precision: bool = False
+) -> _Element:
+    """``trafilatura.htmlprocessing.delete_by_link_density``: the ``tagname`` elements rich in links deleted.
+
+    Step for step trafilatura's (with its ``link_density_test`` and ``collect_link_info``), but each element's and
+    link's trimmed text is read once per call: the tests all run before any deletion, on a tree that does not change,
+    and trafilatura read a link's text again for every element around it (nested divs on a Debian handbook page:
+    ~7 % of its parse).
+    """
+    texts = _TrimmedTexts()
+    deletions = []
+    len_threshold = 200 if favor_precision else 100
+    depth_threshold = 1 if favor_precision else 3
+    for element in subtree.iter(tagname):
+        result, short_with_links = _link_density_test(element, favor_precision, texts)
+        if result or (
+            backtracking
+            and short_with_links
+            and len(element) >= depth_threshold
+            and len(texts(element)) < len_threshold
+        ):
+            parent = element.getparent()
+            if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
+                continue  # a list item's paragraph: the list's own density is tested (trafilatura's GH #788)
+            deletions.append(element)
+    for element in dict.fromkeys(deletions):
+        delete_element(element)
+    return subtree
+
+
+class _TrimmedTexts:
+    """``trim(element.text_content())`` of elements, each read once (for a tree that does not change meanwhile)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[_Element, str] = {}
+
+    def __call__(self, element: _Element) -> str:
+        text = self._texts.get(element)
+        if text is None:
+            text = self._texts[element] = trim(element.text_content())
+        return text
+
+
+def _link_density_test(element: _Element, favor_precision: bool, texts: _TrimmedTexts) -> tuple[bool, bool]:
+    """``trafilatura.htmlprocessing.link_density_test``: whether the element is rich in links, and whether it is short
+    and has links."""
+    links = element.findall(".//ref")
+    if not links or element.find(".//graphic") is not None:
+        return False, False
+    text = texts(element)
+    if len(links) == 1:
+        link_text = texts(links[0])
+        if len(link_text) > (10 if favor_precision else 100) and len(link_text) > len(text) * 0.9:
+            return True, False
+    if element.tag == "p":
+        limitlen = 60 if element.getnext() is None else 30
+    elif element.getnext() is None:
+        limitlen = 300
+    else:
+        limitlen = 100
+    elemlen = len(text)
+    if elemlen < limitlen:
+        linklen, elemnum, shortelems = _link_info(links, texts)
+        if elemnum == 0:
+            return True, False
+        return linklen > elemlen * 0.8 or (elemnum > 1 and shortelems / elemnum > 0.8), True
+    if len(links) > 4:
+        linklen, elemnum, _ = _link_info(links, texts)
+        if linklen > len(text) * LINK_FARM_RATIO and linklen < 100 * elemnum and not is_paragraph_listing(links):
+            return True, False
+    return False, False
+
+
+def _link_info(links: list[_Element], texts: _TrimmedTexts) -> tuple[int, int, int]:
+    """``trafilatura.htmlprocessing.collect_link_info``: the links' text length, their number with text, and the
+    number of those under 10 characters."""
+    lengths = [len(text) for text in map(texts, links) if text]
+    return sum(lengths), len(lengths), sum(1 for length in lengths if length < 10)
+
+
+def _shape(tree: _Element) -> tuple[int, _Element | None]:
+    """What any deletion from ``tree`` changes: its number of elements, or its parent (the tree itself deleted)."""
+    return int(_ELEMENT_COUNT(tree)), tree.getparent()
 
 
 def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set[str]]:

@@ -8,6 +8,8 @@ from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.boilerplate import (
+    _compact,
+    _joined,
     learn_boilerplate,
     page_line_keys,
     parse_page,
@@ -317,3 +319,10 @@ def test_a_page_nested_as_deep_as_the_depth_guard_allows_is_learned_and_read():
     assert record["error"] is None
     assert "Our orchard diary" in record["content"]
     assert line_key("Our orchard diary, kept by the members since the first harvest.") in page_line_keys(parse_page(deep))
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("ab \n\t\u00a0\u3000\x1f"), max_size=12), max_size=8))
+def test_compacted_texts_joined_are_the_compacted_concatenation(pieces):
+    joined = _joined([_compact(piece) for piece in pieces])
+    assert joined == _compact("".join(pieces))
+    assert joined.strip(" ") == " ".join("".join(pieces).split())

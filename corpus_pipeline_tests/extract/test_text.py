@@ -3,7 +3,13 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus_pipeline.extract.text import line_key, without_copied_lines, without_degenerate_lines
+from corpus_pipeline.extract.text import (
+    KeyedLines,
+    line_key,
+    without_copied_lines,
+    without_degenerate_lines,
+    without_lines_in,
+)
 
 NOTICE = "Colour and model availability may vary depending on country, region or carrier."
 QUESTION = "Which dish from your childhood would you still cook for friends today?"
@@ -72,3 +78,21 @@ def test_degenerate_lines_are_only_ever_dropped_whole_and_short_lines_always_sta
     remaining = iter(text.split("\n"))
     assert all(line in remaining for line in kept)
     assert all(line in kept for line in text.split("\n") if len(line_key(line).split()) < 20)
+
+
+# Lines of a few words from a small vocabulary, so that texts repeat lines, phrases and template blocks.
+_LINES = st.lists(
+    st.lists(st.sampled_from(["Book", "now", "a1", "b2", "the", "—", "|", "  "]), max_size=24).map(" ".join), max_size=12
+)
+
+
+@given(_LINES, _LINES)
+def test_the_line_filters_chained_on_keyed_lines_give_each_filter_applied_to_the_text_in_turn(lines, template):
+    text = "\n".join(lines)
+    chained = KeyedLines.of(text).without_lines_in(template)
+    assert chained.text == without_lines_in(text, template)
+    assert chained.keys == [line_key(line) for line in chained.lines]
+    copied = chained.without_copied_lines()
+    assert copied.text == without_copied_lines(chained.text)
+    assert copied.keys == [line_key(line) for line in copied.lines]
+    assert copied.without_degenerate_lines().text == without_degenerate_lines(copied.text)

@@ -8,9 +8,10 @@ from lxml import html
 from trafilatura import xpaths
 from trafilatura.baseline import html2txt
 from trafilatura.core import _prepare_tree
+from trafilatura.htmlprocessing import delete_by_link_density
 from trafilatura.settings import BASIC_CLEAN_XPATH, Extractor
 
-from corpus_pipeline.extract import trafilatura_xpaths
+from corpus_pipeline.extract import trafilatura_main_pass, trafilatura_xpaths
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.trafilatura_main_pass import page_text
 from corpus_pipeline_demo.site import build_demo_site
@@ -118,3 +119,16 @@ def test_page_text_is_html2txt(trees: list[html.HtmlElement]) -> None:
         before = html.tostring(tree)
         assert page_text(tree) == html2txt(tree)
         assert html.tostring(tree) == before  # read from a copy
+
+
+def test_link_density_pruning_is_trafilaturas(trees: list[html.HtmlElement]) -> None:
+    deleted = 0
+    for tree in trees:
+        for tag, backtracking in (("div", True), ("list", False), ("p", False), ("head", False), ("quote", False)):
+            for favor_precision in (False, True):
+                theirs, ours = deepcopy(tree), deepcopy(tree)
+                delete_by_link_density(theirs, tag, backtracking=backtracking, favor_precision=favor_precision)
+                trafilatura_main_pass.delete_by_link_density(ours, tag, backtracking, favor_precision)
+                assert html.tostring(ours) == html.tostring(theirs), tag
+                deleted += len(list(tree.iter())) - len(list(ours.iter()))
+    assert deleted  # the pages exercise the deletions
