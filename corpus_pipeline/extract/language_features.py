@@ -9,8 +9,8 @@ longest feature ending at that byte, which needs only the features' strings: 100
 
 :func:`feature_table` recovers the strings from the automaton and *proves* the equivalence on the automaton itself
 (every transition and every output checked against the construction above), so a model that is built otherwise is
-refused (``ValueError``) rather than read differently. :meth:`FeatureTable.counts` then gives, for any bytes, the same
-feature indexes and counts, in the same (first occurrence) order, as py3langid's walk.
+refused (``ValueError``) rather than read differently. :meth:`FeatureTable.sequence` then gives, for any bytes, the
+features py3langid's walk outputs, in the same order.
 """
 
 from __future__ import annotations
@@ -57,20 +57,23 @@ class FeatureTable:
         """The table held in ``slots`` and ``features`` (as :meth:`build` made them, read back from files), checked:
         every key sits in one of its own two slots, once. Raises ``ValueError`` otherwise (a damaged file)."""
         half = len(slots) // 2
-        if slots.dtype != np.uint64 or slots.shape != features.shape or half < 2 or half & (half - 1):
+        shaped = slots.shape == features.shape and half >= 2 and not half & (half - 1)
+        if slots.dtype != np.uint64 or features.dtype.kind != "i" or not shaped:
             raise ValueError("a feature table that is not twice a power of two of uint64 slots, one feature each")
         occupied = np.flatnonzero(slots)
         keys = slots[occupied]
-        lengths = tuple(sorted({int(length) for length in np.unique(keys >> np.uint64(56))}))
-        if not len(occupied) or lengths[-1] > MAX_FEATURE_BYTES:
+        present = np.bincount((keys >> np.uint64(56)).astype(np.intp), minlength=MAX_FEATURE_BYTES + 1)
+        lengths = tuple(int(length) for length in np.flatnonzero(present))
+        if not len(occupied) or len(present) > MAX_FEATURE_BYTES + 1 or present[0]:
             raise ValueError("a feature table without features, or with features that are too long")
-        if len(np.unique(keys)) != len(keys) or bool((features[occupied] < 0).any()):
-            raise ValueError("a feature table with a key twice, or a key without its feature")
-        if bool((features[slots == 0] != -1).any()):
-            raise ValueError("a feature table with a feature in an empty slot")
+        if bool((features[occupied] < 0).any()) or bool((features[slots == 0] != -1).any()):
+            raise ValueError("a feature table with a key without its feature, or a feature without its key")
         first, second = _homes(keys, half)
-        if not bool(((occupied == first) | (occupied == second)).all()):
+        in_first = occupied == first
+        if not bool((in_first | (occupied == second)).all()):
             raise ValueError("a feature table whose keys are not in their own slots")
+        if bool((slots[second[in_first]] == keys[in_first]).any()):  # a key held twice sits in both its slots
+            raise ValueError("a feature table with a key twice")
         return cls(slots=slots, features=features, lengths=lengths)
 
     def find(self, wanted: np.ndarray) -> np.ndarray:
@@ -79,11 +82,9 @@ class FeatureTable:
         slot = np.where(self.slots[first] == wanted, first, second)
         return np.where(self.slots[slot] == wanted, self.features[slot], -1)
 
-    def counts(self, data: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """The features of ``data`` and how often each occurs, in the order they first occur (py3langid's Counter).
-
-        After each byte, the longest feature ending there is counted, as py3langid's automaton outputs it.
-        """
+    def sequence(self, data: bytes) -> np.ndarray:
+        """The features py3langid's automaton outputs while it walks ``data``, in order: after each byte, the longest
+        feature that ends there (bytes that end none output nothing)."""
         text = np.frombuffer(data, dtype=np.uint8).astype(np.uint64)
         longest_length = self.lengths[-1]
         # Row i, column c: the key of the n-gram of length lengths[c] that ends at byte i (0 where none fits).
@@ -99,12 +100,7 @@ class FeatureTable:
         longest = found[:, -1]
         for column in range(len(self.lengths) - 2, -1, -1):  # the longest feature ending at each byte, if any
             longest = np.where(longest >= 0, longest, found[:, column])
-        counted = longest[longest >= 0]
-        if not len(counted):
-            return counted, counted
-        features, first, counts = np.unique(counted, return_index=True, return_counts=True)
-        order = np.argsort(first, kind="stable")
-        return features[order], counts[order]
+        return longest[longest >= 0]
 
 
 def _homes(keys: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:

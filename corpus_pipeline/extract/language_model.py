@@ -19,12 +19,14 @@ import json
 import os
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
+from corpus_pipeline.core.memory import malloc_trimmed
 from corpus_pipeline.extract.language_features import FeatureTable, feature_table
 
 CACHE_DIR_ENV_VAR = "CORPUS_PIPELINE_CACHE"
@@ -52,11 +54,11 @@ class TableLanguageIdentifier(LanguageIdentifier):
         self._features = features
 
     def _raw_score(self, text: bytes) -> Any:
-        features, counts = self._features.counts(text)
-        if not len(features):  # py3langid's score of a text without features (its walk over no bytes finds none)
+        sequence = self._features.sequence(text)
+        if not len(sequence):  # py3langid's score of a text without features (its walk over no bytes finds none)
             return super()._raw_score(b"")
-        # A dict in first-occurrence order, as py3langid's Counter: the same floats summed in the same order.
-        return self._sparse_score(dict(zip(features.tolist(), counts.tolist(), strict=True)), self.nb_ptc)
+        # py3langid's own count of its walk's outputs (a Counter, in first-occurrence order) and its own scoring.
+        return self._sparse_score(Counter(sequence.tolist()), self.nb_ptc)
 
 
 def mapped_language_identifier(cache_dir: Path | None = None) -> Any:
@@ -71,11 +73,12 @@ def mapped_language_identifier(cache_dir: Path | None = None) -> Any:
     try:
         folder = _unpacked(model_file, cache_dir or default_cache_dir())
         classes = json.loads((folder / "classes.json").read_text(encoding="utf-8"))
+        features = FeatureTable.of(
+            np.load(folder / "feature_slots.npy", mmap_mode="r"), np.load(folder / "feature_ids.npy", mmap_mode="r")
+        )
+        malloc_trimmed()  # the check's temporaries (~7 MiB) are freed: hand their pages back
         return TableLanguageIdentifier(
-            np.load(folder / "ptc.npy", mmap_mode="r"),
-            np.load(folder / "pc.npy"),
-            classes,
-            FeatureTable.of(np.load(folder / "feature_slots.npy"), np.load(folder / "feature_ids.npy")),
+            np.load(folder / "ptc.npy", mmap_mode="r"), np.load(folder / "pc.npy"), classes, features
         )
     except (OSError, ValueError):  # a cache that cannot be written, a damaged file in it, another kind of automaton
         return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
