@@ -70,8 +70,8 @@ def parsed_pages(
                 version.write(record | survey.facts_for(record["url"]))
                 if written % TRIM_EVERY_RECORDS == 0:
                     return_freed_memory()
-        # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~60 MiB of RSS
-        # after the Debian handbook's 21 languages, are not needed by the stages that follow in the same run.
+        # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of RSS
+        # after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow in the run.
         unload_language_model()
         return_freed_memory()
 

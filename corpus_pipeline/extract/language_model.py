@@ -5,6 +5,11 @@ a 100k x 142 float16 table, a 9.8M-entry transition table and two Python lists, 
 once into plain ``.npy`` files and mapped read-only, the same arrays are pages of a file: a process holds only those
 its texts touch, the workers share them through the page cache, and the kernel can drop them under pressure.
 Classification reads the very same numbers, so its results are identical.
+
+The automaton py3langid walks over a text's bytes (a 39 MiB transition table, touched nearly whole by a website's
+texts, walked one byte at a time in Python) is replaced by its features' byte strings, found with numpy look-ups
+(``extract.language_features``, 3 MiB): the same features, counted in the same order, so the scores are the same
+floats. Unpacking checks the equivalence on the automaton itself; a model where it does not hold keeps py3langid's own.
 """
 
 from __future__ import annotations
@@ -14,14 +19,19 @@ import json
 import os
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+from corpus_pipeline.core.memory import malloc_trimmed
+from corpus_pipeline.extract.language_features import FeatureTable, feature_table
 
 CACHE_DIR_ENV_VAR = "CORPUS_PIPELINE_CACHE"
-_FORMAT = 1  # bump when the unpacked layout below changes
-_FILES = ("ptc.npy", "pc.npy", "nextmove.npy", "row.npy", "output.npy", "classes.json")
+_FORMAT = 2  # bump when the unpacked layout below changes
+_FILES = ("ptc.npy", "pc.npy", "feature_slots.npy", "feature_ids.npy", "classes.json")
 
 
 def default_cache_dir() -> Path:
@@ -32,34 +42,46 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "corpus_pipeline"
 
 
+class TableLanguageIdentifier(LanguageIdentifier):
+    """py3langid's ``LanguageIdentifier`` counting a text's features with a :class:`FeatureTable` instead of walking
+    its automaton; everything else (encoding, scores, normalization, aliases) is py3langid's own code."""
+
+    __slots__ = ("_features",)
+
+    def __init__(self, nb_ptc: Any, nb_pc: Any, nb_classes: list[str], features: FeatureTable) -> None:
+        # No automaton: py3langid's walk is only ever asked to walk no bytes (below).
+        super().__init__(nb_ptc, nb_pc, nb_classes, (), (), norm_probs=True, tk_row=())
+        self._features = features
+
+    def _raw_score(self, text: bytes) -> Any:
+        sequence = self._features.sequence(text)
+        if not len(sequence):  # py3langid's score of a text without features (its walk over no bytes finds none)
+            return super()._raw_score(b"")
+        # py3langid's own count of its walk's outputs (a Counter, in first-occurrence order) and its own scoring.
+        return self._sparse_score(Counter(sequence.tolist()), self.nb_ptc)
+
+
 def mapped_language_identifier(cache_dir: Path | None = None) -> Any:
-    """py3langid's ``LanguageIdentifier`` (probabilities normalized), its arrays mapped from unpacked files.
+    """py3langid's ``LanguageIdentifier`` (probabilities normalized), its weights mapped from unpacked files and its
+    features looked up in a table (:class:`TableLanguageIdentifier`): the same answers, float for float.
 
     The files are written on first use, under a name that follows the installed model file's contents, so another
-    py3langid release unpacks its own. When the cache cannot be written or read, the model is loaded the usual way.
+    py3langid release unpacks its own. When the cache cannot be written or read, or the model's automaton is not the
+    one the table replaces, the model is loaded the usual way.
     """
-    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
-
     model_file = Path(MODEL_DIR) / MODEL_FILE
     try:
         folder = _unpacked(model_file, cache_dir or default_cache_dir())
         classes = json.loads((folder / "classes.json").read_text(encoding="utf-8"))
-        return LanguageIdentifier(
-            np.load(folder / "ptc.npy", mmap_mode="r"),
-            np.load(folder / "pc.npy"),
-            classes,
-            # Indexed one byte of text at a time from Python: a memoryview gives plain ints, as py3langid's arrays do.
-            _mapped_view(folder / "nextmove.npy"),
-            _mapped_view(folder / "output.npy"),
-            norm_probs=True,
-            tk_row=_mapped_view(folder / "row.npy"),
+        features = FeatureTable.of(
+            np.load(folder / "feature_slots.npy", mmap_mode="r"), np.load(folder / "feature_ids.npy", mmap_mode="r")
         )
-    except (OSError, ValueError):  # a cache that cannot be written, or a damaged file in it: every page needs a model
+        malloc_trimmed()  # the check's temporaries (~7 MiB) are freed: hand their pages back
+        return TableLanguageIdentifier(
+            np.load(folder / "ptc.npy", mmap_mode="r"), np.load(folder / "pc.npy"), classes, features
+        )
+    except (OSError, ValueError):  # a cache that cannot be written, a damaged file in it, another kind of automaton
         return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-
-
-def _mapped_view(path: Path) -> memoryview:
-    return memoryview(np.load(path, mmap_mode="r"))
 
 
 def _unpacked(model_file: Path, cache_dir: Path) -> Path:
@@ -71,15 +93,20 @@ def _unpacked(model_file: Path, cache_dir: Path) -> Path:
     from py3langid.modelio import load_model
 
     ptc, pc, classes, nextmove, row, output = load_model(model_file)
+    # py3langid's stdlib arrays ("I" transitions, "H" rows) read in place; checked equivalent, or ValueError.
+    table = feature_table(
+        np.frombuffer(nextmove, dtype=np.dtype(f"u{nextmove.itemsize}")),
+        np.frombuffer(row, dtype=np.dtype(f"u{row.itemsize}")),
+        np.asarray(output, dtype=np.int64),
+    )
+    del nextmove, row, output  # 40 MiB the table does not need, before the arrays are written
     cache_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=cache_dir))
     try:
         np.save(staging / "ptc.npy", np.ascontiguousarray(ptc))
         np.save(staging / "pc.npy", np.asarray(pc))
-        # py3langid's stdlib arrays keep their item size ("I" transitions, "H" rows): the same dtypes here.
-        np.save(staging / "nextmove.npy", np.frombuffer(nextmove, dtype=np.dtype(f"u{nextmove.itemsize}")))
-        np.save(staging / "row.npy", np.frombuffer(row, dtype=np.dtype(f"u{row.itemsize}")))
-        np.save(staging / "output.npy", np.asarray(output, dtype=np.int32))
+        np.save(staging / "feature_slots.npy", table.slots)
+        np.save(staging / "feature_ids.npy", table.features)
         (staging / "classes.json").write_text(json.dumps(classes), encoding="utf-8")
         try:
             staging.rename(folder)  # atomic: readers see all the files or none
