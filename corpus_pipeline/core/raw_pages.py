@@ -69,13 +69,15 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dic
         keys = batch.select(["final_url", "url"]).take(selected)
         order = selected.take(pc.sort_indices(keys, sort_keys=[("final_url", "ascending"), ("url", "ascending")]))
         columns = [(name, value_reader(batch.column(name))) for name in DOCUMENT_COLUMNS]
-        rows = [{name: read(index) for name, read in columns} for index in reversed(order.to_pylist())]
-        # The rows are Python objects now: free the batch before they are consumed (one by one, over many seconds),
-        # and hand its pages back to the system (see core.memory.return_freed_memory).
-        del batch, columns, selected, keys, order
+        indexes = order.to_pylist()
+        del selected, keys, order
+        # Each row is converted as it is asked for: converting the whole batch first held its bodies twice, as
+        # Arrow and as Python objects, until the batch was freed.
+        for index in indexes:
+            yield {name: read(index) for name, read in columns}
+        # Hand the batch's pages back to the system before the next one is read (see core.memory.return_freed_memory).
+        del batch, columns
         return_freed_memory()
-        while rows:
-            yield rows.pop()  # not kept here once handed out
 
 
 def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator[pa.Table]:
