@@ -12,7 +12,7 @@ from html import escape
 from lxml import etree, html
 
 from corpus_pipeline.core.dates import parse_date, to_utc
-from corpus_pipeline.extract.page_chrome import in_page_chrome, without_page_chrome
+from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
@@ -102,6 +102,21 @@ def _declared_date(document: html.HtmlElement, ld_keys: tuple[str, ...], meta_ke
     return None
 
 
+def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, datetime | None]:
+    """The page's last modification date and its publication date: what the page declares (:func:`page_date`,
+    :func:`published_date`), else htmldate's heuristics (:func:`heuristic_date`).
+
+    The heuristics read ``document`` itself with its chrome taken out for the while (:func:`chrome_detached`) instead of
+    a copy of it without its chrome; ``document`` is as it was on return.
+    """
+    modified, published = page_date(document), published_date(document)
+    if modified is not None and published is not None:
+        return modified, published
+    with chrome_detached(document) as without_chrome:
+        search = HeuristicDates(without_chrome, url, chrome_removed=True)
+        return modified or search.find(), published or search.find(original=True)
+
+
 def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
     """htmldate's heuristics when the page declares no date itself, on the page without its chrome.
 
@@ -117,19 +132,18 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
 
 
 class HeuristicDates:
-    """:func:`heuristic_date` for both dates of one page, sharing one copy of the page without its chrome.
+    """:func:`heuristic_date` for both dates of one page, sharing one reading of the page without its chrome.
 
-    Copying the tree and finding its chrome cost as much as a tenth of a page's parse (python3.11-doc and the
-    Debian handbook); htmldate copies any tree it is given before pruning it, so one search leaves the shared
-    copy as it was for the other.
+    With ``chrome_removed`` the tree given is that reading already (:func:`page_dates`); else the page without its
+    chrome is a copy. Nothing here changes the tree given.
     """
 
-    def __init__(self, document: html.HtmlElement, url: str) -> None:
-        self._document, self._url = document, url
+    def __init__(self, document: html.HtmlElement, url: str, chrome_removed: bool = False) -> None:
+        self._document, self._url, self._chrome_removed = document, url, chrome_removed
 
     @cached_property
     def _without_chrome(self) -> html.HtmlElement:
-        return without_page_chrome(self._document)
+        return self._document if self._chrome_removed else without_page_chrome(self._document)
 
     @cached_property
     def _markup(self) -> MarkupDateSearch:
@@ -217,11 +231,12 @@ class MarkupDateSearch:
         if found is not None:
             return found
         search_tree = self._search_tree
-        found = (
-            examine_elements(date_candidates(search_tree, False), options)
-            or examine_elements(search_tree.xpath(".//title|.//h1"), options)
-            or examine_time_elements(search_tree, options)
-        )
+        # The elements' texts are read with the output format and the date bounds alone (not ``original``).
+        found = self._once(
+            "elements",
+            lambda: examine_elements(date_candidates(search_tree, False), options)
+            or examine_elements(search_tree.xpath(".//title|.//h1"), options),
+        ) or examine_time_elements(search_tree, options)
         if found is not None:
             return found
         found = (
@@ -241,11 +256,14 @@ class MarkupDateSearch:
 
     @cached_property
     def _search_tree(self) -> html.HtmlElement:
-        """A copy of the tree without what find_date prunes before its searches."""
-        from htmldate.extractors import discard_unwanted
+        """The tree without what find_date prunes before its searches: a copy, or the tree itself when find_date's
+        pruning would remove nothing from it (every Debian handbook page: the copy was ~1 % of a page's parse)."""
+        from htmldate.extractors import DISCARD_EXPRESSIONS, discard_unwanted
         from htmldate.settings import CLEANING_LIST
         from htmldate.utils import clean_html
 
+        if next(self._tree.iter(CLEANING_LIST), None) is None and not DISCARD_EXPRESSIONS(self._tree):
+            return self._tree
         pruned = deepcopy(self._tree)
         try:
             return discard_unwanted(clean_html(pruned, CLEANING_LIST))
@@ -263,10 +281,11 @@ class MarkupDateSearch:
         """The pruned tree's text without scripts and styles, as find_date reads it last."""
         from htmldate.utils import clean_html
 
-        # Scripts and styles leave the pruned tree itself only when no other date's searches still need it, or when it
-        # has none (none of the Debian handbook's pages has any left: the copy was ~1 % of a page's parse).
+        # Scripts and styles leave the pruned tree itself only when it is this search's own copy and no other date's
+        # searches still need it, or when it has none (none of the Debian handbook's pages has any).
         tree = self._search_tree
-        if self._done < {False, True} and next(tree.iter("script", "style"), None) is not None:
+        shared = tree is self._tree or self._done < {False, True}
+        if shared and next(tree.iter("script", "style"), None) is not None:
             tree = deepcopy(tree)
         return " ".join(clean_html(tree, ["script", "style"]).itertext())
 
@@ -294,6 +313,9 @@ def text_near_title(document: html.HtmlElement) -> list[str]:
     title: tuple[int, int] | None = None
     stack: list[tuple[etree._Element, int | None]] = [(root, None)]
     length = 0
+    # Without any <h1>, the window is the page's start, and the walk ends with it (most Debian handbook pages: their
+    # titles are h2 and below).
+    untitled_end = TITLE_TEXT_AFTER if next(root.iter("h1"), None) is None else None
     while stack:
         node, opened_at = stack.pop()
         if opened_at is not None:  # leaving ``node``: its text and its children's are counted; its tail follows
@@ -311,6 +333,8 @@ def text_near_title(document: html.HtmlElement) -> list[str]:
             length += len(piece)
             if title is not None and length >= title[1] + TITLE_TEXT_AFTER:
                 break  # the rest of the page is past the window
+            if untitled_end is not None and length >= untitled_end:
+                break
     start, end = (title[0] - TITLE_TEXT_BEFORE, title[1] + TITLE_TEXT_AFTER) if title else (0, TITLE_TEXT_AFTER)
     return [
         piece for first, last, piece in pieces

@@ -22,15 +22,13 @@ from corpus_pipeline.extract.main_content import Extraction, NotADocument, extra
 from corpus_pipeline.extract.markup import element_text, select_markup
 from corpus_pipeline.extract.markup_depth import nested_deeper_than
 from corpus_pipeline.extract.metadata import (
-    HeuristicDates,
     choose_lang,
     clean_title,
     excerpt_of,
     fallback_date,
     load_date_parser,
     normalize_lang,
-    page_date,
-    published_date,
+    page_dates,
 )
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import KeyedLines, normalize_whitespace
@@ -230,10 +228,8 @@ def _fill(
     )
     record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None, settings) or None
     record["excerpt"] = excerpt_of(document)
-    heuristic_dates = HeuristicDates(document, page.url)
-    declared = page_date(document) or heuristic_dates.find()
+    declared, record["published"] = page_dates(document, page.url)
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
-    record["published"] = published_date(document) or heuristic_dates.find(original=True)
     record["alternates"] = _alternates(document, page.url)
     record["rel_canonical"] = _same_host_canonical(document, page.url)
     if record["rel_canonical"]:

@@ -103,6 +103,10 @@ MARKUP_DATED_PAGES = (
     '<html><body><p>Text</p><p>Datum: 05.06.2016</p></body></html>',
     '<html><head><link rel="canonical" href="https://example.org/2015/11/12/post.html"></head><body><p>x</p></body></html>',
     "<html><body><h1>Undated</h1><p>Nothing here says when.</p></body></html>",
+    # What find_date prunes before its searches (an svg's title, a label, the Wayback Machine's banner).
+    '<html><body><p>Text</p><svg><title>Drawn 2014-02-03</title></svg><p>Stand: 03.04.2017</p></body></html>',
+    '<html><body><label>Posted 2013-01-02</label><div id="wm-ipp">Captured 2012-01-01</div><p>x</p></body></html>',
+    '<html><body><p>Text</p><iframe>2011-05-06</iframe><script>var d = "2010-01-02";</script><p>y</p></body></html>',
 )
 
 
@@ -125,3 +129,36 @@ def test_the_shared_markup_search_finds_what_find_date_finds(page, url):
         search = MarkupDateSearch(tree, url)
         assert [search.find(original) for original in order] == [expected(original) for original in order]
     assert html.tostring(tree) == source, "the tree given is left as it was"
+
+
+CHROMED_PAGES = (
+    page(PROSE, header='<p class="tagline">since 2019</p>', footer="<p>© 2018. Updated 4 May 2022.</p>"),
+    page(PROSE.replace("</h1>", "</h1><p>3 March 2021</p>"), aside="<p>Posted on 12 January 2020</p>"),
+    page("<p>Intro</p>" + PROSE.replace("<h1>", '<div class="sidebar">Note 2020-01-02</div>tail<h1>'),
+         footer='<time datetime="2022-05-04">4 May</time>'),
+    page("<svg><title>2014-02-03</title></svg><p>no title here, 5 June 2015</p>", header="<p>2016-01-01</p>"),
+)
+
+
+@pytest.mark.parametrize("body", CHROMED_PAGES)
+def test_page_dates_reads_the_page_without_its_chrome_and_leaves_it_as_it_was(body):
+    from corpus_pipeline.extract.metadata import heuristic_date, page_dates
+
+    document = html.document_fromstring(body)
+    source = html.tostring(document)
+    expected = (
+        page_date(document) or heuristic_date(document, "https://example.org/p"),
+        published_date(document) or heuristic_date(document, "https://example.org/p", original=True),
+    )
+    assert page_dates(document, "https://example.org/p") == expected
+    assert html.tostring(document) == source, "the page is put back as it was"
+
+
+def test_the_text_near_the_title_of_a_page_without_h1_is_its_start():
+    from corpus_pipeline.extract.metadata import TITLE_TEXT_AFTER, text_near_title
+
+    words = " ".join(f"word{n}" for n in range(40))
+    document = html.document_fromstring("<html><body>" + "".join(f"<p>{n} {words}</p>" for n in range(100)) + "</body></html>")
+    pieces = text_near_title(document)
+    assert pieces[0].startswith("0 word0") and sum(map(len, pieces)) - len(pieces[-1]) < TITLE_TEXT_AFTER
+    assert sum(map(len, pieces)) >= TITLE_TEXT_AFTER, "a piece that crosses the edge is kept whole"

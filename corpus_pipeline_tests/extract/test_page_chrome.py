@@ -2,7 +2,7 @@
 
 from lxml import html
 
-from corpus_pipeline.extract.page_chrome import in_page_chrome, without_page_chrome
+from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
 
 
 def page(main: str) -> html.HtmlElement:
@@ -44,3 +44,26 @@ def test_chrome_is_found_whatever_the_case_of_its_names_and_roles():
         assert chrome not in kept
     assert "Widget text" in kept, "a name that only contains a chrome word is not one"
     assert "The article's own line" in kept
+
+
+def test_the_chrome_detached_for_a_while_is_what_the_copy_leaves_out_and_comes_back():
+    document = page('<div class="sidebar">Note</div>tail one<p>Text.</p><aside>Aside</aside> tail two <nav>x</nav>')
+    first = document.find("body")[0]
+    source = html.tostring(document)
+    with chrome_detached(document) as detached:
+        assert detached is document
+        assert html.tostring(document) == html.tostring(without_page_chrome(document))
+        assert "Riverside Garden" not in document.text_content() and "tail one" in document.text_content()
+    assert html.tostring(document) == source
+    assert document.find("body")[0] is first, "the same elements are back"
+
+
+def test_the_chrome_comes_back_when_the_reading_fails():
+    document = page("<p>Text.</p>")
+    source = html.tostring(document)
+    try:
+        with chrome_detached(document):
+            raise RuntimeError("the reading failed")
+    except RuntimeError:
+        pass
+    assert html.tostring(document) == source
