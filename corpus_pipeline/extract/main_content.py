@@ -44,7 +44,7 @@ from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
 from corpus_pipeline.extract.line_arbiter import arbitrated, load_line_arbiter, page_marks
 from corpus_pipeline.extract.page_type import declared_page_type
-from corpus_pipeline.extract.second_opinion import merge_missed_content, missed_content, resiliparse_main_text
+from corpus_pipeline.extract.second_opinion import merged_content, missed_content, resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import (
     contained_share,
@@ -185,7 +185,7 @@ def _merged(
     """``primary`` with the second opinion merged in when it missed content, and the path that now produced it."""
     if not missed_content(primary, second, min_words, settings):
         return primary, path
-    merged = merge_missed_content(primary, second, min_words, settings)
+    merged = merged_content(primary, second)
     return merged, Extraction.SECOND_OPINION_MERGED if _word_count(primary) else Extraction.RESILIPARSE_ONLY
 
 

@@ -46,6 +46,12 @@ def merge_missed_content(
     """
     if not missed_content(primary, second, min_words_per_added_line, settings):
         return primary
+    return merged_content(primary, second)
+
+
+def merged_content(primary: str, second: str) -> str:
+    """``second`` in its reading order plus primary's lines it lacks: :func:`merge_missed_content` once
+    :func:`missed_content` said yes (for a caller that asked it already)."""
     covered = line_key(second)
     missing = [line for line in primary.split("\n") if line.strip() and line_key(line) not in covered]
     return "\n".join([*_without_new_repeats(second, primary), *missing])

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from corpus_pipeline.extract.second_opinion import (
     merge_missed_content,
+    merged_content,
     missed_content,
     resiliparse_main_text,
 )
@@ -28,6 +29,8 @@ def test_primary_lines_the_second_opinion_lacks_are_kept():
     primary = "\n".join([SERVICES[1], SERVICES[2], "Call today."])
     merged = merge_missed_content(primary, "\n".join(SERVICES))
     assert merged.split("\n") == [*SERVICES, "Call today."]
+    assert missed_content(primary, "\n".join(SERVICES))
+    assert merged_content(primary, "\n".join(SERVICES)) == merged, "the merge alone, for a caller that checked"
 
 
 def test_a_primary_reading_with_a_few_lines_of_its_own_is_still_completed():
