@@ -212,7 +212,8 @@ def cross_validate(pages: list[tuple[str, str, Reading | None]], dropped: list[s
             f"threshold {threshold}: tuning {np.mean(gains['all']):+.5f} "
             f"({sum(g > 1e-9 for g in gains['all'])}+/{sum(g < -1e-9 for g in gains['all'])}-), "
             f"articles {np.mean(gains['article']):+.5f} "
-            f"({sum(g > 1e-9 for g in gains['article'])}+/{sum(g < -1e-9 for g in gains['article'])}-); "
+            f"({sum(g > 1e-9 for g in gains['article'])}+/{sum(g < -1e-9 for g in gains['article'])}-, "
+            f"gained {sum(g for g in gains['article'] if g > 0):+.3f} lost {sum(g for g in gains['article'] if g < 0):+.3f}); "
             f"sum over pages declared articles {np.sum(gains['declared article']):+.3f} "
             f"({len(gains['declared article'])} pages), others {np.sum(gains['not declared']):+.3f}; "
             + ", ".join(f"{name} {np.sum(values):+.3f} ({len(values)})" for name, values in sorted(gains.items())

@@ -15,9 +15,9 @@
 trafilatura runs in its fast mode first, and again in full only when the length of its fast reading
 disagrees with Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
 
-Switched on (``ExtractionSettings.min_arbiter_probability``; off by default, as it loses on the article benchmark),
-the line arbiter (``line_arbiter.py``, a small model trained on wcxb-dev's tuning part) judges each line of
-Resiliparse's reading that the reading still lacks, and those it judges main content go back.
+The line arbiter (``line_arbiter.py``, a small model trained on wcxb-dev's tuning part) then judges each line of
+Resiliparse's reading that the reading still lacks, and those it is sure are main content go back
+(``ExtractionSettings.min_arbiter_probability``).
 
 On every page, headings trafilatura dropped are put back over the text they introduce (card titles), and a reading
 that opens with the page's headline (its title's words) loses that line: the title has its own column.
