@@ -12,15 +12,18 @@ import hashlib
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import ExitStack
-from itertools import groupby, islice
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack, contextmanager
+from itertools import chain, groupby, islice
 from multiprocessing import get_context
+from typing import TypeVar
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
 from corpus_pipeline.core.budget import launcher_script_hidden
+
+Result = TypeVar("Result")
 
 SHINGLE_WORDS = 5
 BANDS, ROWS = 42, 3  # 126 permutations; a pair with shingle Jaccard 0.43 becomes a candidate 97 % of the time
@@ -128,7 +131,10 @@ def _characters(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The distinct UTF-16 code units of a text and how often each occurs (a character beyond the Basic
     Multilingual Plane counts as its two surrogates, which only loosens :func:`_ratio_bound`)."""
     units = np.frombuffer(text.encode("utf-16-le"), dtype="<u2")
-    return np.unique(units, return_counts=True)
+    # np.unique's answer, counted instead of sorted (a handbook text: ~0.1 ms instead of ~0.5)
+    counts = np.bincount(units, minlength=0)
+    present = np.flatnonzero(counts)
+    return present.astype(np.uint16), counts[present]
 
 
 def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], length: int) -> float:
@@ -178,6 +184,7 @@ def near_duplicate_pairs(
     *,
     min_estimated_jaccard: float = 0.0,
     connecting: bool = False,
+    pool: ProcessPoolExecutor | None = None,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
@@ -193,17 +200,16 @@ def near_duplicate_pairs(
     its returned pairs can be lower than its best among all. Copies of one page in k languages are then about k
     verifications instead of k(k-1)/2. The result does not depend on ``workers``: a group is never split between
     jobs.
+
+    ``pool`` (from :func:`worker_pool`) is used instead of starting workers here, so that a caller that has already
+    used workers on the same texts does not start them again.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
     prepare = prepare or _identity
-    parallel = workers > 1 and len(texts) > PARALLEL_FROM
     with ExitStack() as stack:
-        pool = None
-        if parallel:
-            # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
-            stack.enter_context(launcher_script_hidden())
-            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)))
+        if pool is None:
+            pool = stack.enter_context(worker_pool(workers, len(texts)))
         signatures = _signature_matrix(texts, prepare, pool, workers)
         candidates = _candidates(signatures, min_estimated_jaccard)
         agreement = _agreement(signatures, candidates) if connecting else None
@@ -211,8 +217,41 @@ def near_duplicate_pairs(
         if pool is None and not connecting:
             return _verify_block((candidates, texts, prepare, threshold, False))
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement)
-        blocks = _map_in_windows(pool, _verify_block, jobs, workers) if pool else map(_verify_block, jobs)
+        blocks = _map_unordered(pool, _verify_block, jobs, workers) if pool else map(_verify_block, jobs)
         return sorted(pair for block in blocks for pair in block)
+
+
+@contextmanager
+def worker_pool(workers: int, size: int) -> Iterator[ProcessPoolExecutor | None]:
+    """The processes that :func:`near_duplicate_pairs` and :func:`map_texts` share for ``size`` texts: None (work in
+    this process) below ``PARALLEL_FROM`` texts or with one worker. Workers start with the first job."""
+    if workers <= 1 or size <= PARALLEL_FROM:
+        yield None
+        return
+    # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
+    with launcher_script_hidden(), ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) as pool:
+        yield pool
+
+
+def map_texts(
+    function: Callable[[str], Result], texts: Iterable[str], pool: ProcessPoolExecutor | None, workers: int
+) -> list[Result]:
+    """``function`` (a top-level function) of each text, in order: in blocks of texts on ``pool``'s workers, or
+    in this process without a pool."""
+    if pool is None:
+        return [function(text) for text in texts]
+    return list(chain.from_iterable(_map_in_windows(pool, _map_block, _text_jobs(function, texts), workers)))
+
+
+def _text_jobs(function: Callable[[str], Result], texts: Iterable[str]) -> Iterator[tuple[Callable, list[str]]]:
+    iterator = iter(texts)
+    while chunk := list(islice(iterator, _CHUNK)):
+        yield function, chunk
+
+
+def _map_block(job: tuple[Callable[[str], Result], list[str]]) -> list[Result]:
+    function, texts = job
+    return [function(text) for text in texts]
 
 
 def _verification_jobs(
@@ -225,25 +264,37 @@ def _verification_jobs(
     one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
     over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). With
     ``agreement`` (a pair's signature agreement, for the connecting mode), a component's pairs go from the most
-    alike down, and a block holds whole components (a big one alone).
+    alike down, and a block holds whole components (a big one alone). Blocks go costliest first; the pairs found
+    do not depend on their order.
     """
     connecting = agreement is not None
-    ordered = _by_component(candidates, len(texts), agreement)
+    blocks = list(_blocks(_by_component(candidates, len(texts), agreement), connecting))
+    # The costliest blocks first (their pairs' summed lengths), so that the last ones, which a worker may run while
+    # the others have nothing left, are short ones (the handbook's costliest block: 1.15 of 8.8 CPU s).
+    lengths = [len(text) for text in texts]
+    blocks.sort(key=lambda block: -sum(lengths[i] + lengths[j] for i, j in block))
+    for block in blocks:
+        yield _job(block, texts, prepare, threshold, connecting)
+
+
+def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Iterator[list[tuple[int, int]]]:
+    """The pairs (with their component's number, by component) in blocks of about ``_PAIRS_PER_JOB``: cut anywhere,
+    or, in the connecting mode, between components only (a big one alone)."""
     block: list[tuple[int, int]] = []
     for _, pairs in groupby(ordered, key=lambda item: item[0]):
         members = [pair for _, pair in pairs]
         if not connecting:
             block.extend(members)
             while len(block) >= _PAIRS_PER_JOB:
-                yield _job(block[:_PAIRS_PER_JOB], texts, prepare, threshold, connecting)
+                yield block[:_PAIRS_PER_JOB]
                 block = block[_PAIRS_PER_JOB:]
             continue
         if block and len(block) + len(members) > _PAIRS_PER_JOB:
-            yield _job(block, texts, prepare, threshold, connecting)
+            yield block
             block = []
         block.extend(members)
     if block:
-        yield _job(block, texts, prepare, threshold, connecting)
+        yield block
 
 
 def _job(block: list[tuple[int, int]], texts: Sequence[str], prepare: Callable[[str], str], threshold: float,
@@ -329,6 +380,17 @@ def _map_in_windows(pool: ProcessPoolExecutor, function: Callable, jobs: Iterato
         result = in_flight.popleft().result()
         in_flight.extend(pool.submit(function, job) for job in islice(jobs, 1))
         yield result
+
+
+def _map_unordered(pool: ProcessPoolExecutor, function: Callable, jobs: Iterator, workers: int) -> Iterator:
+    """Results of ``function`` over ``jobs`` as they come, with at most ``2 * workers`` jobs submitted at a time; a
+    job is submitted as soon as any one ends, so a long job does not hold back the others' workers."""
+    in_flight: set[Future] = {pool.submit(function, job) for job in islice(jobs, 2 * workers)}
+    while in_flight:
+        done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+        for future in done:
+            in_flight.update(pool.submit(function, job) for job in islice(jobs, 1))
+            yield future.result()
 
 
 def _identity(text: str) -> str:
