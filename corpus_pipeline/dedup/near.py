@@ -60,21 +60,27 @@ _SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
 
 def shingles(text: str) -> set[bytes]:
     """Word n-grams of a normalized text (short texts give one shingle per word)."""
+    return set(map(str.encode, _shingle_strings(text)))
+
+
+def _shingle_strings(text: str) -> set[str]:
+    """:func:`shingles` before encoding."""
     words = _WORD.findall(text)
     if len(words) < SHINGLE_WORDS:
-        return {w.encode() for w in words}
+        return set(words)
     grams = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)  # runs of SHINGLE_WORDS words
-    return set(map(str.encode, set(map(" ".join, grams))))
+    return set(map(" ".join, grams))
 
 
 def minhash_values(text: str) -> np.ndarray:
     """The MinHash values of a normalized text's shingles: datasketch's ``MinHash(num_perm=NUM_PERM)`` after
     ``update_batch`` of the shingles, bit for bit."""
-    grams = shingles(text)
+    grams = _shingle_strings(text)
     if not grams:
         return _EMPTY_SIGNATURE.copy()
     sha1 = hashlib.sha1
-    digests = b"".join([sha1(gram).digest() for gram in grams])
+    # Distinct strings encode to distinct bytes: the set of strings stands for shingles' set of bytes.
+    digests = b"".join([sha1(gram.encode()).digest() for gram in grams])
     hashes = np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
     (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
     hashes ^= hashes >> s1
@@ -155,7 +161,11 @@ def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> fl
     candidate pairs that fail).
     """
     total = sum(len(line) for line in source) or 1
-    verbatim = set(target)
+    # Each distinct target paragraph once (a best score does not depend on repeats), and each distinct source
+    # paragraph searched once: ~9 % of a handbook page's paragraphs repeat one of its others.
+    choices = list(dict.fromkeys(target))
+    verbatim = set(choices)
+    searched: dict[str, float] = {}  # a searched paragraph's best score (0 to 100), exact
     matched = 0.0
     remaining = sum(len(line) for line in source)
     for line in source:
@@ -169,10 +179,16 @@ def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> fl
         # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
-        best = process.extractOne(line, target, scorer=fuzz.ratio, score_cutoff=cutoff)
-        if best is None and cutoff > 0:
-            return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
-        matched += len(line) * (best[1] / 100 if best else 0.0)
+        score = searched.get(line)
+        if score is None:
+            best = process.extractOne(line, choices, scorer=fuzz.ratio, score_cutoff=cutoff)
+            score = best[1] if best else None
+        if score is None or score < cutoff:
+            if cutoff > 0:
+                return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
+            score = 0.0
+        searched[line] = score
+        matched += len(line) * (score / 100)
     return matched / total
 
 
