@@ -8,12 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 import polars as pl
 
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
-from corpus_pipeline.dedup.near import connected_components, map_texts, near_duplicate_pairs, worker_pool
-from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
+from corpus_pipeline.dedup.near import (
+    connected_components,
+    content_key_and_signature,
+    map_texts,
+    near_duplicate_pairs,
+    worker_pool,
+)
+from corpus_pipeline.dedup.normalize import normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
 _DECISION_COLUMNS = [
@@ -59,20 +66,24 @@ def deduplicate(
         ]
     counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
 
-    # One pool for the normalization and the near duplicates: each text is normalized once, on the workers, for
-    # its content key and for the near-duplicate search alike (the key alone took ~0.8 s here, in one process).
+    # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for its
+    # content key and its MinHash signature (the keys took ~0.8 s in this process; the texts stay in the column).
     with worker_pool(workers, len(records)) as pool:
-        prepared = map_texts(paragraphs_and_content_key, _Texts(contents, list(range(len(records)))), pool, workers)
+        keyed = map_texts(content_key_and_signature, _Texts(contents, list(range(len(records)))), pool, workers)
         by_content: dict[str, list[dict]] = {}
         for record in records:
-            by_content.setdefault(prepared[record["row"]][1], []).append(record)
+            by_content.setdefault(keyed[record["row"]][0], []).append(record)
         unique = [_merge(members, "same_content", {}) for members in by_content.values()]
         counts["same_content"] = len(records) - len(unique)
 
-        normalized = [prepared[record["row"]][0] for record in unique]
-        del prepared
-        pairs = near_duplicate_pairs(normalized, threshold, workers, connecting=True, pool=pool)
-        del normalized
+        rows = [record["row"] for record in unique]
+        signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
+        del keyed
+        pairs = near_duplicate_pairs(
+            _Texts(contents, rows), threshold, workers, prepare=normalize_paragraphs, connecting=True, pool=pool,
+            signatures=signatures,
+        )
+        del signatures
     scores: dict[int, float] = {}
     for i, j, score in pairs:
         scores[i] = max(scores.get(i, 0.0), score)

@@ -22,6 +22,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from corpus_pipeline.core.budget import launcher_script_hidden
+from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
 
 Result = TypeVar("Result")
 
@@ -201,6 +202,7 @@ def near_duplicate_pairs(
     min_estimated_jaccard: float = 0.0,
     connecting: bool = False,
     pool: ProcessPoolExecutor | None = None,
+    signatures: np.ndarray | None = None,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
@@ -218,7 +220,8 @@ def near_duplicate_pairs(
     jobs.
 
     ``pool`` (from :func:`worker_pool`) is used instead of starting workers here, so that a caller that has already
-    used workers on the same texts does not start them again.
+    used workers on the same texts does not start them again; ``signatures`` (a row of :func:`minhash_values` per
+    text, of its prepared form), when given, are used instead of computing them.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
@@ -226,7 +229,8 @@ def near_duplicate_pairs(
     with ExitStack() as stack:
         if pool is None:
             pool = stack.enter_context(worker_pool(workers, len(texts)))
-        signatures = _signature_matrix(texts, prepare, pool, workers)
+        if signatures is None:
+            signatures = _signature_matrix(texts, prepare, pool, workers)
         candidates = _candidates(signatures, min_estimated_jaccard)
         agreement = _agreement(signatures, candidates) if connecting else None
         del signatures
@@ -263,6 +267,14 @@ def _text_jobs(function: Callable[[str], Result], texts: Iterable[str]) -> Itera
     iterator = iter(texts)
     while chunk := list(islice(iterator, _CHUNK)):
         yield function, chunk
+
+
+def content_key_and_signature(text: str) -> tuple[str, np.ndarray]:
+    """A text's :func:`~corpus_pipeline.dedup.normalize.content_key` and the :func:`minhash_values` of its
+    :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs`, from one normalization. Texts with one content
+    key have one signature: their shingles are runs of the same words."""
+    paragraphs, key = paragraphs_and_content_key(text)
+    return key, minhash_values(paragraphs)
 
 
 def _map_block(job: tuple[Callable[[str], Result], list[str]]) -> list[Result]:

@@ -13,6 +13,7 @@ from corpus_pipeline.dedup.near import (
     PARALLEL_FROM,
     _characters,
     connected_components,
+    content_key_and_signature,
     map_texts,
     minhash_values,
     near_duplicate_pairs,
@@ -20,6 +21,7 @@ from corpus_pipeline.dedup.near import (
     similarity,
     worker_pool,
 )
+from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
@@ -145,3 +147,15 @@ def test_a_texts_characters_are_its_distinct_utf16_units_with_their_counts(text)
     expected_units, expected_counts = np.unique(np.frombuffer(text.encode("utf-16-le"), "<u2"), return_counts=True)
     assert units.tolist() == expected_units.tolist()
     assert counts.tolist() == expected_counts.tolist()
+
+
+def test_one_normalization_gives_the_content_key_and_the_signature_of_the_paragraphs():
+    text = "Installer le Système\n\n  avec APT  et dpkg, pas à pas\nune étape après l'autre"
+    key, signature = content_key_and_signature(text)
+    assert key == content_key(text)
+    assert signature.tolist() == minhash_values(normalize_paragraphs(text)).tolist()
+    # Another text with the same content key (its words broken into other lines) has the same signature.
+    rewrapped = "installer le systeme avec apt\net dpkg, pas a pas une etape\napres l'autre"
+    other_key, other_signature = content_key_and_signature(rewrapped)
+    assert other_key == key
+    assert other_signature.tolist() == signature.tolist()
