@@ -12,15 +12,19 @@ import hashlib
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import ExitStack
-from itertools import groupby, islice
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack, contextmanager
+from itertools import chain, groupby, islice
 from multiprocessing import get_context
+from typing import TypeVar
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
 from corpus_pipeline.core.budget import launcher_script_hidden
+from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
+
+Result = TypeVar("Result")
 
 SHINGLE_WORDS = 5
 BANDS, ROWS = 42, 3  # 126 permutations; a pair with shingle Jaccard 0.43 becomes a candidate 97 % of the time
@@ -57,21 +61,27 @@ _SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
 
 def shingles(text: str) -> set[bytes]:
     """Word n-grams of a normalized text (short texts give one shingle per word)."""
+    return set(map(str.encode, _shingle_strings(text)))
+
+
+def _shingle_strings(text: str) -> set[str]:
+    """:func:`shingles` before encoding."""
     words = _WORD.findall(text)
     if len(words) < SHINGLE_WORDS:
-        return {w.encode() for w in words}
+        return set(words)
     grams = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)  # runs of SHINGLE_WORDS words
-    return set(map(str.encode, set(map(" ".join, grams))))
+    return set(map(" ".join, grams))
 
 
 def minhash_values(text: str) -> np.ndarray:
     """The MinHash values of a normalized text's shingles: datasketch's ``MinHash(num_perm=NUM_PERM)`` after
     ``update_batch`` of the shingles, bit for bit."""
-    grams = shingles(text)
+    grams = _shingle_strings(text)
     if not grams:
         return _EMPTY_SIGNATURE.copy()
     sha1 = hashlib.sha1
-    digests = b"".join([sha1(gram).digest() for gram in grams])
+    # Distinct strings encode to distinct bytes: the set of strings stands for shingles' set of bytes.
+    digests = b"".join([sha1(gram.encode()).digest() for gram in grams])
     hashes = np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
     (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
     hashes ^= hashes >> s1
@@ -128,7 +138,10 @@ def _characters(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The distinct UTF-16 code units of a text and how often each occurs (a character beyond the Basic
     Multilingual Plane counts as its two surrogates, which only loosens :func:`_ratio_bound`)."""
     units = np.frombuffer(text.encode("utf-16-le"), dtype="<u2")
-    return np.unique(units, return_counts=True)
+    # np.unique's answer, counted instead of sorted (a handbook text: ~0.1 ms instead of ~0.5)
+    counts = np.bincount(units, minlength=0)
+    present = np.flatnonzero(counts)
+    return present.astype(np.uint16), counts[present]
 
 
 def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], length: int) -> float:
@@ -149,7 +162,11 @@ def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> fl
     candidate pairs that fail).
     """
     total = sum(len(line) for line in source) or 1
-    verbatim = set(target)
+    # Each distinct target paragraph once (a best score does not depend on repeats), and each distinct source
+    # paragraph searched once: ~9 % of a handbook page's paragraphs repeat one of its others.
+    choices = list(dict.fromkeys(target))
+    verbatim = set(choices)
+    searched: dict[str, float] = {}  # a searched paragraph's best score (0 to 100), exact
     matched = 0.0
     remaining = sum(len(line) for line in source)
     for line in source:
@@ -163,10 +180,16 @@ def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> fl
         # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
-        best = process.extractOne(line, target, scorer=fuzz.ratio, score_cutoff=cutoff)
-        if best is None and cutoff > 0:
-            return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
-        matched += len(line) * (best[1] / 100 if best else 0.0)
+        score = searched.get(line)
+        if score is None:
+            best = process.extractOne(line, choices, scorer=fuzz.ratio, score_cutoff=cutoff)
+            score = best[1] if best else None
+        if score is None or score < cutoff:
+            if cutoff > 0:
+                return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
+            score = 0.0
+        searched[line] = score
+        matched += len(line) * (score / 100)
     return matched / total
 
 
@@ -178,6 +201,8 @@ def near_duplicate_pairs(
     *,
     min_estimated_jaccard: float = 0.0,
     connecting: bool = False,
+    pool: ProcessPoolExecutor | None = None,
+    signatures: np.ndarray | None = None,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
@@ -193,26 +218,68 @@ def near_duplicate_pairs(
     its returned pairs can be lower than its best among all. Copies of one page in k languages are then about k
     verifications instead of k(k-1)/2. The result does not depend on ``workers``: a group is never split between
     jobs.
+
+    ``pool`` (from :func:`worker_pool`) is used instead of starting workers here, so that a caller that has already
+    used workers on the same texts does not start them again; ``signatures`` (a row of :func:`minhash_values` per
+    text, of its prepared form), when given, are used instead of computing them.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
     prepare = prepare or _identity
-    parallel = workers > 1 and len(texts) > PARALLEL_FROM
     with ExitStack() as stack:
-        pool = None
-        if parallel:
-            # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
-            stack.enter_context(launcher_script_hidden())
-            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)))
-        signatures = _signature_matrix(texts, prepare, pool, workers)
+        if pool is None:
+            pool = stack.enter_context(worker_pool(workers, len(texts)))
+        if signatures is None:
+            signatures = _signature_matrix(texts, prepare, pool, workers)
         candidates = _candidates(signatures, min_estimated_jaccard)
         agreement = _agreement(signatures, candidates) if connecting else None
         del signatures
         if pool is None and not connecting:
             return _verify_block((candidates, texts, prepare, threshold, False))
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement)
-        blocks = _map_in_windows(pool, _verify_block, jobs, workers) if pool else map(_verify_block, jobs)
+        blocks = _map_unordered(pool, _verify_block, jobs, workers) if pool else map(_verify_block, jobs)
         return sorted(pair for block in blocks for pair in block)
+
+
+@contextmanager
+def worker_pool(workers: int, size: int) -> Iterator[ProcessPoolExecutor | None]:
+    """The processes that :func:`near_duplicate_pairs` and :func:`map_texts` share for ``size`` texts: None (work in
+    this process) below ``PARALLEL_FROM`` texts or with one worker. Workers start with the first job."""
+    if workers <= 1 or size <= PARALLEL_FROM:
+        yield None
+        return
+    # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
+    with launcher_script_hidden(), ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) as pool:
+        yield pool
+
+
+def map_texts(
+    function: Callable[[str], Result], texts: Iterable[str], pool: ProcessPoolExecutor | None, workers: int
+) -> list[Result]:
+    """``function`` (a top-level function) of each text, in order: in blocks of texts on ``pool``'s workers, or
+    in this process without a pool."""
+    if pool is None:
+        return [function(text) for text in texts]
+    return list(chain.from_iterable(_map_in_windows(pool, _map_block, _text_jobs(function, texts), workers)))
+
+
+def _text_jobs(function: Callable[[str], Result], texts: Iterable[str]) -> Iterator[tuple[Callable, list[str]]]:
+    iterator = iter(texts)
+    while chunk := list(islice(iterator, _CHUNK)):
+        yield function, chunk
+
+
+def content_key_and_signature(text: str) -> tuple[str, np.ndarray]:
+    """A text's :func:`~corpus_pipeline.dedup.normalize.content_key` and the :func:`minhash_values` of its
+    :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs`, from one normalization. Texts with one content
+    key have one signature: their shingles are runs of the same words."""
+    paragraphs, key = paragraphs_and_content_key(text)
+    return key, minhash_values(paragraphs)
+
+
+def _map_block(job: tuple[Callable[[str], Result], list[str]]) -> list[Result]:
+    function, texts = job
+    return [function(text) for text in texts]
 
 
 def _verification_jobs(
@@ -225,25 +292,37 @@ def _verification_jobs(
     one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
     over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). With
     ``agreement`` (a pair's signature agreement, for the connecting mode), a component's pairs go from the most
-    alike down, and a block holds whole components (a big one alone).
+    alike down, and a block holds whole components (a big one alone). Blocks go costliest first; the pairs found
+    do not depend on their order.
     """
     connecting = agreement is not None
-    ordered = _by_component(candidates, len(texts), agreement)
+    blocks = list(_blocks(_by_component(candidates, len(texts), agreement), connecting))
+    # The costliest blocks first (their pairs' summed lengths), so that the last ones, which a worker may run while
+    # the others have nothing left, are short ones (the handbook's costliest block: 1.15 of 8.8 CPU s).
+    lengths = [len(text) for text in texts]
+    blocks.sort(key=lambda block: -sum(lengths[i] + lengths[j] for i, j in block))
+    for block in blocks:
+        yield _job(block, texts, prepare, threshold, connecting)
+
+
+def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Iterator[list[tuple[int, int]]]:
+    """The pairs (with their component's number, by component) in blocks of about ``_PAIRS_PER_JOB``: cut anywhere,
+    or, in the connecting mode, between components only (a big one alone)."""
     block: list[tuple[int, int]] = []
     for _, pairs in groupby(ordered, key=lambda item: item[0]):
         members = [pair for _, pair in pairs]
         if not connecting:
             block.extend(members)
             while len(block) >= _PAIRS_PER_JOB:
-                yield _job(block[:_PAIRS_PER_JOB], texts, prepare, threshold, connecting)
+                yield block[:_PAIRS_PER_JOB]
                 block = block[_PAIRS_PER_JOB:]
             continue
         if block and len(block) + len(members) > _PAIRS_PER_JOB:
-            yield _job(block, texts, prepare, threshold, connecting)
+            yield block
             block = []
         block.extend(members)
     if block:
-        yield _job(block, texts, prepare, threshold, connecting)
+        yield block
 
 
 def _job(block: list[tuple[int, int]], texts: Sequence[str], prepare: Callable[[str], str], threshold: float,
@@ -329,6 +408,17 @@ def _map_in_windows(pool: ProcessPoolExecutor, function: Callable, jobs: Iterato
         result = in_flight.popleft().result()
         in_flight.extend(pool.submit(function, job) for job in islice(jobs, 1))
         yield result
+
+
+def _map_unordered(pool: ProcessPoolExecutor, function: Callable, jobs: Iterator, workers: int) -> Iterator:
+    """Results of ``function`` over ``jobs`` as they come, with at most ``2 * workers`` jobs submitted at a time; a
+    job is submitted as soon as any one ends, so a long job does not hold back the others' workers."""
+    in_flight: set[Future] = {pool.submit(function, job) for job in islice(jobs, 2 * workers)}
+    while in_flight:
+        done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+        for future in done:
+            in_flight.update(pool.submit(function, job) for job in islice(jobs, 1))
+            yield future.result()
 
 
 def _identity(text: str) -> str:

@@ -64,3 +64,14 @@ def content_key(text: str) -> str:
 def normalize_paragraphs(text: str) -> str:
     """Each non-empty line normalized, one per line: the form near-duplicate detection compares."""
     return "\n".join(normalize_content(line) for line in text.split("\n") if line.strip())
+
+
+def paragraphs_and_content_key(text: str) -> tuple[str, str]:
+    """``normalize_paragraphs(text)`` and ``content_key(text)``, normalizing the text once.
+
+    The content key's normalized form is the normalized paragraphs with every run of whitespace, the line breaks
+    included, made one space: both normalize line by line, and a blank line adds no word to either.
+    """
+    paragraphs = normalize_paragraphs(text)
+    digest = hashlib.blake2b(" ".join(paragraphs.split()).encode("utf-8"), digest_size=16).hexdigest()
+    return paragraphs, digest

@@ -11,12 +11,17 @@ from rapidfuzz import fuzz
 from corpus_pipeline.dedup.near import (
     NUM_PERM,
     PARALLEL_FROM,
+    _characters,
     connected_components,
+    content_key_and_signature,
+    map_texts,
     minhash_values,
     near_duplicate_pairs,
     shingles,
     similarity,
+    worker_pool,
 )
+from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
@@ -91,6 +96,22 @@ def test_pairs_found_on_worker_processes_are_the_pairs_found_in_this_one():
     assert near_duplicate_pairs(texts, 0.9, workers=2) == serial
 
 
+def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
+    rng = random.Random(5)
+    words = [f"term{k}" for k in range(3000)]
+    texts = [" ".join(rng.choices(words, k=15)) for _ in range(PARALLEL_FROM + 10)]
+    texts[3] = texts[PARALLEL_FROM + 5] + " extra"
+    with worker_pool(2, len(texts)) as pool:
+        assert pool is not None
+        assert map_texts(str.upper, texts, pool, 2) == [text.upper() for text in texts]
+        shared = near_duplicate_pairs(texts, 0.9, 2, connecting=True, pool=pool)
+    assert shared == near_duplicate_pairs(texts, 0.9, workers=1, connecting=True)
+    assert (3, PARALLEL_FROM + 5) in {pair[:2] for pair in shared}
+    with worker_pool(2, PARALLEL_FROM) as pool:  # too few texts for workers
+        assert pool is None
+        assert map_texts(len, ["ab", "c"], pool, 2) == [2, 1]
+
+
 def test_connected_components_join_every_chain_of_pairs():
     assert connected_components(6, [(4, 1, 0.9), (1, 3, 0.95), (0, 5, 1.0)]) == [[0, 5], [1, 3, 4], [2]]
     assert connected_components(3, [(2, 0)]) == [[0, 2], [1]]
@@ -118,3 +139,23 @@ def test_the_connecting_mode_finds_the_same_groups_with_fewer_pairs():
     assert connected_components(len(texts), joining) == connected_components(len(texts), every)
     assert all(score >= 0.9 for *_, score in joining)
     assert near_duplicate_pairs(texts, 0.9, workers=2, connecting=True) == joining
+
+
+@given(st.text())
+def test_a_texts_characters_are_its_distinct_utf16_units_with_their_counts(text):
+    units, counts = _characters(text)
+    expected_units, expected_counts = np.unique(np.frombuffer(text.encode("utf-16-le"), "<u2"), return_counts=True)
+    assert units.tolist() == expected_units.tolist()
+    assert counts.tolist() == expected_counts.tolist()
+
+
+def test_one_normalization_gives_the_content_key_and_the_signature_of_the_paragraphs():
+    text = "Installer le Système\n\n  avec APT  et dpkg, pas à pas\nune étape après l'autre"
+    key, signature = content_key_and_signature(text)
+    assert key == content_key(text)
+    assert signature.tolist() == minhash_values(normalize_paragraphs(text)).tolist()
+    # Another text with the same content key (its words broken into other lines) has the same signature.
+    rewrapped = "installer le systeme avec apt\net dpkg, pas a pas une etape\napres l'autre"
+    other_key, other_signature = content_key_and_signature(rewrapped)
+    assert other_key == key
+    assert other_signature.tolist() == signature.tolist()

@@ -5,7 +5,12 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.dedup.normalize import content_key, normalize_content, normalize_paragraphs
+from corpus_pipeline.dedup.normalize import (
+    content_key,
+    normalize_content,
+    normalize_paragraphs,
+    paragraphs_and_content_key,
+)
 
 
 def test_latin_accents_and_case_fold_and_whitespace_collapses():
@@ -42,6 +47,18 @@ def test_ascii_text_is_lower_cased_with_its_whitespace_collapsed(text):
 @given(st.text())
 def test_texts_differing_only_in_surrounding_spacing_share_a_content_key(text):
     assert content_key(text) == content_key("  " + text + "\n")
+
+
+LINES_OF_ANY_TEXT = st.lists(
+    st.one_of(st.text(), st.text(alphabet="a\u00e9E\u0301\u0308\u0345 \t\r\u00a0\u3000\u2028\u0915\u093f\ufb01\u00df\u0130\U0001d400")),
+    max_size=6,
+).map("\n".join)
+
+
+@settings(deadline=None)
+@given(LINES_OF_ANY_TEXT)
+def test_one_normalization_gives_the_paragraphs_and_the_content_key(text):
+    assert paragraphs_and_content_key(text) == (normalize_paragraphs(text), content_key(text))
 
 
 def test_paragraphs_are_normalized_one_per_line_and_empty_lines_go():
