@@ -58,7 +58,7 @@ def _combining_runs(astral: bool) -> re.Pattern[str]:
 
 def content_key(text: str) -> str:
     """A short stable digest of the normalized content."""
-    return hashlib.blake2b(normalize_content(text).encode("utf-8"), digest_size=16).hexdigest()
+    return _digest(normalize_content(text))
 
 
 def normalize_paragraphs(text: str) -> str:
@@ -73,5 +73,8 @@ def paragraphs_and_content_key(text: str) -> tuple[str, str]:
     included, made one space: both normalize line by line, and a blank line adds no word to either.
     """
     paragraphs = normalize_paragraphs(text)
-    digest = hashlib.blake2b(" ".join(paragraphs.split()).encode("utf-8"), digest_size=16).hexdigest()
-    return paragraphs, digest
+    return paragraphs, _digest(" ".join(paragraphs.split()))
+
+
+def _digest(normalized: str) -> str:
+    return hashlib.blake2b(normalized.encode("utf-8"), digest_size=16).hexdigest()
