@@ -7,7 +7,6 @@ from collections.abc import Callable
 from copy import deepcopy
 from datetime import datetime
 from functools import cached_property, lru_cache
-from html import escape
 
 from lxml import etree, html
 
@@ -15,6 +14,7 @@ from corpus_pipeline.core.dates import parse_date, to_utc
 from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
+from corpus_pipeline.extract.written_dates import declared_languages, written_date
 
 # A page's own date is written next to its title ("January 31, 2024 · Written by ..."; a category and date line
 # above it): written dates are searched for from 200 characters of text before the page's first <h1> to 1,000 after
@@ -163,9 +163,14 @@ class HeuristicDates:
         near_title = text_near_title(self._without_chrome)
         if not near_title:
             return None
-        # Each text piece in a paragraph of its own, as htmldate's text search reads a page: one piece at a time.
-        page = "".join(f"<p>{escape(piece)}</p>" for piece in near_title)
-        return _htmldate(f"<html><body>{page}</body></html>", None, original=True, extensive=True)
+        # Each text piece in a paragraph of its own, as htmldate's text search reads a page: one piece at a time;
+        # dateparser, where htmldate would call it, reads English and the page's declared languages, not all of its
+        # ~200 (see written_dates).
+        try:
+            written = written_date(near_title, declared_languages(self._document), True, _HTMLDATE_FORMAT)
+        except (ValueError, TypeError):
+            return None
+        return parse_date(written) if written else None
 
 
 class MarkupDateSearch:

@@ -1,0 +1,86 @@
+"""Written dates next to a title are read as htmldate's extensive search reads them; dateparser reads English and the
+page's declared languages only, never loading all of its locales."""
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+from html import escape
+
+import pytest
+from htmldate import find_date
+from lxml import html
+
+from corpus_pipeline.extract.metadata import heuristic_date
+from corpus_pipeline.extract.written_dates import declared_languages, written_date
+
+FORMAT = "%Y-%m-%dT%H:%M:%S%z"
+
+# Each list of pieces: a date htmldate's own parsers read, one only dateparser reads ("Dec. 19, 2025"), a timestamp,
+# several dates (the oldest wins), a date out of htmldate's bounds, a Chinese month with no day, and none at all.
+PIECES = [
+    ["Rainwater tanks", "Posted on 3 March 2021 by the committee"],
+    ["Rainwater tanks", "Dec. 19, 2025", "A tank under every gutter"],
+    ["Minutes", "2024-02-03 10:11:12 meeting opened"],
+    ["Dec. 19, 2025", "Updated Feb. 27, 2025", "Posted on 3 March 2021"],
+    ["November 20, 9999 7:00 PM", "A tank under every gutter"],
+    ["序", "2019 年 8 月", "Sam Hartman"],
+    ["Rainwater tanks", "A tank under every gutter collects enough rain"],
+]
+
+
+@pytest.mark.parametrize("pieces", PIECES)
+@pytest.mark.parametrize("original", [True, False])
+def test_the_same_answer_as_htmldate_extensive_search_of_the_same_text(pieces, original):
+    page = "<html><body>" + "".join(f"<p>{escape(piece)}</p>" for piece in pieces) + "</body></html>"
+    expected = find_date(page, extensive_search=True, original_date=original, outputformat=FORMAT)
+    assert written_date(pieces, (), original, FORMAT) == expected
+
+
+def test_dateparser_reads_the_declared_language_as_well_as_english():
+    pieces = ["Zbiornik na deszczówkę", "19 grudnia 2025"]
+    assert written_date(pieces, ("pl",), True, FORMAT) == "2025-12-19T00:00:00"
+    # Not on a page that does not declare Polish: only the year, which htmldate's own search finds.
+    assert written_date(pieces, (), True, FORMAT) == "2025-01-01T00:00:00"
+    assert written_date(["Tanks", "Dec. 19, 2025"], ("pl",), True, FORMAT) == "2025-12-19T00:00:00"
+
+
+def test_declared_languages_come_from_the_root_and_the_content_language_meta():
+    document = html.document_fromstring(
+        '<html lang="pt-BR"><head><meta http-equiv="Content-Language" content="de, fr"></head><body><p>x</p></body></html>'
+    )
+    assert declared_languages(document) == ("de", "fr", "pt-BR")
+    assert declared_languages(html.document_fromstring("<html><body><p>x</p></body></html>")) == ()
+
+
+def test_a_page_in_an_unknown_or_odd_language_is_read_in_english():
+    pieces = ["Tanks", "Dec. 19, 2025"]
+    assert written_date(pieces, ("x-klingon", "zh-Hant", "sr-Latn", "-"), True, FORMAT) == "2025-12-19T00:00:00"
+
+
+def test_the_text_near_the_title_is_searched_for_the_publication_date():
+    document = html.document_fromstring(
+        '<html lang="pl"><body><h1>Zbiorniki</h1><p>19 grudnia 2025</p><p>Tekst artykułu.</p></body></html>'
+    )
+    assert heuristic_date(document, "http://127.0.0.1:8000/a.html", original=True) == datetime(2025, 12, 19, tzinfo=UTC)
+
+
+CHECK_LOCALES = """
+from lxml import html
+from dateparser.languages.loader import LocaleDataLoader
+from corpus_pipeline.extract.metadata import heuristic_date
+
+document = html.document_fromstring(
+    "<html><body><h1>Debian</h1><p>2019 年 8 月</p><p>Sam Hartman</p><p>Dec. 19, 2025</p></body></html>"
+)
+print(heuristic_date(document, "http://127.0.0.1:8000/zh-CN/preface.html", original=True))
+print(len(LocaleDataLoader._loaded_languages), len(LocaleDataLoader._loaded_locales))
+"""
+
+
+def test_a_string_no_language_dates_does_not_load_every_locale():
+    # A fresh interpreter: dateparser keeps the locales it loaded for the life of the process.
+    done = subprocess.run([sys.executable, "-c", CHECK_LOCALES], capture_output=True, text=True, check=True)
+    found, counts = done.stdout.splitlines()
+    assert found == "2025-12-19 00:00:00+00:00"
+    languages, locales = map(int, counts.split())
+    assert 1 <= languages <= 2 and locales <= 3  # English (dateparser has ~200 languages, ~700 locales)
