@@ -35,6 +35,13 @@ _BYLINE_WORDS = frozenset({
 })
 # Words that make a line a byline on their own, with no name or date in it ("Written by", "Posted on").
 _LABEL_WORDS = frozenset({"by", "posted", "published", "updated", "written"})
+# A share bar's words ("Share this article", "Link copied!"): the page's buttons, written out next to its byline.
+_SHARE_WORDS = frozenset({
+    "share", "this", "post", "article", "story", "page", "on", "via", "facebook", "twitter", "x", "linkedin", "email",
+    "e", "mail", "pinterest", "whatsapp", "reddit", "copy", "link", "copied", "print", "tweet", "pin", "it",
+    "flipboard", "threads", "bluesky", "telegram", "messenger", "sms", "text", "url",
+})
+_SHARE_ACTIONS = frozenset({"share", "copied", "tweet", "print"})
 
 
 def page_authors(document: html.HtmlElement) -> tuple[str, ...]:
@@ -87,9 +94,10 @@ def _around(date: datetime) -> Iterator[datetime]:
 
 
 def _date_words(date: datetime) -> set[str]:
-    """The words ``date`` may be written with: "3 March 2024", "Mar 03", "03.03.24", "2024-03-03"."""
+    """The words ``date`` may be written with: "3 March 2024", "Mar 03", "March 3rd", "03.03.24", "2024-03-03"."""
     numbers = (str(date.day), f"{date.day:02d}", str(date.month), f"{date.month:02d}")
-    return {*numbers, str(date.year), f"{date.year % 100:02d}", *_MONTHS[date.month - 1]}
+    ordinal = str(date.day) + ("th" if 10 <= date.day <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(date.day % 10, "th"))
+    return {*numbers, ordinal, str(date.year), f"{date.year % 100:02d}", *_MONTHS[date.month - 1]}
 
 
 def is_metadata_line(line: str, allowed: frozenset[str], own: frozenset[str], settings: ExtractionSettings) -> bool:
@@ -100,6 +108,12 @@ def is_metadata_line(line: str, allowed: frozenset[str], own: frozenset[str], se
     if any(not (word in allowed or _is_clock(word) or _is_reading_time(word, words)) for word in words):
         return False
     return any(word in own or word in _LABEL_WORDS for word in words) or "read" in words
+
+
+def is_share_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether ``line`` is a share bar's text: only its words, and one of its actions ("Share", "Link copied")."""
+    words = set(_WORD.findall(line.lower()))
+    return len(words) <= settings.max_metadata_line_words and words <= _SHARE_WORDS and bool(words & _SHARE_ACTIONS)
 
 
 def _is_clock(word: str) -> bool:
@@ -138,7 +152,7 @@ def without_metadata_lines(
     text: str, authors: tuple[str, ...], dates: Iterable[datetime | None],
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> str:
-    """``text`` (one block per line) without the metadata lines among its first and last
+    """``text`` (one block per line) without the metadata and share-bar lines among its first and last
     ``settings.metadata_edge_lines`` lines, and without an author's note among its last ones."""
     lines = text.split("\n")
     edge = settings.metadata_edge_lines
@@ -150,7 +164,7 @@ def without_metadata_lines(
     head, tail = set(filled[:edge]), set(filled[-edge:])
     dropped = {
         index for index in head | tail
-        if is_metadata_line(lines[index], allowed, own, settings)
+        if is_metadata_line(lines[index], allowed, own, settings) or is_share_line(lines[index], settings)
         or (index in tail and is_author_bio(lines[index], names, settings))
     }
     return "\n".join(line for index, line in enumerate(lines) if index not in dropped)

@@ -90,3 +90,11 @@ def test_an_article_record_leaves_its_byline_out_and_other_pages_keep_theirs():
     assert STORY[0] in article and "Jane Doe" not in article and "March 12" not in article
     assert "By Jane Doe" in content(head)  # no declared article: the rule does not run
     assert DEFAULT_SETTINGS.metadata_edge_lines > 0
+
+
+def test_an_ordinal_date_and_a_share_bar_at_the_edges_go():
+    text = reading("Share this article", "Last updated on March 12th, 2024 at 09:27 am", *STORY, "Link copied!")
+    assert without_metadata_lines(text, (), (PUBLISHED,)) == reading(*STORY)
+    # The share bar's words without one of its actions are a sentence's: "Print this page" goes, "This page" stays.
+    kept = reading("This page", *STORY)
+    assert without_metadata_lines(kept, (), (PUBLISHED,)) == kept
