@@ -7,6 +7,7 @@ every word of it is the page's metadata: a word of an author the page names in i
 a word of one of the page's dates written out, or a byline's own words ("by",
 "posted", "min read"); and only among the reading's first and last few lines, where bylines stand. A closing line
 that opens with an author's full name ("Jane Doe is a staff writer ...") is the author's note, not the story.
+A share bar's words ("Share this article") and the page's tags ("Tags: Health, Fitness") at those edges go too.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ _SHARE_WORDS = frozenset({
     "flipboard", "threads", "bluesky", "telegram", "messenger", "sms", "text", "url",
 })
 _SHARE_ACTIONS = frozenset({"share", "copied", "tweet", "print"})
+# The page's categories and tags, under their label: "Tags: Health, Fitness", "Posted in News", a bare "Topics".
+_TAXONOMY = re.compile(r"\W*(?:(?:tags|categories|category|topics)\s*(?::|$)|(?:posted in|filed under|tagged)\b)", re.I)
 
 
 def page_authors(document: html.HtmlElement) -> tuple[str, ...]:
@@ -116,6 +119,11 @@ def is_share_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) ->
     return len(words) <= settings.max_metadata_line_words and words <= _SHARE_WORDS and bool(words & _SHARE_ACTIONS)
 
 
+def is_taxonomy_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether ``line`` lists the page's categories or tags under their label."""
+    return _TAXONOMY.match(line) is not None and len(_WORD.findall(line)) <= settings.max_metadata_line_words
+
+
 def _is_clock(word: str) -> bool:
     """Hours and minutes of a time of day ("09:27" reads as two words)."""
     return word.isdigit() and len(word) <= 2
@@ -152,7 +160,7 @@ def without_metadata_lines(
     text: str, authors: tuple[str, ...], dates: Iterable[datetime | None],
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> str:
-    """``text`` (one block per line) without the metadata and share-bar lines among its first and last
+    """``text`` (one block per line) without the metadata, share-bar and tag lines among its first and last
     ``settings.metadata_edge_lines`` lines, and without an author's note among its last ones."""
     lines = text.split("\n")
     edge = settings.metadata_edge_lines
@@ -165,6 +173,7 @@ def without_metadata_lines(
     dropped = {
         index for index in head | tail
         if is_metadata_line(lines[index], allowed, own, settings) or is_share_line(lines[index], settings)
+        or is_taxonomy_line(lines[index], settings)
         or (index in tail and is_author_bio(lines[index], names, settings))
     }
     return "\n".join(line for index, line in enumerate(lines) if index not in dropped)

@@ -98,3 +98,11 @@ def test_an_ordinal_date_and_a_share_bar_at_the_edges_go():
     # The share bar's words without one of its actions are a sentence's: "Print this page" goes, "This page" stays.
     kept = reading("This page", *STORY)
     assert without_metadata_lines(kept, (), (PUBLISHED,)) == kept
+
+
+def test_the_page_s_tags_under_their_label_at_the_edges_go():
+    text = reading(*STORY, "Tags: Gardens, Cities, Volunteers", "Posted in Community")
+    assert without_metadata_lines(text, (), ()) == reading(*STORY)
+    # "Topics include ..." is a sentence that starts like a label: it stays.
+    sentence = reading(*STORY, "Topics include soil, seeds and water rights.")
+    assert without_metadata_lines(sentence, (), ()) == sentence
