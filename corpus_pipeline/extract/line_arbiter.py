@@ -132,38 +132,60 @@ def _depth(trees: tuple[tuple[tuple[float, ...], ...], ...]) -> int:
 
 def page_marks(document: html.HtmlElement) -> PageMarks:
     """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``."""
-    links = {line_key(anchor.text_content()) for anchor in document.iter("a")}
+    texts = _ElementTexts()
+    links = {line_key(texts(anchor)) for anchor in document.iter("a")}
     link_shares: dict[str, float] = {}
     list_link_shares: dict[str, float] = {}
     for element in document.iter(*LINE_TAGS):  # document order: an inner element of the same text overwrites
-        if key := line_key(element.text_content()):
-            link_shares[key] = _link_share(element)
+        if key := line_key(texts(element)):
+            link_shares[key] = _link_share(element, texts)
     for listing in document.iter("ul", "ol"):
         items = [(key, link_shares.get(key, 0.0)) for item in listing if item.tag == "li"
-                 if (key := line_key(item.text_content()))]
+                 if (key := line_key(texts(item)))]
         mean = sum(share for _, share in items) / len(items) if items else 0.0
         list_link_shares.update((key, mean) for key, _ in items)
     return PageMarks(
-        frozenset(links - {""}), _line_keys(document, CHROME_TAGS), _line_keys(document, ("figure", "figcaption")),
-        _line_keys(document, HEADING_TAGS), link_shares, list_link_shares,
+        frozenset(links - {""}), _line_keys(document, CHROME_TAGS, texts),
+        _line_keys(document, ("figure", "figcaption"), texts), _line_keys(document, HEADING_TAGS, texts),
+        link_shares, list_link_shares,
     )
 
 
-def _line_keys(document: html.HtmlElement, tags: tuple[str, ...]) -> frozenset[str]:
+class _ElementTexts:
+    """Each element's ``text_content()``, read once: a line element's text serves its key, its link share and its
+    list's, and a link's its page's link texts and its line's share (reading them again was most of
+    :func:`page_marks`). The elements are held, so lxml hands back the same proxy for each."""
+
+    def __init__(self) -> None:
+        self._texts: dict[html.HtmlElement, str] = {}
+
+    def __call__(self, element: html.HtmlElement) -> str:
+        text = self._texts.get(element)
+        if text is None:
+            text = self._texts[element] = element.text_content()
+        return text
+
+
+def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], texts: _ElementTexts) -> frozenset[str]:
     """The line keys of every line of the text of the elements of these tags."""
     return frozenset(
         key
         for element in document.iter(*tags)
-        for line in element.text_content().split("\n")
+        for line in texts(element).split("\n")
         if (key := line_key(line))
     )
 
 
-def _link_share(element: html.HtmlElement) -> float:
+def _link_share(element: html.HtmlElement, texts: _ElementTexts) -> float:
     """The share of the element's characters (spaces aside) inside its links."""
-    total = len("".join(element.text_content().split()))
-    inside = sum(len("".join(anchor.text_content().split())) for anchor in element.iter("a"))
+    total = _visible_length(texts(element))
+    inside = sum(_visible_length(texts(anchor)) for anchor in element.iter("a"))
     return min(1.0, inside / total) if total else 0.0
+
+
+def _visible_length(text: str) -> int:
+    """The characters of ``text`` that are not whitespace."""
+    return len("".join(text.split()))
 
 
 def candidates(reading: str, second: str, marks: PageMarks, page_type: str | None, path: str) -> Candidates:

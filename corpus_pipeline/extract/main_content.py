@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from functools import partial
 
@@ -39,6 +40,7 @@ import trafilatura
 from lxml import html
 
 from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdicts, without_unlikely_lines
+from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.card_grid import card_grid_cards
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
@@ -90,7 +92,7 @@ class NotADocument(ValueError):
 
 def extract_main_content(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], text: str, url: str,
-    skipped: list[str], settings: ExtractionSettings = DEFAULT_SETTINGS,
+    skipped: list[str], settings: ExtractionSettings = DEFAULT_SETTINGS, dates: tuple[datetime | None, ...] = (),
 ) -> MainContent:
     """Main text of a page, one block per line ('' when nothing reads as content), and its path.
 
@@ -98,7 +100,8 @@ def extract_main_content(
     second reading after a first one is thrown away. ``text`` is the page's HTML source, for
     the second opinion, which leaves out the elements the CSS selectors ``skipped`` match.
     Raises :class:`NotADocument` when the second opinion finds no main content at all and trafilatura only a few
-    lines, which on such a page are its menus and banners.
+    lines, which on such a page are its menus and banners. ``dates``: the page's dates, which an article's byline
+    lines write out (``byline.py``).
     """
     page_type = declared_page_type(document, settings)
     if page_type != "forum" and settings.comments_removed:  # a thread's replies are its content; elsewhere not
@@ -115,6 +118,10 @@ def extract_main_content(
     second = resiliparse_main_text(text, skipped)
     extracted = _model_checked(_read(document, fresh_document, url, page_type, second, settings), verdicts, settings)
     extracted = _arbitrated(extracted, document, second, page_type, settings)
+    if page_type == "article" and settings.metadata_edge_lines > 0:
+        extracted = MainContent(
+            without_metadata_lines(extracted.text, page_authors(document), dates, settings), extracted.extraction
+        )
     if _WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed
         raise NotADocument("no main content (only page chrome)", extracted.text)
     return extracted

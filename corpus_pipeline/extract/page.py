@@ -237,7 +237,8 @@ def _fill(
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
     try:
-        content, extraction = _main_text(document, text, page.url, website, template, settings)
+        dates = (record["published"], record["date"])
+        content, extraction = _main_text(document, text, page.url, website, template, settings, dates)
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
         content, extraction = "", Extraction.NO_DOCUMENT
@@ -263,9 +264,9 @@ def _fill(
 
 def _main_text(
     document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None,
-    settings: ExtractionSettings,
+    settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (),
 ) -> tuple[str, Extraction]:
-    """The page's main text and the path that produced it."""
+    """The page's main text and the path that produced it (``dates``: the page's, for its byline lines)."""
     removable: tuple[str, ...] = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
         removable += CODE_TAGS
@@ -280,7 +281,7 @@ def _main_text(
     template = boilerplate.lines(document) if boilerplate is not None else []
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
-    main = extract_main_content(document, fresh_document, text, url, skipped, settings)
+    main = extract_main_content(document, fresh_document, text, url, skipped, settings, dates)
     # The line filters share the lines' keys (``KeyedLines``).
     extracted = KeyedLines.of(main.text).without_lines_in(template)
     if extracted.text.strip():

@@ -10,6 +10,7 @@ from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.boilerplate import (
     _compact,
     _joined,
+    _keys_of_lines_like,
     learn_boilerplate,
     page_line_keys,
     parse_page,
@@ -326,3 +327,17 @@ def test_compacted_texts_joined_are_the_compacted_concatenation(pieces):
     joined = _joined([_compact(piece) for piece in pieces])
     assert joined == _compact("".join(pieces))
     assert joined.strip(" ") == " ".join("".join(pieces).split())
+
+
+# Words, separators that \w+ splits at (punctuation, spaces of several kinds, a regex metacharacter), cased letters
+# whose lower case differs (final sigma, dotted I), and line breaks.
+LINE_ALPHABET = st.sampled_from(["a", "B", "Σ", "İ", "7", "_", " ", ".", "*", "-", "\u00a0", "\n", "\t", "é", "ab"])
+
+
+@given(st.lists(LINE_ALPHABET, max_size=40).map("".join), st.lists(st.lists(LINE_ALPHABET, max_size=8).map("".join)))
+@settings(max_examples=300)
+def test_the_keys_found_on_a_text_s_lines_are_those_of_keying_every_line(text, candidates):
+    keys = {line_key(candidate) for candidate in candidates} | {line_key(line) for line in text.split("\n")[:2]}
+    keys.discard("")
+    every_line = {line_key(line) for line in text.split("\n")}
+    assert _keys_of_lines_like(text.lower(), keys) == keys & every_line
