@@ -10,7 +10,7 @@ from functools import cached_property, lru_cache
 
 from lxml import etree, html
 
-from corpus_pipeline.core.dates import parse_date, to_utc
+from corpus_pipeline.core.dates import is_web_date, parse_date, to_utc
 from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
@@ -359,10 +359,11 @@ def _ld_json_dates(document: html.HtmlElement) -> dict[str, datetime]:
 
 
 def fallback_date(text_date: datetime | None, *candidates: datetime | None) -> datetime | None:
-    """The first known date, converted to UTC."""
+    """The first known date that can date a web document (an HTTP ``Last-Modified`` of 1970-01-01, a server's
+    clock at zero, cannot), converted to UTC."""
     for value in (text_date, *candidates):
-        if value is not None:
-            return to_utc(value)
+        if value is not None and is_web_date(moment := to_utc(value)):
+            return moment
     return None
 
 
