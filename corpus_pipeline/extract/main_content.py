@@ -45,6 +45,7 @@ from corpus_pipeline.extract.card_grid import card_grid_cards
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
 from corpus_pipeline.extract.line_arbiter import arbitrated, load_line_arbiter, page_marks
+from corpus_pipeline.extract.page_labels import without_labels
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merged_content, missed_content, resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
@@ -122,6 +123,7 @@ def extract_main_content(
         extracted = MainContent(
             without_metadata_lines(extracted.text, page_authors(document), dates, settings), extracted.extraction
         )
+    extracted = MainContent(without_labels(extracted.text, page_type == "article", settings), extracted.extraction)
     if _WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed
         raise NotADocument("no main content (only page chrome)", extracted.text)
     return extracted
