@@ -73,7 +73,6 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "copies kept on pages showing code": {"min_code_lines_keeping_copies": 10**9},
     "degenerate lines dropped": {"min_degenerate_line_words": 10**9},
     "article bylines and author notes dropped": {"metadata_edge_lines": 0},
-    "article copyright notices dropped": {"copyright_notices_removed": False},
     "ad labels dropped": {"ad_labels_removed": False},
     "article pointers at other stories dropped": {"story_pointers_removed": False},
     "line arbiter (its missing lines put back at 0.75)": {"min_arbiter_probability": 2.0},

@@ -7,8 +7,7 @@ every word of it is the page's metadata: a word of an author the page names in i
 a word of one of the page's dates written out, or a byline's own words ("by",
 "posted", "min read"); and only among the reading's first and last few lines, where bylines stand. A closing line
 that opens with an author's full name ("Jane Doe is a staff writer ...") is the author's note, not the story.
-A share bar's words ("Share this article") and the page's tags ("Tags: Health, Fitness") at those edges go too, and
-a copyright notice among the last lines.
+A share bar's words ("Share this article") and the page's tags ("Tags: Health, Fitness") at those edges go too.
 """
 
 from __future__ import annotations
@@ -46,9 +45,6 @@ _SHARE_WORDS = frozenset({
 _SHARE_ACTIONS = frozenset({"share", "copied", "tweet", "print"})
 # The page's categories and tags, under their label: "Tags: Health, Fitness", "Posted in News", a bare "Topics".
 _TAXONOMY = re.compile(r"\W*(?:(?:tags|categories|category|topics)\s*(?::|$)|(?:posted in|filed under|tagged)\b)", re.I)
-# A copyright notice: it opens with the mark or the word ("© 2024 ...", "Copyright 2024 ...", "(c) 2024"), or it
-# reserves all rights. Not "copyright" inside a sentence ("reprinted by permission, copyright 2013"): that line stays.
-_COPYRIGHT = re.compile(r"\W*(?:©|\(c\)\s*\d|copyright\b)|.*\ball rights reserved\b", re.I)
 
 
 def page_authors(document: html.HtmlElement) -> tuple[str, ...]:
@@ -128,14 +124,6 @@ def is_taxonomy_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS)
     return _TAXONOMY.match(line) is not None and len(_WORD.findall(line)) <= settings.max_metadata_line_words
 
 
-def is_copyright_notice(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
-    """Whether ``line`` is a copyright notice ("© 2024 The Times. All rights reserved.")."""
-    return (
-        settings.copyright_notices_removed and _COPYRIGHT.match(line) is not None
-        and len(_WORD.findall(line)) <= settings.max_notice_words
-    )
-
-
 def _is_clock(word: str) -> bool:
     """Hours and minutes of a time of day ("09:27" reads as two words)."""
     return word.isdigit() and len(word) <= 2
@@ -173,7 +161,7 @@ def without_metadata_lines(
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> str:
     """``text`` (one block per line) without the metadata, share-bar and tag lines among its first and last
-    ``settings.metadata_edge_lines`` lines, and without an author's note or a copyright notice among its last ones."""
+    ``settings.metadata_edge_lines`` lines, and without an author's note among its last ones."""
     lines = text.split("\n")
     edge = settings.metadata_edge_lines
     if edge <= 0:
@@ -186,6 +174,6 @@ def without_metadata_lines(
         index for index in head | tail
         if is_metadata_line(lines[index], allowed, own, settings) or is_share_line(lines[index], settings)
         or is_taxonomy_line(lines[index], settings)
-        or (index in tail and (is_author_bio(lines[index], names, settings) or is_copyright_notice(lines[index], settings)))
+        or (index in tail and is_author_bio(lines[index], names, settings))
     }
     return "\n".join(line for index, line in enumerate(lines) if index not in dropped)

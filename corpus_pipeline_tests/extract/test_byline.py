@@ -106,15 +106,3 @@ def test_the_page_s_tags_under_their_label_at_the_edges_go():
     # "Topics include ..." is a sentence that starts like a label: it stays.
     sentence = reading(*STORY, "Topics include soil, seeds and water rights.")
     assert without_metadata_lines(sentence, (), ()) == sentence
-
-
-def test_a_copyright_notice_among_the_last_lines_goes():
-    for notice in ("© 2024 The Riverside Times. All rights reserved.", "Copyright 2024 The Associated Press."):
-        assert without_metadata_lines(reading(*STORY, notice), (), ()) == reading(*STORY)
-    # A sentence that cites a copyright is the story's (a reprint's credit), and so is the notice's line at the top.
-    credit = "This chapter is reprinted by permission of the publisher, copyright 2013."
-    assert without_metadata_lines(reading(*STORY, credit), (), ()) == reading(*STORY, credit)
-    top = reading("© 2024 The Riverside Times", *STORY, *STORY)
-    assert without_metadata_lines(top, (), ()) == top
-    off = ExtractionSettings(copyright_notices_removed=False)
-    assert without_metadata_lines(reading(*STORY, "© 2024 The Times"), (), (), off) == reading(*STORY, "© 2024 The Times")
