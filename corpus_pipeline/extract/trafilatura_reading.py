@@ -34,13 +34,14 @@ from trafilatura.core import (
     _forum_thread_page,
     _prepare_tree,
 )
-from trafilatura.external import compare_extraction, justext_rescue
 from trafilatura.htmlprocessing import convert_tags
 from trafilatura.main_extractor import _elem_text, extract_comments
 from trafilatura.settings import MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, normalize_unicode, text_chars_test
 from trafilatura.xml import delete_element, xmltotxt
 
+# trafilatura's, over a compact stoplist
+from corpus_pipeline.extract.justext_rescue import compare_extraction, justext_rescue
 from corpus_pipeline.extract.trafilatura_main_pass import main_pass, page_text, prune, recover_wild_text
 from corpus_pipeline.extract.trafilatura_xpaths import (
     RAW_TREE_PRUNE,
