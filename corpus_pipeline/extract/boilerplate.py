@@ -28,6 +28,7 @@ import zlib
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from urllib.parse import parse_qsl, urlsplit
 
 from lxml import etree, html
@@ -68,6 +69,8 @@ UNKNOWN_LANGUAGE = ""
 # What may stand around and between a line's words (line_key's ``\w+``) within one line: a line never crosses "\n".
 _NON_WORD = r"[^\w\n]"
 _NON_WORD_GAP = rf"{_NON_WORD}+"
+# A signature is its element's frame (32 bits, :func:`_frame`) above a 64-bit digest of the element.
+_FRAME_SHIFT = 64
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,11 @@ class PageTemplate:
     """Signatures of the template elements of one language of a website."""
 
     signatures: frozenset[int] = field(default_factory=frozenset)
+
+    @cached_property
+    def frames(self) -> frozenset[int]:
+        """The frames of the template's elements (:func:`_frame`): an element of another frame is never template."""
+        return frozenset(signature >> _FRAME_SHIFT for signature in self.signatures)
 
     def lines(self, document: html.HtmlElement) -> list[str]:
         """The template's lines on a page (the text of each of its blocks) that the page holds nowhere else.
@@ -100,7 +108,7 @@ class PageTemplate:
         if not self.signatures:
             return []
         outermost: list[etree._Element] = []
-        for node, signature in _signed_elements(document):
+        for node, signature in _signed_elements(document, self.frames):
             if signature not in self.signatures or node.tag in ("html", "body"):
                 continue
             # Elements come in document order: one inside an earlier template element is inside the last one found.
@@ -284,9 +292,12 @@ def _collect_text(node: etree._Element, skipped: Collection[etree._Element], pie
         pieces.append(node.tail)
 
 
-def _signed_elements(document: html.HtmlElement) -> list[tuple[etree._Element, int]]:
+def _signed_elements(
+    document: html.HtmlElement, frames: Collection[int] | None = None
+) -> list[tuple[etree._Element, int]]:
     """Every template candidate of a page with its signature: tag, class, text and the tags and classes above it,
-    in document order.
+    in document order; with ``frames``, only the candidates that may be of those frames (see :func:`_frame`) and
+    those inside them, the others left unsigned.
 
     What is inside a data table (see :func:`_is_data_table`) is not a candidate: its rows are lines of its cells,
     and the table is one unit.
@@ -295,8 +306,35 @@ def _signed_elements(document: html.HtmlElement) -> list[tuple[etree._Element, i
     root = body if body is not None else document
     signed: list[tuple[etree._Element, int] | None] = []
     for child in root:
-        _sign(child, 0, signed)
+        if frames is None:
+            _sign(child, 0, signed)
+        else:
+            _sign_in_frames(child, 0, frames, signed)
     return [item for item in signed if item is not None]
+
+
+def _sign_in_frames(
+    node: etree._Element, path: int, frames: Collection[int], signed: list[tuple[etree._Element, int] | None]
+) -> None:
+    """:func:`_sign` of the elements of ``frames`` below and at ``node`` (each with all the candidates inside it).
+
+    A template's elements are of a few frames (the sidebar's, the footer's): the page's other elements need no text
+    and no signature (building their texts was most of a Debian handbook page's template lookup). An element's
+    signature begins with its frame, so an element of another frame never matches. The walk goes down from
+    ``node`` as :func:`_sign` does (each element's frame is the chain of the tags and classes above it) and signs
+    every element of those frames as :func:`_sign` would, with the same path, in document order.
+    """
+    stack = [(node, path)]
+    while stack:
+        node, path = stack.pop()
+        tag = node.tag
+        if not isinstance(tag, str) or not (len(node) or tag in BLOCK_TAGS):
+            continue  # a comment, or an inline leaf: nothing signed at or below it
+        here = _frame(tag, node.get("class", ""), path)
+        if tag in BLOCK_TAGS and here in frames:
+            _sign(node, path, signed)
+        elif len(node) and not (tag == "table" and _is_data_table(node)):
+            stack.extend((child, here) for child in reversed(node))
 
 
 def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, int] | None]) -> str:
@@ -318,6 +356,7 @@ def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, in
     elif not len(node):
         return _compact(node.text)  # an inline leaf (a link, a word in code): its text is all it gives its parent
     class_name = node.get("class", "")
+    here = _frame(tag, class_name, path)
     # A data table is one unit: its heading row and repeated cells belong to its rows (without its heading
     # row, trafilatura drops some tables whole).
     if not len(node):
@@ -325,9 +364,6 @@ def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, in
     elif tag == "table" and _is_data_table(node):
         text = _compact(node.text_content())
     else:
-        # The ancestors' tags and classes, chained into a checksum: deterministic across worker processes, unlike
-        # hash(). Ids are left out: pages number them (post-123).
-        here = zlib.crc32(f"{tag}.{class_name}/".encode("utf-8", "replace"), path)
         pieces = [_compact(node.text)]
         for child in node:
             pieces.append(_sign(child, here, signed))
@@ -339,8 +375,16 @@ def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, in
         normalized = text.strip(" ")  # " ".join(text_content().split())
         if len(normalized) >= MIN_TEXT_CHARS:
             key = f"{path:08x}\x1f{tag}\x1f{class_name}\x1f{normalized}".encode("utf-8", "replace")
-            signed[slot] = (node, int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big"))
+            digest = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+            signed[slot] = (node, here << _FRAME_SHIFT | digest)  # the frame first: see PageTemplate.frames
     return text
+
+
+def _frame(tag: str, class_name: str, path: int) -> int:
+    """An element's frame: its tag and class and the tags and classes above it (``path``, its parent's frame),
+    chained into a checksum, deterministic across worker processes, unlike hash(). Ids are left out: pages number
+    them (post-123). The frame is also the path of the element's children."""
+    return zlib.crc32(f"{tag}.{class_name}/".encode("utf-8", "replace"), path)
 
 
 def _compact(text: str | None) -> str:

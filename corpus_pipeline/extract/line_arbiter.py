@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -188,8 +189,13 @@ def _visible_length(text: str) -> int:
     return len("".join(text.split()))
 
 
-def candidates(reading: str, second: str, marks: PageMarks, page_type: str | None, path: str) -> Candidates:
-    """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``)."""
+def candidates(
+    reading: str, second: str, marks: PageMarks, page_type: str | None, path: str, second_words: int | None = None,
+) -> Candidates:
+    """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``).
+
+    ``second_words``: the second opinion's words (``\\w+``), when the caller counted them already.
+    """
     lines = [line for line in second.split("\n") if line.strip()]
     known = {line_key(line) for line in reading.split("\n")}
     keys = [line_key(line) for line in lines]
@@ -199,7 +205,7 @@ def candidates(reading: str, second: str, marks: PageMarks, page_type: str | Non
     is_link = [key in marks.link_texts for key in keys]
     link_runs = _link_runs(is_link)
     run_link_shares = _run_link_shares(is_link, in_reading)
-    page = _page_features(reading, second, page_type, path)
+    page = _page_features(reading, second, page_type, path, second_words)
     missing, rows = [], []
     for i, line in enumerate(lines):
         if not keys[i] or in_reading[i]:
@@ -257,7 +263,7 @@ def _line_features(
     words = _WORD.findall(line)
     count = len(words)
     first, last = (kept[0], kept[-1]) if kept else (len(lines), -1)
-    distance = min((abs(i - j) for j in kept), default=len(lines))
+    distance = _distance(i, kept, len(lines))
     return [
         math.log1p(count), key in marks.link_texts, key in marks.chrome_lines,
         sum(word[0].isupper() for word in words) / count, sum(word.isdigit() for word in words) / count,
@@ -267,8 +273,17 @@ def _line_features(
     ]
 
 
-def _page_features(reading: str, second: str, page_type: str | None, path: str) -> list[float]:
-    ours, theirs = len(_WORD.findall(reading)), len(_WORD.findall(second))
+def _distance(i: int, kept: list[int], default: int) -> int:
+    """The distance from line ``i`` to the nearest of the ``kept`` lines (ascending indices), ``default`` for none."""
+    at = bisect_left(kept, i)
+    return min((abs(i - kept[j]) for j in (at - 1, at) if 0 <= j < len(kept)), default=default)
+
+
+def _page_features(
+    reading: str, second: str, page_type: str | None, path: str, second_words: int | None = None,
+) -> list[float]:
+    ours = len(_WORD.findall(reading))
+    theirs = len(_WORD.findall(second)) if second_words is None else second_words
     return [
         math.log1p(ours), math.log1p(theirs), math.log((ours + 1) / (theirs + 1)),
         *(page_type == t for t in PAGE_TYPES), *(path == p for p in PATHS),
@@ -294,10 +309,11 @@ def with_lines(reading: str, found: Candidates, added: Iterable[int]) -> str:
 
 def arbitrated(
     reading: str, second: str, marks: PageMarks, page_type: str | None, path: str, min_probability: float,
-    model: LineArbiter,
+    model: LineArbiter, *, second_words: int | None = None,
 ) -> str:
-    """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back."""
-    found = candidates(reading, second, marks, page_type, path)
+    """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back
+    (``second_words``: see :func:`candidates`)."""
+    found = candidates(reading, second, marks, page_type, path, second_words)
     if not found.missing:
         return reading
     sure = model.probabilities(found.features) >= min_probability

@@ -41,7 +41,7 @@ from lxml import html
 
 from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdicts, without_unlikely_lines
 from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
-from corpus_pipeline.extract.card_grid import card_grid_cards
+from corpus_pipeline.extract.card_grid import CardGrid
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
 from corpus_pipeline.extract.line_arbiter import arbitrated, load_line_arbiter, page_marks
@@ -117,8 +117,11 @@ def extract_main_content(
         fresh_document = partial(_same, document)
     verdicts = block_verdicts(document, settings)  # before trafilatura edits the tree
     second = resiliparse_main_text(text, skipped)
-    extracted = _model_checked(_read(document, fresh_document, url, page_type, second, settings), verdicts, settings)
-    extracted = _arbitrated(extracted, document, second, page_type, settings)
+    second_words = _word_count(second)  # counted once: the readings' checks and the arbiter compare with it
+    extracted = _model_checked(
+        _read(document, fresh_document, url, page_type, second, second_words, settings), verdicts, settings
+    )
+    extracted = _arbitrated(extracted, document, second, second_words, page_type, settings)
     if page_type == "article" and settings.metadata_edge_lines > 0:
         extracted = MainContent(
             without_metadata_lines(extracted.text, page_authors(document), dates, settings), extracted.extraction
@@ -131,39 +134,42 @@ def extract_main_content(
 
 def _read(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, page_type: str | None,
-    second: str, settings: ExtractionSettings,
+    second: str, second_words: int, settings: ExtractionSettings,
 ) -> MainContent:
-    """trafilatura's reading of the page, in the mode its declared type calls for, corrected by ``second``."""
+    """trafilatura's reading of the page, in the mode its declared type calls for, corrected by ``second``
+    (``second_words``: its word count)."""
     # Both read before trafilatura edits the tree.
     titles = page_titles(document) if settings.headline_left_out else ()
     anchors = heading_anchors(document, settings, titles) if settings.headings_restored else []
-    cards = card_grid_cards(document, settings) if page_type in (None, "article") and settings.card_grids else []
+    # The grid is found on this tree, as it is now, when a reading needs it (trafilatura reads copies of the tree).
+    grid = CardGrid(document, settings) if page_type in (None, "article") and settings.card_grids else None
     if page_type == "article":
         if settings.precision_on_articles:
             precise, _ = _checked_trafilatura(
-                document, fresh_document, url, second, settings.min_precise_share, settings, favor_precision=True
+                document, fresh_document, url, second_words, settings.min_precise_share, settings, favor_precision=True
             )
-            if precise.strip() and _word_count(precise) >= settings.min_precise_share * _word_count(second):
-                grid = _grid_around(precise, cards, settings)
-                return _finished(precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings)
+            if precise.strip() and _word_count(precise) >= settings.min_precise_share * second_words:
+                around = _grid_around(precise, grid, settings)
+                return _finished(precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, around, settings)
             document = fresh_document()
         # Precision cut real text, and the default mode may too: a listicle read as its introduction, a page whose
         # text lxml hides (it nests a whole page inside a popup <aside> whose divs are unbalanced) while
         # Resiliparse, which parses HTML as browsers do, sees it all.
         default = _trafilatura(document, url)
         path = Extraction.TRAFILATURA_FULL
-        if _word_count(default) < settings.max_failed_share * _word_count(second):
+        if _word_count(default) < settings.max_failed_share * second_words:
             default, path = _merged(default, second, path, settings)
         if not default:
             default, path = second, Extraction.RESILIPARSE_ONLY if second else path
-        return _finished(default, path, anchors, titles, _grid_around(default, cards, settings), settings)
+        return _finished(default, path, anchors, titles, _grid_around(default, grid, settings), settings)
     extracted, fast = _checked_trafilatura(
-        document, fresh_document, url, second, settings.min_fast_share, settings, include_comments=page_type == "forum"
+        document, fresh_document, url, second_words, settings.min_fast_share, settings,
+        include_comments=page_type == "forum",
     )
     path = Extraction.TRAFILATURA_FAST if fast else Extraction.TRAFILATURA_FULL
     min_words = settings.min_prose_words_per_line if page_type == "product" else None
     extracted, path = _merged(extracted, second, path, settings, min_words)
-    return _finished(extracted, path, anchors, titles, cards, settings)
+    return _finished(extracted, path, anchors, titles, grid, settings)
 
 
 def _model_checked(extracted: MainContent, verdicts: BlockVerdicts | None, settings: ExtractionSettings) -> MainContent:
@@ -175,15 +181,16 @@ def _model_checked(extracted: MainContent, verdicts: BlockVerdicts | None, setti
 
 
 def _arbitrated(
-    extracted: MainContent, document: html.HtmlElement, second: str, page_type: str | None,
+    extracted: MainContent, document: html.HtmlElement, second: str, second_words: int, page_type: str | None,
     settings: ExtractionSettings,
 ) -> MainContent:
-    """The reading with the second opinion's lines the line arbiter judges main content put back (when it is on)."""
+    """The reading with the second opinion's lines (``second_words`` words) the line arbiter judges main content put
+    back (when it is on)."""
     if settings.min_arbiter_probability > 1 or not extracted.text.strip() or not second.strip():
         return extracted
     text = arbitrated(
         extracted.text, second, page_marks(document), page_type, extracted.extraction.value,
-        settings.min_arbiter_probability, load_line_arbiter(),
+        settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words,
     )
     return extracted if text == extracted.text else MainContent(text, Extraction.SECOND_OPINION_LINES_ADDED)
 
@@ -200,14 +207,14 @@ def _merged(
 
 def _finished(
     extracted: str, path: Extraction, anchors: list[tuple[str, str]], titles: tuple[str, ...],
-    cards: list[list[str]], settings: ExtractionSettings,
+    cards: CardGrid | None, settings: ExtractionSettings,
 ) -> MainContent:
     """The reading without its headline, with its dropped headings put back and, when it holds records the reading
-    left out, its grid."""
+    left out, its grid (``cards``: none when the page's grid may not join)."""
     restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
-    if not _grid_joins(restored, cards, settings):
+    if cards is None or not _grid_joins(restored, cards, settings):
         return MainContent(restored, path)
-    grid = _lines_of(cards)
+    grid = _lines_of(cards.cards())
     in_grid = {line_key(line) for line in grid.split("\n")}
     text = "\n".join([*(line for line in restored.split("\n") if line_key(line) not in in_grid), grid])
     return MainContent(text, Extraction.CARD_GRID_ADDED)
@@ -222,18 +229,19 @@ def _is_page_chrome(extracted: str, settings: ExtractionSettings) -> bool:
     )
 
 
-def _grid_around(extracted: str, cards: list[list[str]], settings: ExtractionSettings) -> list[list[str]]:
-    """The cards when they hold an article's reading spread over them, else none."""
+def _grid_around(extracted: str, grid: CardGrid | None, settings: ExtractionSettings) -> CardGrid | None:
+    """The grid when its cards hold an article's reading spread over them, else none."""
+    cards = grid.cards() if grid is not None else []
     read = word_counts(extracted)
     if not read or contained_share(read, word_counts(_lines_of(cards))) < settings.min_read_in_grid:
-        return []
+        return None
     enough = settings.max_read_in_one_card * sum(read.values())
     for card in cards:
         text = "\n".join(card)
         # A card of fewer words than that share cannot hold it (the cheap test spares most cards the count).
         if _word_count(text) >= enough and contained_share(read, word_counts(text)) >= settings.max_read_in_one_card:
-            return []
-    return cards
+            return None
+    return grid
 
 
 def _reads_as_records(cards: list[list[str]], settings: ExtractionSettings) -> bool:
@@ -250,20 +258,23 @@ def _lines_of(cards: list[list[str]]) -> str:
     return "\n".join(line for card in cards for line in card)
 
 
-def _grid_joins(extracted: str, cards: list[list[str]], settings: ExtractionSettings) -> bool:
+def _grid_joins(extracted: str, grid: CardGrid, settings: ExtractionSettings) -> bool:
     """Whether the page's card grid holds records the extractor left out: far more words, reading as records."""
-    if not cards:
-        return False  # most pages: no need to count the reading's words
-    if _word_count(_lines_of(cards)) <= settings.min_grid_growth * _word_count(extracted):
+    most = settings.min_grid_growth * _word_count(extracted)
+    if grid.max_words() <= most:
+        return False  # no grid of the page can hold enough words (most pages): no need to find it
+    cards = grid.cards()
+    if not cards or _word_count(_lines_of(cards)) <= most:
         return False
     return _reads_as_records(cards, settings)
 
 
 def _checked_trafilatura(
-    document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, second: str,
+    document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, expected: int,
     min_share: float, settings: ExtractionSettings, **options,
 ) -> tuple[str, bool]:
-    """trafilatura's fast reading of the page, redone in full when its length disagrees with ``second``'s.
+    """trafilatura's fast reading of the page, redone in full when its length disagrees with the second opinion's
+    (``expected`` words).
 
     The flag says whether the fast reading stood.
     """
@@ -271,7 +282,6 @@ def _checked_trafilatura(
         return _trafilatura(document, url, **options), False
     reading = TrafilaturaReading(document, url, **options)
     quick = reading.fast()
-    expected = _word_count(second)
     found = _word_count(quick)
     if found and min_share * expected <= found <= settings.max_fast_growth * max(expected, settings.min_expected_words):
         return quick, True

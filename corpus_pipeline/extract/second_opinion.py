@@ -11,12 +11,15 @@ in ``settings.py`` were chosen.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, reads_as_code, word_counts
+from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, reads_as_code
+
+_WORD = re.compile(r"\w+")  # a word, as :func:`corpus_pipeline.extract.text.word_counts` finds them
 
 
 def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
@@ -65,16 +68,17 @@ def missed_content(
     ``primary`` is in ``second``, which is much longer and adds lines of ``min_words_per_added_line`` words on
     average (``settings.min_words_per_added_line`` when not given) that are not mostly code.
     """
-    primary_words, second_words = word_counts(primary), word_counts(second)
+    primary_words, second_words = _WORD.findall(primary.lower()), _WORD.findall(second.lower())
     if not second_words:
         return False
     if not primary_words:
         return True
     if not settings.second_opinion_merge:
         return False
-    containment = contained_share(primary_words, second_words)
-    growth = sum(second_words.values()) / sum(primary_words.values())
-    if containment < settings.min_containment or growth < settings.min_growth:
+    # The growth first: most readings miss nothing, and it needs no count of each word.
+    if len(second_words) / len(primary_words) < settings.min_growth:
+        return False
+    if contained_share(Counter(primary_words), Counter(second_words)) < settings.min_containment:
         return False
     added = _added_lines(primary, second)
     if min_words_per_added_line is None:

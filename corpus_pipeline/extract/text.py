@@ -88,6 +88,7 @@ def without_lines_in(text: str, blocks: list[str]) -> str:
 
 
 _IDENTIFIER = re.compile(r"^(?=\w*\d)(?=\w*[^\W\d_])\w+$")
+_DIGIT = re.compile(r"\d")
 
 
 def without_degenerate_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
@@ -148,16 +149,22 @@ class KeyedLines:
 
     def without_degenerate_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
         """:func:`without_degenerate_lines`."""
-        return self._kept([
-            not _is_degenerate(line, key.split(), settings) for line, key in zip(self.lines, self.keys, strict=True)
-        ])
+        keep = [not _is_degenerate(line, key, settings) for line, key in zip(self.lines, self.keys, strict=True)]
+        return self if all(keep) else self._kept(keep)
 
 
-def _is_degenerate(line: str, words: list[str], settings: ExtractionSettings) -> bool:
-    """Whether a line (``words``: its key's words) is a phrase repeated, or ids."""
-    if len(words) < settings.min_degenerate_line_words or line.lstrip().startswith("|"):
+def _is_degenerate(line: str, key: str, settings: ExtractionSettings) -> bool:
+    """Whether a line (``key``: its :func:`line_key`) is a phrase repeated, or ids."""
+    words = key.split()
+    count = len(words)
+    if count < settings.min_degenerate_line_words or line.lstrip().startswith("|"):
         return False  # a table row repeats its values by nature ("| Wired | Wired | Bluetooth |")
-    top_pair_count = Counter(pairwise(words)).most_common(1)[0][1]
-    if 2 * top_pair_count >= settings.min_top_pair_share * len(words):
-        return True
-    return sum(bool(_IDENTIFIER.match(word)) for word in words) >= settings.min_identifier_share * len(words)
+    # Cheap exact bounds first (most long lines are prose): a pair occurs at most as often as its first word, which
+    # occurs at most once more than the words are not distinct; and an id holds a digit.
+    if 2 * (count - len(set(words)) + 1) >= settings.min_top_pair_share * count:
+        top_pair_count = Counter(pairwise(words)).most_common(1)[0][1]
+        if 2 * top_pair_count >= settings.min_top_pair_share * count:
+            return True
+    if _DIGIT.search(key) is None:
+        return False
+    return sum(bool(_IDENTIFIER.match(word)) for word in words) >= settings.min_identifier_share * count

@@ -11,6 +11,7 @@ from corpus_pipeline.extract.boilerplate import (
     _compact,
     _joined,
     _keys_of_lines_like,
+    _signed_elements,
     learn_boilerplate,
     page_line_keys,
     parse_page,
@@ -306,6 +307,22 @@ def test_template_lines_are_what_stripping_removes_and_the_page_is_left_as_it_wa
         before = html.tostring(document)
         assert model.for_page(document, url).lines(document) == model.for_page(stripped, url).strip(stripped)
         assert html.tostring(document) == before
+
+
+@settings(max_examples=30, deadline=None)
+@given(SITE_PAGES)
+def test_the_template_elements_found_in_its_frames_are_those_found_signing_every_element(specs):
+    pages = generated_site(specs)
+    nested = "<div class='content'><div class='box'><p>Home</p><table class='legend'><tr><td>a</td></tr></table></div></div>"
+    pages += [(f"{SITE}/en/nested.html", None, f"<html><body>{nested}<p>Copyright Riverside Garden.</p></body></html>".encode())]
+    model = learn_boilerplate(pages, workers=1)
+    assert model.templates
+    for url, _, body in pages:
+        document = parse_page(body)
+        template = model.for_page(document, url)
+        every = [node for node, signature in _signed_elements(document) if signature in template.signatures]
+        assert [node for node, signature in _signed_elements(document, template.frames)
+                if signature in template.signatures] == every
 
 
 def test_a_page_nested_as_deep_as_the_depth_guard_allows_is_learned_and_read():

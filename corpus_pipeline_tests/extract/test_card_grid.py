@@ -1,12 +1,13 @@
 """A listing's card grid: the repeated records that carry its content."""
 
+import re
 from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree, html
 
-from corpus_pipeline.extract.card_grid import card_grid_cards
+from corpus_pipeline.extract.card_grid import CardGrid, card_grid_cards
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 JOBS = [
@@ -90,3 +91,21 @@ def test_every_distinct_card_is_read_once_in_page_order(cards):
     document = _page("<ul>" + "".join(_card(title, blurb) for title, blurb in cards) + "</ul>")
     distinct = list(dict.fromkeys(cards))
     assert _grid_lines(document) == [line for card in distinct for line in card]
+
+
+# Texts whose words the card lines may split further than the page's text does (pieces joined by spaces), with
+# punctuation inside words and menus around.
+_CARD_TEXT = st.lists(st.sampled_from(["a,b", "word", "x-y", "", " ", "é", "7"]), max_size=6).map(" ".join)
+
+
+@given(st.lists(st.tuples(_CARD_TEXT, _CARD_TEXT), min_size=0, max_size=8), st.booleans())
+def test_a_grid_never_holds_more_words_than_its_bound_and_is_found_once(cards, in_columns):
+    items = "".join(f'<li class="c"><b>{title}</b>x<i>{blurb}</i><nav>{title}</nav></li>' for title, blurb in cards)
+    body = f"<table><tr><td><ul>{items}</ul></td><td><ul>{items}</ul></td></tr></table>" if in_columns else f"<ul>{items}</ul>"
+    document = _page(body)
+    found = card_grid_cards(document)
+    grid = CardGrid(_page(body))
+    bound = grid.max_words()
+    assert sum(len(re.findall(r"\w+", line)) for card in found for line in card) <= bound
+    assert grid.cards() == found
+    assert grid.max_words() == sum(len(re.findall(r"\w+", line)) for card in found for line in card)

@@ -1,8 +1,13 @@
 """Text helpers shared by the extractors."""
 
-from hypothesis import given
+import re
+from collections import Counter
+from itertools import pairwise
+
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 from corpus_pipeline.extract.text import (
     KeyedLines,
     line_key,
@@ -78,6 +83,43 @@ def test_degenerate_lines_are_only_ever_dropped_whole_and_short_lines_always_sta
     remaining = iter(text.split("\n"))
     assert all(line in remaining for line in kept)
     assert all(line in kept for line in text.split("\n") if len(line_key(line).split()) < 20)
+
+
+def _degenerate(line: str) -> bool:
+    """The rule itself, computed in full: 20 words or more, not a table row, whose most frequent pair of neighbouring
+    words fills 40 % of them, or half of whose words mix letters and digits."""
+    words = line_key(line).split()
+    if len(words) < DEFAULT_SETTINGS.min_degenerate_line_words or line.lstrip().startswith("|"):
+        return False
+    if 2 * Counter(pairwise(words)).most_common(1)[0][1] >= DEFAULT_SETTINGS.min_top_pair_share * len(words):
+        return True
+    ids = sum(bool(re.fullmatch(r"(?=\w*\d)(?=\w*[^\W\d_])\w+", word)) for word in words)
+    return ids >= DEFAULT_SETTINGS.min_identifier_share * len(words)
+
+
+@st.composite
+def _long_line(draw: st.DrawFn) -> str:
+    """Distinct words (prose), with a phrase repeated among them, ids, a digit alone or a table row's bar."""
+    words = draw(st.lists(st.sampled_from([f"{c}{v}" for c in "klmnopqr" for v in "aeiou"]), unique=True, max_size=38))
+    words += ["book now"] * draw(st.integers(0, 8)) + ["a1", "b2c3"] * draw(st.integers(0, 12))
+    words += draw(st.sampled_from([[], ["7"], ["|"], ["٣a"], ["a1"]]))
+    return " ".join(draw(st.permutations(words)))
+
+
+_LONG_LINES = st.lists(_long_line(), max_size=10)
+
+
+_PROSE = [f"{c}{v}" for c in "klmnopqr" for v in "aeiou"]
+
+
+@given(_LONG_LINES)
+@example([" ".join(["book now"] * 4 + _PROSE[:12]), " ".join(["book now"] * 4 + _PROSE[:13])])  # 8 of 20 and of 21
+@example([" ".join(["zz"] * 5 + _PROSE[:15]), " ".join(["zz"] * 5 + _PROSE[:16])])  # a word's pair with itself: 4 of 20
+@example([" ".join(["a1"] * 10 + _PROSE[:10]), " ".join(["a1"] * 10 + _PROSE[:11]), "a1 " * 19 + "7"])
+@settings(max_examples=300)
+def test_the_degenerate_lines_dropped_are_those_the_rule_computed_in_full_finds(lines):
+    text = "\n".join(lines)
+    assert without_degenerate_lines(text) == "\n".join(line for line in text.split("\n") if not _degenerate(line))
 
 
 # Lines of a few words from a small vocabulary, so that texts repeat lines, phrases and template blocks.
