@@ -6,16 +6,7 @@ from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline.extract.page_labels import is_ad_label, is_story_pointer, without_labels
 from corpus_pipeline.extract.settings import ExtractionSettings
-
-STORY = [
-    "Community gardens turn vacant lots into shared plots where neighbours grow vegetables together.",
-    "They also become meeting places, where skills and seeds are exchanged across generations.",
-    "The city now plans twelve more of them by the end of the year, one in every district.",
-]
-
-
-def reading(*lines: str) -> str:
-    return "\n".join(lines)
+from corpus_pipeline_tests.extract.test_byline import STORY, reading
 
 
 def test_an_ad_slot_s_label_goes_and_a_sentence_about_advertising_stays():
