@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import trafilatura.external
 from justext.utils import get_stoplist, get_stoplists
-from lxml import etree
+from lxml import etree, html
 from trafilatura.htmlprocessing import tree_cleaning
 from trafilatura.settings import Extractor
 
@@ -17,7 +17,7 @@ from corpus_pipeline.extract.justext_rescue import (
     compare_extraction,
     justext_rescue,
 )
-from corpus_pipeline_demo.site import build_demo_site
+from corpus_pipeline_tests.support.demo_documents import demo_and_given_documents
 
 URL = "http://127.0.0.1:8000/page.html"
 LONG = (
@@ -46,12 +46,8 @@ PAGES = {
 }
 
 
-def _documents(tmp_path: Path) -> dict[str, etree._Element]:
-    build_demo_site(tmp_path / "site")
-    pages = {name: parse_html(source) for name, source in PAGES.items()}
-    for path in sorted((tmp_path / "site").rglob("*.html")):
-        pages[str(path.relative_to(tmp_path))] = parse_html(path.read_bytes())
-    return pages
+def _documents(tmp_path: Path) -> dict[str, html.HtmlElement]:
+    return demo_and_given_documents(tmp_path, PAGES)
 
 
 @pytest.mark.parametrize("lang", [None, "de", "en", "xx"])

@@ -8,7 +8,7 @@ from lxml import html
 
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.trafilatura_reading import TrafilaturaReading
-from corpus_pipeline_demo.site import build_demo_site
+from corpus_pipeline_tests.support.demo_documents import demo_and_given_documents
 
 URL = "http://127.0.0.1:8000/page.html"
 PARAGRAPH = (
@@ -57,11 +57,7 @@ def _extracted(document: html.HtmlElement, fast: bool, **options) -> str:
 
 
 def _documents(tmp_path: Path) -> dict[str, html.HtmlElement]:
-    build_demo_site(tmp_path / "site")
-    pages = {name: parse_html(source) for name, source in PAGES.items()}
-    for path in sorted((tmp_path / "site").rglob("*.html")):
-        pages[str(path.relative_to(tmp_path))] = parse_html(path.read_bytes())
-    return pages
+    return demo_and_given_documents(tmp_path, PAGES)
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["default", "comments", "precision"])
