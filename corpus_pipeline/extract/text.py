@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 from itertools import pairwise
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
@@ -42,7 +43,18 @@ def join_blocks(blocks: list[str]) -> str:
 
 def line_key(line: str) -> str:
     """A line's lower-cased words, space-separated: what two extractors' copies of one line share."""
+    return _remembered_key(line) if len(line) <= _REMEMBERED_LINE_CHARS else _key(line)
+
+
+def _key(line: str) -> str:
     return " ".join(_WORD.findall(line.lower()))
+
+
+# A page's lines are keyed ~5 times each (the template's filter, both readings, the line arbiter, the second opinion,
+# headings: ~470 keys of ~90 distinct lines on a Debian handbook page, ~6 % of its parse), so keys are remembered:
+# a bounded memo of a pure function, holding the lines of the last pages (a whole text keyed at once is not kept).
+_REMEMBERED_LINE_CHARS = 1000
+_remembered_key = lru_cache(maxsize=2048)(_key)
 
 
 def word_counts(text: str) -> Counter:

@@ -138,3 +138,11 @@ def test_the_line_filters_chained_on_keyed_lines_give_each_filter_applied_to_the
     assert copied.text == without_copied_lines(chained.text)
     assert copied.keys == [line_key(line) for line in copied.lines]
     assert copied.without_degenerate_lines().text == without_degenerate_lines(copied.text)
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("aB é1_ .İſΣς\u00a0-"), max_size=1200), min_size=1, max_size=6))
+@example(["Σίσυφος ΚΑΙ ΟΔΥΣΣΕΑΣ", "Σίσυφος ΚΑΙ ΟΔΥΣΣΕΑΣ", "x" * 1001, "x" * 1001])
+def test_a_line_key_is_its_lower_cased_words_whether_remembered_or_not(lines):
+    # Asked twice: the second answer of a remembered key is the first one's.
+    for line in lines + lines:
+        assert line_key(line) == " ".join(re.findall(r"\w+", line.lower()))
