@@ -14,7 +14,7 @@ from corpus_pipeline.core.dates import is_web_date, parse_date, to_utc
 from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
-from corpus_pipeline.extract.written_dates import declared_languages, written_date
+from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, written_date
 
 # A page's own date is written next to its title ("January 31, 2024 · Written by ..."; a category and date line
 # above it): written dates are searched for from 200 characters of text before the page's first <h1> to 1,000 after
@@ -161,7 +161,7 @@ class HeuristicDates:
         if found is not None or not original:
             return found
         near_title = text_near_title(self._without_chrome)
-        if not near_title:
+        if not may_hold_written_date(near_title):
             return None
         # Each text piece in a paragraph of its own, as htmldate's text search reads a page: one piece at a time;
         # dateparser, where htmldate would call it, reads English and the page's declared languages, not all of its

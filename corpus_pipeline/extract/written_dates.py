@@ -35,6 +35,18 @@ _DATEPARSER_SETTINGS = {
 }
 
 
+# Each of find_date's steps in :func:`written_date` needs 4 digits at least: a year (its patterns' years have 4), or a
+# day, a month and a two-digit year ("1/5/24"), and htmldate sends a text to its date parsers only with 4 to 18 digits
+# (``str.isdigit``, which holds for every digit its patterns read).
+_MIN_DATE_DIGITS = 4
+
+
+def may_hold_written_date(pieces: Iterable[str]) -> bool:
+    """False when :func:`written_date` cannot find a date in ``pieces``: they hold fewer than 4 digits in all (the
+    text next to the title of ~40 % of Debian handbook pages), counted in microseconds instead of its ~1 ms."""
+    return sum(sum(map(str.isdigit, piece)) for piece in pieces) >= _MIN_DATE_DIGITS
+
+
 def declared_languages(document: html.HtmlElement) -> tuple[str, ...]:
     """The language tags the page declares (``<html lang>``, ``xml:lang``, a Content-Language meta), sorted, without
     duplicates. Read without dateparser: most pages never need it."""

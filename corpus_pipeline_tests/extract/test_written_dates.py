@@ -8,10 +8,12 @@ from html import escape
 
 import pytest
 from htmldate import find_date
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.extract.metadata import heuristic_date
-from corpus_pipeline.extract.written_dates import declared_languages, written_date
+from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, written_date
 
 FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 
@@ -84,3 +86,31 @@ def test_a_string_no_language_dates_does_not_load_every_locale():
     assert found == "2025-12-19 00:00:00+00:00"
     languages, locales = map(int, counts.split())
     assert 1 <= languages <= 2 and locales <= 3  # English (dateparser has ~200 languages, ~700 locales)
+
+
+# Date material (month names, separators, cues, a copyright sign, digits of several scripts, entities' characters),
+# so that pieces come close to dates without the digits of one.
+_DATE_MATERIAL = st.sampled_from([
+    "1", "2", "9", "0", "²", "٣", "३", " ", ".", "/", "-", ":", ",", "May ", "January", "juin", "Dec. ", "Posted on ",
+    "Updated ", "Datum: ", "© ", "Copyright ", "年", "月", "st", "'", '"', "&", "<", "\u00a0", "ſ", "İ",
+])
+_PIECES = st.lists(st.lists(_DATE_MATERIAL, max_size=12).map("".join), min_size=1, max_size=4)
+
+
+@given(_PIECES, st.booleans())
+@example(["Posted on 3/5/2", "©"], True)
+@example(["Dec. 9, ٣٣"], False)
+@settings(max_examples=300, deadline=None)
+def test_text_the_digit_count_rules_out_holds_no_date_for_htmldate(pieces, original):
+    if may_hold_written_date(pieces):
+        return
+    page = "<html><body>" + "".join(f"<p>{escape(piece)}</p>" for piece in pieces) + "</body></html>"
+    assert find_date(page, extensive_search=True, original_date=original, outputformat=FORMAT) is None
+    assert written_date(pieces, ("en", "fr", "ar"), original, FORMAT) is None
+
+
+def test_four_digits_may_make_a_date_and_fewer_cannot():
+    assert may_hold_written_date(["Posted on 3/5/", "24"])
+    assert written_date(["Posted on 3/5/24"], (), True, FORMAT) is not None
+    assert not may_hold_written_date(["Posted on 3/5/2", "January"])
+    assert not may_hold_written_date([])
