@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.extract.text import line_key
 
 _WORD = re.compile(r"\w+")
 # The whole line, word for word (case aside): an ad slot's label and the words that go with it.
@@ -30,9 +31,13 @@ _POINTER = re.compile(
 )
 
 
+# The labels as line keys (their words joined by spaces): a reading's lines are keyed already (``text.line_key``).
+_AD_LABEL_KEYS = frozenset(" ".join(label) for label in _AD_LABELS)
+
+
 def is_ad_label(line: str) -> bool:
     """Whether ``line`` is only an ad slot's label ("Advertisement", "SKIP ADVERTISEMENT")."""
-    return tuple(_WORD.findall(line.lower())) in _AD_LABELS
+    return line_key(line) in _AD_LABEL_KEYS
 
 
 def is_story_pointer(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:

@@ -1,10 +1,14 @@
 """Ad labels and pointers at other stories: the labels of slots a page fills from elsewhere, not its text."""
 
+import re
 from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
-from corpus_pipeline.extract.page_labels import is_ad_label, is_story_pointer, without_labels
+from corpus_pipeline.extract.page_labels import _AD_LABELS, is_ad_label, is_story_pointer, without_labels
 from corpus_pipeline.extract.settings import ExtractionSettings
 from corpus_pipeline_tests.extract.test_byline import STORY, reading
 
@@ -48,3 +52,9 @@ def test_a_record_leaves_out_its_ad_labels():
     assert STORY[0] in content and "Advertisement" not in content
     kept = parse_html_page(html_page, site, settings=ExtractionSettings(ad_labels_removed=False))["content"]
     assert "Advertisement" in kept  # the extractors keep the label: this rule is what removes it
+
+
+@given(st.lists(st.sampled_from(["Advertisement", "SKIP", "story", "continues", "below", " ", " - ", "İ", "ad", ":"])))
+def test_a_line_is_an_ad_label_when_its_lower_cased_words_are_one(parts):
+    line = "".join(parts)
+    assert is_ad_label(line) == (tuple(re.findall(r"\w+", line.lower())) in _AD_LABELS)
