@@ -145,7 +145,7 @@ def _read(
     grid = CardGrid(document, settings) if page_type in (None, "article") and settings.card_grids else None
     if page_type == "article":
         if settings.precision_on_articles:
-            precise, _ = _checked_trafilatura(
+            precise, _, _ = _checked_trafilatura(
                 document, fresh_document, url, second_words, settings.min_precise_share, settings, favor_precision=True
             )
             if precise.strip() and _word_count(precise) >= settings.min_precise_share * second_words:
@@ -157,18 +157,18 @@ def _read(
         # Resiliparse, which parses HTML as browsers do, sees it all.
         default = _trafilatura(document, url)
         path = Extraction.TRAFILATURA_FULL
-        if _word_count(default) < settings.max_failed_share * second_words:
-            default, path = _merged(default, second, path, settings)
+        if (default_words := _word_count(default)) < settings.max_failed_share * second_words:
+            default, path = _merged(default, second, path, settings, None, default_words, second_words)
         if not default:
             default, path = second, Extraction.RESILIPARSE_ONLY if second else path
         return _finished(default, path, anchors, titles, _grid_around(default, grid, settings), settings)
-    extracted, fast = _checked_trafilatura(
+    extracted, fast, words = _checked_trafilatura(
         document, fresh_document, url, second_words, settings.min_fast_share, settings,
         include_comments=page_type == "forum",
     )
     path = Extraction.TRAFILATURA_FAST if fast else Extraction.TRAFILATURA_FULL
     min_words = settings.min_prose_words_per_line if page_type == "product" else None
-    extracted, path = _merged(extracted, second, path, settings, min_words)
+    extracted, path = _merged(extracted, second, path, settings, min_words, words, second_words)
     return _finished(extracted, path, anchors, titles, grid, settings)
 
 
@@ -196,10 +196,12 @@ def _arbitrated(
 
 
 def _merged(
-    primary: str, second: str, path: Extraction, settings: ExtractionSettings, min_words: float | None = None
+    primary: str, second: str, path: Extraction, settings: ExtractionSettings, min_words: float | None = None,
+    primary_words: int | None = None, second_words: int | None = None,
 ) -> tuple[str, Extraction]:
-    """``primary`` with the second opinion merged in when it missed content, and the path that now produced it."""
-    if not missed_content(primary, second, min_words, settings):
+    """``primary`` with the second opinion merged in when it missed content, and the path that now produced it
+    (``primary_words``, ``second_words``: the texts' word counts, when counted already)."""
+    if not missed_content(primary, second, min_words, settings, primary_count=primary_words, second_count=second_words):
         return primary, path
     merged = merged_content(primary, second)
     return merged, Extraction.SECOND_OPINION_MERGED if _word_count(primary) else Extraction.RESILIPARSE_ONLY
@@ -272,22 +274,22 @@ def _grid_joins(extracted: str, grid: CardGrid, settings: ExtractionSettings) ->
 def _checked_trafilatura(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, expected: int,
     min_share: float, settings: ExtractionSettings, **options,
-) -> tuple[str, bool]:
+) -> tuple[str, bool, int | None]:
     """trafilatura's fast reading of the page, redone in full when its length disagrees with the second opinion's
     (``expected`` words).
 
-    The flag says whether the fast reading stood.
+    The flag says whether the fast reading stood; the number is its words when it did (else None: not counted).
     """
     if not settings.fast_trafilatura_first:
-        return _trafilatura(document, url, **options), False
+        return _trafilatura(document, url, **options), False, None
     reading = TrafilaturaReading(document, url, **options)
     quick = reading.fast()
     found = _word_count(quick)
     if found and min_share * expected <= found <= settings.max_fast_growth * max(expected, settings.min_expected_words):
-        return quick, True
+        return quick, True, found
     fresh = fresh_document()
     # The same tree as the fast reading's: the full one reuses its work (see trafilatura_reading).
-    return (reading.full() if fresh is document else _trafilatura(fresh, url, **options)), False
+    return (reading.full() if fresh is document else _trafilatura(fresh, url, **options)), False, None
 
 
 def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:

@@ -62,28 +62,54 @@ def merged_content(primary: str, second: str) -> str:
 
 def missed_content(
     primary: str, second: str, min_words_per_added_line: float | None = None,
-    settings: ExtractionSettings = DEFAULT_SETTINGS,
+    settings: ExtractionSettings = DEFAULT_SETTINGS, *, primary_count: int | None = None,
+    second_count: int | None = None,
 ) -> bool:
     """Whether ``second`` holds content ``primary`` missed: ``primary`` is empty and ``second`` is not, or most of
     ``primary`` is in ``second``, which is much longer and adds lines of ``min_words_per_added_line`` words on
     average (``settings.min_words_per_added_line`` when not given) that are not mostly code.
+
+    ``primary_count`` and ``second_count``: the texts' numbers of words (runs of word characters in the texts as
+    they are), when the caller has counted them already.
     """
-    primary_words, second_words = _WORD.findall(primary.lower()), _WORD.findall(second.lower())
-    if not second_words:
+    primary_words, second_words = _lower_words(primary, primary_count), _lower_words(second, second_count)
+    if not _count(second_words):
         return False
-    if not primary_words:
+    if not _count(primary_words):
         return True
     if not settings.second_opinion_merge:
         return False
     # The growth first: most readings miss nothing, and it needs no count of each word.
-    if len(second_words) / len(primary_words) < settings.min_growth:
+    if _count(second_words) / _count(primary_words) < settings.min_growth:
         return False
-    if contained_share(Counter(primary_words), Counter(second_words)) < settings.min_containment:
+    if contained_share(_counter(primary_words, primary), _counter(second_words, second)) < settings.min_containment:
         return False
     added = _added_lines(primary, second)
     if min_words_per_added_line is None:
         min_words_per_added_line = settings.min_words_per_added_line
     return mean_words_per_line(added) >= min_words_per_added_line and _code_share(added) <= settings.max_code_share
+
+
+# The one character whose lower case splits a word in two: "İ" is "i" and a combining dot, which is no word's
+# character. Any other character's lower case is one character of the same kind (a word's or not), so a text without
+# it has as many words lower-cased as it has (a test checks every character).
+_SPLIT_BY_LOWER_CASE = "\u0130"
+
+
+def _lower_words(text: str, counted: int | None) -> list[str] | int:
+    """The words of ``text`` lower-cased, or only their number when ``counted`` (the words of ``text`` as it is) is
+    that number: most readings miss nothing, and need no list of their words."""
+    if counted is not None and _SPLIT_BY_LOWER_CASE not in text:
+        return counted
+    return _WORD.findall(text.lower())
+
+
+def _count(words: list[str] | int) -> int:
+    return words if isinstance(words, int) else len(words)
+
+
+def _counter(words: list[str] | int, text: str) -> Counter:
+    return Counter(_WORD.findall(text.lower()) if isinstance(words, int) else words)
 
 
 def _without_new_repeats(second: str, primary: str) -> list[str]:

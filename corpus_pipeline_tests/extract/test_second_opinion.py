@@ -1,7 +1,11 @@
 """The second main-content opinion and when it overrides trafilatura."""
 
 import re
+import sys
 from dataclasses import replace
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from corpus_pipeline.extract.second_opinion import (
     merge_missed_content,
@@ -135,3 +139,28 @@ def test_with_the_merge_switched_off_only_an_empty_reading_is_filled():
     off = replace(DEFAULT_SETTINGS, second_opinion_merge=False)
     assert merge_missed_content(SERVICES[1], "\n".join(SERVICES), settings=off) == SERVICES[1]
     assert merge_missed_content("", SERVICES[2], settings=off) == SERVICES[2]
+
+
+def test_lower_case_splits_or_joins_words_only_for_the_dotted_capital_i():
+    # missed_content takes a text's word count as its lower-cased text's count unless the text holds this character.
+    word = re.compile(r"\w")
+    changed = [
+        char for char in map(chr, range(sys.maxunicode + 1))
+        if len(lower := char.lower()) != 1 or bool(word.match(lower)) != bool(word.match(char))
+    ]
+    assert changed == ["\u0130"]
+
+
+_TEXT = st.lists(
+    st.sampled_from([*SERVICES, "İstanbul İİ", "Boiler", "def f(x): return x;", "", "Annual servicing"]), max_size=8
+).map("\n".join)
+
+
+@given(_TEXT, _TEXT)
+@example("İstanbul", "İstanbul İİ\n" + "\n".join(SERVICES))
+@example(SERVICES[1], "\n".join(SERVICES))
+@settings(max_examples=200, deadline=None)
+def test_missed_content_is_the_same_with_the_callers_word_counts(primary, second):
+    counts = {"primary_count": len(re.findall(r"\w+", primary)), "second_count": len(re.findall(r"\w+", second))}
+    for min_words in (None, 3.0):
+        assert missed_content(primary, second, min_words, **counts) == missed_content(primary, second, min_words)
