@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
+from itertools import islice
 from urllib.parse import urlsplit
 
 from lxml import etree, html
@@ -242,7 +243,7 @@ def _fill(
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
         content, extraction = "", Extraction.NO_DOCUMENT
-    words = len(_WORD.findall(content))
+    words = _words_up_to(content, website.min_content_words)
     if not website.markup and 0 < words < website.min_content_words:
         # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
         # leaves: no document. (Text the website's markup points at is kept, however short.) The words go into
@@ -318,6 +319,12 @@ def _cleaned(
 
 def _parse(text: str) -> html.HtmlElement:
     return parse_html(text)
+
+
+def _words_up_to(text: str, most: int) -> int:
+    """The number of words (``\\w+``) in ``text``, or ``most`` when it holds as many or more: the check needs no
+    more, and counting a whole text's words was ~1 % of a Debian handbook page's parse."""
+    return sum(1 for _ in islice(_WORD.finditer(text), max(most, 0)))
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:

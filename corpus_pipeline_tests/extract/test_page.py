@@ -124,6 +124,13 @@ def test_a_page_that_leaves_a_few_words_is_recorded_as_no_document():
     assert "Loading" in parse_html_page(shell, website(markup="div"))["content"], "markup text is kept, however short"
 
 
+def test_a_page_with_as_many_words_as_the_minimum_is_a_document_and_one_fewer_is_not():
+    shell = html_page(document(body="<div id='app'><a href='/'>Shopname</a><p>Loading your basket...</p></div>"))
+    assert "Loading" in parse_html_page(shell, website(min_content_words=4))["content"]
+    record = parse_html_page(shell, website(min_content_words=5))
+    assert record["content"] == "" and "too little text for a document: 4 words" in record["error"]
+
+
 def test_a_page_of_menus_alone_is_recorded_as_no_document():
     entries = ["How it works", "For providers", "Membership benefits", "Insurance programme", "Resource hub", "Join us today"]
     menu = "".join(f"<li><a href='/{n}'>{entry}</a></li>" for n, entry in enumerate(entries))
