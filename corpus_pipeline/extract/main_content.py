@@ -106,7 +106,7 @@ def extract_main_content(
     """
     page_type = declared_page_type(document, settings)
     if page_type != "forum" and settings.comments_removed:  # a thread's replies are its content; elsewhere not
-        comment_sections = remove_comment_sections(document)
+        comment_sections = remove_comment_sections(document, text)
         skipped = skipped + comment_sections
     else:
         comment_sections = []
