@@ -7,6 +7,8 @@ from collections.abc import Callable
 from copy import deepcopy
 from datetime import datetime
 from functools import cached_property, lru_cache
+from itertools import islice
+from typing import Any
 
 from lxml import etree, html
 
@@ -213,7 +215,6 @@ class MarkupDateSearch:
         )
         from htmldate.extractors import (
             extract_url_date,
-            idiosyncrasies_search,
             img_search,
             json_search,
             pattern_search,
@@ -247,12 +248,18 @@ class MarkupDateSearch:
         found = (
             self._once("timestamp", lambda: pattern_search(self._source, TIMESTAMP_PATTERN, options))
             or img_search(search_tree, options)
-            or self._once("written", lambda: idiosyncrasies_search(self._source, options))
+            or self._once("written", lambda: idiosyncrasies(self._source, options))
         )
         if found is not None:
             return found
         self._done.add(original)
-        return self._once("text timestamp", lambda: pattern_search(self._text, TIMESTAMP_LOOSE_PATTERN, options))
+        # The text's dates are in the source too (a date has no character that serializing escapes): a source without
+        # one spares reading the text (~0.3 ms; 820 of 889 Debian handbook pages).
+        return self._once(
+            "text timestamp",
+            lambda: None if TIMESTAMP_LOOSE_PATTERN.search(self._source) is None
+            else pattern_search(self._text, TIMESTAMP_LOOSE_PATTERN, options),
+        )
 
     def _once(self, name: str, search: Callable[[], str | None]) -> str | None:
         if name not in self._shared:
@@ -293,6 +300,39 @@ class MarkupDateSearch:
         if shared and next(tree.iter("script", "style"), None) is not None:
             tree = deepcopy(tree)
         return " ".join(clean_html(tree, ["script", "style"]).itertext())
+
+
+# htmldate 1.11.0's idiosyncrasies_search: the numeric cores it looks around (at most this many), and how far.
+_MAX_CORES = 1000
+_CORE_WINDOW = 60
+
+
+def idiosyncrasies(source: str, options: Any) -> str | None:
+    """htmldate's ``idiosyncrasies_search(source, options)``, the same answer, sooner when there is none (most pages).
+
+    htmldate searches its date expressions in a window around each numeric core ("14.4.14"), one window after another;
+    on a Debian handbook page ~20 windows that overlap (~0.65 ms). A match in a window is a match in any range around
+    it, so where no range of overlapping windows, each searched once, holds one, no window does, and nothing is found;
+    otherwise htmldate's own search gives the answer.
+    """
+    from htmldate.extractors import DATE_CORE_PATTERN, TEXT_PATTERNS, idiosyncrasies_search
+
+    cores = list(islice(DATE_CORE_PATTERN.finditer(source), _MAX_CORES + 1))
+    if len(cores) <= _MAX_CORES and not any(TEXT_PATTERNS.search(source, *span) for span in _joined_windows(cores)):
+        return None
+    return idiosyncrasies_search(source, options)
+
+
+def _joined_windows(cores: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """The windows htmldate searches around ``cores`` (in order), those that overlap or touch joined."""
+    spans: list[tuple[int, int]] = []
+    for core in cores:
+        start, end = max(0, core.start() - _CORE_WINDOW), core.end() + _CORE_WINDOW
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
 
 
 def _htmldate(page: html.HtmlElement | str, url: str | None, *, original: bool, extensive: bool) -> datetime | None:

@@ -3,10 +3,15 @@
 from datetime import UTC, datetime
 
 import pytest
+from htmldate.extractors import idiosyncrasies_search
+from htmldate.utils import Extractor
+from htmldate.validators import get_max_date, get_min_date
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import page_date, published_date
+from corpus_pipeline.extract.metadata import idiosyncrasies, page_date, published_date
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 
@@ -107,6 +112,10 @@ MARKUP_DATED_PAGES = (
     '<html><body><p>Text</p><svg><title>Drawn 2014-02-03</title></svg><p>Stand: 03.04.2017</p></body></html>',
     '<html><body><label>Posted 2013-01-02</label><div id="wm-ipp">Captured 2012-01-01</div><p>x</p></body></html>',
     '<html><body><p>Text</p><iframe>2011-05-06</iframe><script>var d = "2010-01-02";</script><p>y</p></body></html>',
+    # Dates only the last step reads (the text's), one only in an attribute, one in a comment.
+    "<html><body><p>Text 2019-07-08 and more &amp; &lt;more&gt;</p></body></html>",
+    '<html><body><p title="2019-07-08">Text</p><!-- 2001-01-01 --></body></html>',
+    "<html><body><p>Released 2019-<!-- -->07-08</p><p>x</p></body></html>",
 )
 
 
@@ -162,3 +171,21 @@ def test_the_text_near_the_title_of_a_page_without_h1_is_its_start():
     pieces = text_near_title(document)
     assert pieces[0].startswith("0 word0") and sum(map(len, pieces)) - len(pieces[-1]) < TITLE_TEXT_AFTER
     assert sum(map(len, pieces)) >= TITLE_TEXT_AFTER, "a piece that crosses the edge is kept whole"
+
+
+_OPTIONS = Extractor(False, get_max_date(None), get_min_date(None), True, "%Y-%m-%dT%H:%M:%S%z")
+# Numeric cores ("14.4.14", versions), written dates, their cues in English, German and Turkish, and filler that
+# moves cores in and out of each other's windows.
+_SOURCE_PARTS = st.sampled_from([
+    "1.9.17", "14.4.14", "12.03.2021", "3/5/24", "2021/03/12", " ", ": ", "Posted on ", "Updated: ", "date ",
+    "Datum: ", "Stand ", " tarihinde güncellendi", "güncelleme tarihi: ", "<td>", '"', "x" * 50, "word " * 9,
+])
+
+
+@given(st.lists(_SOURCE_PARTS, max_size=30).map("".join))
+@example("1.9.17 " + "x" * 100 + " Posted on 12.03.2021")
+@example("Posted on 12.03.2021" + " 1.1.11" * 1001)
+@example("1.1.11 " * 1001 + "Posted on 12.03.2021")
+@settings(max_examples=300, deadline=None)
+def test_idiosyncratic_dates_are_htmldate_s(source):
+    assert idiosyncrasies(source, _OPTIONS) == idiosyncrasies_search(source, _OPTIONS)
