@@ -10,11 +10,12 @@ trafilatura's own functions. :mod:`corpus_pipeline.extract.trafilatura_reading` 
 
 from __future__ import annotations
 
+import re
 from copy import copy
 
 from lxml.etree import Element, XPath, _Element, strip_tags
 from lxml.html import HtmlElement
-from trafilatura.baseline import _spaced_text
+from trafilatura.baseline import _BLOCK_ELEMS, _spaced_text
 from trafilatura.htmlprocessing import (
     is_paragraph_listing,
     link_density_test_tables,
@@ -60,6 +61,25 @@ def page_text(tree: HtmlElement) -> str:
     for element in basic_cleaning_targets(body):
         delete_element(element)
     return _spaced_text(body)
+
+
+_STRING = XPath("string()", smart_strings=False)
+# Control characters lxml refuses in a text, that trafilatura's remove_control_characters keeps (they are spaces):
+# page_text fails on a page holding one (the reading then fails, as trafilatura's does).
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def page_text_bound(tree: HtmlElement) -> int | None:
+    """At least ``len(page_text(tree))``, without its copy of the tree: the body's text with a space before each
+    block element's text and tail (``page_text`` only deletes elements, keeping their tails, adds at most those
+    spaces, and collapses whitespace). None when ``page_text`` could fail on the page."""
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    text = _STRING(body)
+    if _REFUSED.search(text):
+        return None
+    return len(text) + 2 * sum(1 for _ in body.iter(*_BLOCK_ELEMS))
 
 
 def prune(tree: _Element, selections: list[Selection], with_backup: bool = False) -> _Element:

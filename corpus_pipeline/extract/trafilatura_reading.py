@@ -42,7 +42,13 @@ from trafilatura.xml import delete_element, xmltotxt
 
 # trafilatura's, over a compact stoplist
 from corpus_pipeline.extract.justext_rescue import compare_extraction, justext_rescue
-from corpus_pipeline.extract.trafilatura_main_pass import main_pass, page_text, prune, recover_wild_text
+from corpus_pipeline.extract.trafilatura_main_pass import (
+    main_pass,
+    page_text,
+    page_text_bound,
+    prune,
+    recover_wild_text,
+)
 from corpus_pipeline.extract.trafilatura_xpaths import (
     RAW_TREE_PRUNE,
     REMOVE_COMMENTS,
@@ -237,7 +243,8 @@ class TrafilaturaReading:
                 body, text = baseline_body, baseline_text
                 forum_posts = None
         if options.focus == "balanced" and 0 < len(text) < ESCALATION_MAX_LENGTH and (
-            len(text) < ESCALATION_PAGE_SHARE * len(self._whole_page_text())
+            ((bound := self._page_text_bound()) is None or len(text) < ESCALATION_PAGE_SHARE * bound)
+            and len(text) < ESCALATION_PAGE_SHARE * len(self._whole_page_text())
         ):
             body, text, forum_posts = self._escalated(body, text, forum_posts, options)
         if forum_posts is not None:
@@ -292,6 +299,15 @@ class TrafilaturaReading:
         if recall_options.fast:
             return body, text
         return compare_extraction(cleaned_backup, copy(escalation_tree), body, text, recall_options)
+
+    def _page_text_bound(self) -> int | None:
+        """At least the length of :meth:`_whole_page_text`, read without its copy of the tree: a reading longer than
+        its share of the bound is not escalated, with no need for the page's text (~1 % of a Debian handbook page).
+        None when the page's text must be read (:func:`page_text_bound`)."""
+        if self._page_text is not None:
+            return len(self._page_text)
+        assert self._main_pass is not None
+        return page_text_bound(self._main_pass.tree)
 
     def _whole_page_text(self) -> str:
         """``html2txt`` of the pruned raw tree (:func:`page_text`, which copies the tree): the page measure of the

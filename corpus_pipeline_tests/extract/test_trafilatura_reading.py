@@ -4,9 +4,12 @@ from pathlib import Path
 
 import pytest
 import trafilatura
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.extract.html_tree import parse_html
+from corpus_pipeline.extract.trafilatura_main_pass import page_text, page_text_bound
 from corpus_pipeline.extract.trafilatura_reading import TrafilaturaReading
 from corpus_pipeline_tests.support.demo_documents import demo_and_given_documents
 
@@ -92,3 +95,29 @@ def test_the_reading_keeps_its_own_copy_of_the_page() -> None:
 def test_an_empty_page_reads_as_nothing_in_both_modes() -> None:
     reading = TrafilaturaReading(parse_html(PAGES["empty"]), URL)
     assert (reading.fast(), reading.full()) == ("", "")
+
+
+_PAGE_PARTS = st.sampled_from([
+    "<div>", "</div>", "<p>", "</p>", "<li>", "<aside>", "</aside>", "<footer>", "<script>var x = 1;</script>",
+    "<style>p {}</style>", "<!-- note -->", "<br>", "<h2>", "</h2>", "<td>", "word ", "  \n\t", "\u00a0", "\x0b",
+    "<a href='/x'>link</a>", "<form>", "</form>", "<table><tr><td>cell</td></tr></table>",
+])
+
+
+@given(st.lists(_PAGE_PARTS, max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_the_page_text_bound_is_never_below_the_page_text(parts: list[str]) -> None:
+    document = parse_html("<html><body>" + "".join(parts) + "</body></html>")
+    bound = page_text_bound(document)
+    try:
+        text = page_text(document)
+    except ValueError:  # a control character lxml refuses (trafilatura's reading fails too): no bound is given
+        assert bound is None
+        return
+    assert bound is None or bound >= len(text)
+
+
+def test_the_page_text_bound_of_the_demo_pages(tmp_path: Path) -> None:
+    for name, document in _documents(tmp_path).items():
+        bound = page_text_bound(document)
+        assert bound is not None and bound >= len(page_text(document)), name
