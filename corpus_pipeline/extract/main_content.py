@@ -94,6 +94,7 @@ class NotADocument(ValueError):
 def extract_main_content(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], text: str, url: str,
     skipped: list[str], settings: ExtractionSettings = DEFAULT_SETTINGS, dates: tuple[datetime | None, ...] = (),
+    *, parsed_from_text: bool = False,
 ) -> MainContent:
     """Main text of a page, one block per line ('' when nothing reads as content), and its path.
 
@@ -102,11 +103,12 @@ def extract_main_content(
     the second opinion, which leaves out the elements the CSS selectors ``skipped`` match.
     Raises :class:`NotADocument` when the second opinion finds no main content at all and trafilatura only a few
     lines, which on such a page are its menus and banners. ``dates``: the page's dates, which an article's byline
-    lines write out (``byline.py``).
+    lines write out (``byline.py``). ``parsed_from_text``: ``document`` is ``text`` parsed (elements removed at
+    most), so that ``text`` says where its comment sections cannot be.
     """
     page_type = declared_page_type(document, settings)
     if page_type != "forum" and settings.comments_removed:  # a thread's replies are its content; elsewhere not
-        comment_sections = remove_comment_sections(document, text)
+        comment_sections = remove_comment_sections(document, text if parsed_from_text else None)
         skipped = skipped + comment_sections
     else:
         comment_sections = []

@@ -282,7 +282,7 @@ def _main_text(
     template = boilerplate.lines(document) if boilerplate is not None else []
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
-    main = extract_main_content(document, fresh_document, text, url, skipped, settings, dates)
+    main = extract_main_content(document, fresh_document, text, url, skipped, settings, dates, parsed_from_text=True)
     # The line filters share the lines' keys (``KeyedLines``).
     extracted = KeyedLines.of(main.text).without_lines_in(template)
     if extracted.text.strip():

@@ -326,3 +326,13 @@ def test_a_reading_that_opens_with_the_headline_loses_it_but_keeps_the_title_wor
         html.fromstring(page), lambda: html.fromstring(page), page, URL, [], replace(DEFAULT_SETTINGS, headline_left_out=False)
     )
     assert kept.text.split("\n")[0] == story
+
+
+def test_a_page_parsed_from_its_text_loses_its_comment_sections_whether_the_text_says_so_or_not():
+    page = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main>{READER_COMMENTS}</body></html>"
+    readings = [
+        extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], parsed_from_text=parsed)
+        for parsed in (False, True)
+    ]
+    assert readings[0] == readings[1]
+    assert "Great report" not in readings[1].text and PARAGRAPHS[0] in readings[1].text
