@@ -108,21 +108,29 @@ def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     return _similarity(a, b, threshold, bound)
 
 
-def _similarity(a: str, b: str, threshold: float, ratio_bound: float) -> float:
-    """:func:`similarity`, given an upper bound of the texts' normalized Indel similarity."""
+def _similarity(
+    a: str, b: str, threshold: float, ratio_bound: float,
+    paragraphs: Callable[[str], _Paragraphs] | None = None,
+) -> float:
+    """:func:`similarity`, given an upper bound of the texts' normalized Indel similarity; ``paragraphs`` gives a
+    text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its other pairs)."""
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
-    lines_a, lines_b = a.split("\n"), b.split("\n")
-    if len(lines_a) < 2 or len(lines_b) < 2:
+    target = paragraphs or _paragraphs_of
+    if a.count("\n") < 1 or b.count("\n") < 1:
         return _ratio(a, b, threshold, ratio_bound)
-    forward = _aligned(lines_a, lines_b, threshold)
-    aligned = min(forward, _aligned(lines_b, lines_a, threshold)) if forward >= threshold else forward
+    forward = _aligned(target(a).lines, target(b), threshold)
+    aligned = min(forward, _aligned(target(b).lines, target(a), threshold)) if forward >= threshold else forward
     # The direct ratio counts only where it beats the alignment: with the alignment as its cutoff, rapidfuzz
     # computes it only near the diagonal (copies of one page align within a point of their ratio: a band a tenth
     # of the threshold's, where most of the verification's time went).
     return max(aligned, _ratio(a, b, max(threshold, aligned), ratio_bound))
+
+
+def _paragraphs_of(text: str) -> _Paragraphs:
+    return _Paragraphs(text.split("\n"))
 
 
 def _ratio(a: str, b: str, cutoff: float, bound: float) -> float:
@@ -154,41 +162,64 @@ def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarr
     return 2 * int(np.minimum(a[1][in_a], b[1][in_b]).sum()) / length
 
 
-def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> float:
+class _Paragraphs:
+    """A text's paragraphs as an alignment's target, with what searches against them found: reused by every pair
+    of a verification block that aligns paragraphs against this text (copies of one page in many languages share
+    most of their paragraphs, so their pairs with another text search the same paragraphs against it)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        # Each distinct paragraph once (a best score does not depend on repeats).
+        self.choices = list(dict.fromkeys(lines))
+        self.verbatim = set(self.choices)
+        self.best: dict[str, float] = {}  # a searched paragraph's best score (0 to 100) against these, exact
+        self.below: dict[str, float] = {}  # a paragraph searched without a result: its best is below this cutoff
+
+    def best_score(self, line: str, cutoff: float) -> float | None:
+        """The best score of ``line`` against these paragraphs when it reaches ``cutoff``, else None."""
+        score = self.best.get(line)
+        if score is not None:
+            return score if score >= cutoff else None
+        below = self.below.get(line)
+        if below is not None and below <= cutoff:  # the best is below a lower cutoff already: no need to search
+            return None
+        best = process.extractOne(line, self.choices, scorer=fuzz.ratio, score_cutoff=cutoff)
+        if best is None:
+            self.below[line] = cutoff  # lower than any bound kept before (else this search would not have run)
+            return None
+        self.best[line] = best[1]
+        return best[1]
+
+
+def _aligned(source: list[str], target: list[str] | _Paragraphs, threshold: float = 0.0) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
 
     Exact when it reaches ``threshold``; otherwise only a value below it: the search stops at the first paragraph
     whose best ratio cannot be what the mean still needs, even if every paragraph after it matched perfectly (most
     candidate pairs that fail).
     """
+    paragraphs = target if isinstance(target, _Paragraphs) else _Paragraphs(target)
     total = sum(len(line) for line in source) or 1
-    # Each distinct target paragraph once (a best score does not depend on repeats), and each distinct source
-    # paragraph searched once: ~9 % of a handbook page's paragraphs repeat one of its others.
-    choices = list(dict.fromkeys(target))
-    verbatim = set(choices)
-    searched: dict[str, float] = {}  # a searched paragraph's best score (0 to 100), exact
     matched = 0.0
     remaining = sum(len(line) for line in source)
     for line in source:
         remaining -= len(line)
         # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
         # of a page in 20 languages share most of their paragraphs; this search was most of the corpus stage).
-        if line in verbatim:
+        if line in paragraphs.verbatim:
             matched += len(line) * 1.0
             continue
         # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips every target
         # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
+        # Each distinct source paragraph is searched once: ~9 % of a handbook page's paragraphs repeat one of its
+        # others.
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
-        score = searched.get(line)
+        score = paragraphs.best_score(line, cutoff)
         if score is None:
-            best = process.extractOne(line, choices, scorer=fuzz.ratio, score_cutoff=cutoff)
-            score = best[1] if best else None
-        if score is None or score < cutoff:
             if cutoff > 0:
                 return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
             score = 0.0
-        searched[line] = score
         matched += len(line) * (score / 100)
     return matched / total
 
@@ -372,6 +403,12 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     candidates, texts, prepare, threshold, connecting = job
     prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
     joined: dict[int, int] = {}  # union-find over the block's texts (connecting mode)
+    paragraphs: dict[str, _Paragraphs] = {}  # by prepared text: its paragraphs and the searches against them
+
+    def paragraphs_of(prepared_text: str) -> _Paragraphs:
+        if prepared_text not in paragraphs:
+            paragraphs[prepared_text] = _paragraphs_of(prepared_text)
+        return paragraphs[prepared_text]
 
     def text(index: int) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
         if index not in prepared:
@@ -391,7 +428,7 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
             continue
         (a, characters_a), (b, characters_b) = text(i), text(j)
         bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
-        score = _similarity(a, b, threshold, bound)
+        score = _similarity(a, b, threshold, bound, paragraphs_of)
         if score >= threshold:
             pairs.append((i, j, score))
             if connecting:

@@ -11,7 +11,9 @@ from rapidfuzz import fuzz
 from corpus_pipeline.dedup.near import (
     NUM_PERM,
     PARALLEL_FROM,
+    _aligned,
     _characters,
+    _Paragraphs,
     connected_components,
     content_key_and_signature,
     map_texts,
@@ -54,6 +56,18 @@ def test_similarity_is_the_direct_ratio_or_the_weaker_alignment_whichever_is_hig
         expected = max(expected, min(_best_alignment(first, second), _best_alignment(second, first)))
     score = similarity(a, b, threshold)
     assert score == expected if expected >= threshold else score < threshold
+
+
+@settings(deadline=None)
+@given(st.lists(PARAGRAPHS, min_size=2, max_size=6), PARAGRAPHS, st.lists(st.sampled_from([0.0, 0.5, 0.8, 0.9]), min_size=6, max_size=6))
+def test_searches_kept_for_a_target_across_pairs_align_as_fresh_searches_do(sources, target, thresholds):
+    kept = _Paragraphs(target)  # one target's searches, reused by every source at every threshold, as a block does
+    for source, threshold in zip(sources + sources[::-1], thresholds * 2, strict=False):
+        fresh = _aligned(source, target, threshold)
+        reused = _aligned(source, kept, threshold)
+        assert (reused >= threshold) == (fresh >= threshold)
+        if fresh >= threshold:
+            assert reused == fresh == _aligned(source, target)
 
 
 def test_a_ratio_of_exactly_the_threshold_is_kept():
