@@ -9,6 +9,7 @@ rule, a normalized Indel similarity >= threshold.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -20,6 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Indel
 
 from corpus_pipeline.core.budget import launcher_script_hidden
 from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
@@ -41,6 +43,10 @@ _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.
 # Workers are fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
 START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
+# A block measures a pair's distance up to this many times the most that passes, when other pairs could use it
+# (_Distances): most failing pairs of the Debian handbook score 0.80 to 0.90 at a threshold of 0.9, and a band 1.5x
+# as wide costs ~1.75x the threshold's.
+_MEASURED_WIDTH = 1.5
 _AGREEMENT_CHUNK = 32768  # candidate pairs whose signatures are compared at once
 # datasketch's default MinHash (affine32, seed 1): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
 # h -> a * h + b mod 2**32 per permutation. minhash_values computes the same values with numpy over all
@@ -108,21 +114,32 @@ def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     return _similarity(a, b, threshold, bound)
 
 
-def _similarity(a: str, b: str, threshold: float, ratio_bound: float) -> float:
-    """:func:`similarity`, given an upper bound of the texts' normalized Indel similarity."""
+def _similarity(
+    a: str, b: str, threshold: float, ratio_bound: float,
+    paragraphs: Callable[[str], _Paragraphs] | None = None,
+    ratio: Callable[[str, str, float, float], float] | None = None,
+) -> float:
+    """:func:`similarity`, given an upper bound of the texts' normalized Indel similarity; ``paragraphs`` gives a
+    text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its other pairs), and
+    ``ratio`` stands for :func:`_ratio` (a block's, which may know the answer from other pairs)."""
+    _ratio_of = ratio or _ratio
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
-    lines_a, lines_b = a.split("\n"), b.split("\n")
-    if len(lines_a) < 2 or len(lines_b) < 2:
-        return _ratio(a, b, threshold, ratio_bound)
-    forward = _aligned(lines_a, lines_b, threshold)
-    aligned = min(forward, _aligned(lines_b, lines_a, threshold)) if forward >= threshold else forward
+    target = paragraphs or _paragraphs_of
+    if a.count("\n") < 1 or b.count("\n") < 1:
+        return _ratio_of(a, b, threshold, ratio_bound)
+    forward = _aligned(target(a).lines, target(b), threshold)
+    aligned = min(forward, _aligned(target(b).lines, target(a), threshold)) if forward >= threshold else forward
     # The direct ratio counts only where it beats the alignment: with the alignment as its cutoff, rapidfuzz
     # computes it only near the diagonal (copies of one page align within a point of their ratio: a band a tenth
     # of the threshold's, where most of the verification's time went).
-    return max(aligned, _ratio(a, b, max(threshold, aligned), ratio_bound))
+    return max(aligned, _ratio_of(a, b, max(threshold, aligned), ratio_bound))
+
+
+def _paragraphs_of(text: str) -> _Paragraphs:
+    return _Paragraphs(text.split("\n"))
 
 
 def _ratio(a: str, b: str, cutoff: float, bound: float) -> float:
@@ -154,41 +171,64 @@ def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarr
     return 2 * int(np.minimum(a[1][in_a], b[1][in_b]).sum()) / length
 
 
-def _aligned(source: list[str], target: list[str], threshold: float = 0.0) -> float:
+class _Paragraphs:
+    """A text's paragraphs as an alignment's target, with what searches against them found: reused by every pair
+    of a verification block that aligns paragraphs against this text (copies of one page in many languages share
+    most of their paragraphs, so their pairs with another text search the same paragraphs against it)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        # Each distinct paragraph once (a best score does not depend on repeats).
+        self.choices = list(dict.fromkeys(lines))
+        self.verbatim = set(self.choices)
+        self.best: dict[str, float] = {}  # a searched paragraph's best score (0 to 100) against these, exact
+        self.below: dict[str, float] = {}  # a paragraph searched without a result: its best is below this cutoff
+
+    def best_score(self, line: str, cutoff: float) -> float | None:
+        """The best score of ``line`` against these paragraphs when it reaches ``cutoff``, else None."""
+        score = self.best.get(line)
+        if score is not None:
+            return score if score >= cutoff else None
+        below = self.below.get(line)
+        if below is not None and below <= cutoff:  # the best is below a lower cutoff already: no need to search
+            return None
+        best = process.extractOne(line, self.choices, scorer=fuzz.ratio, score_cutoff=cutoff)
+        if best is None:
+            self.below[line] = cutoff  # lower than any bound kept before (else this search would not have run)
+            return None
+        self.best[line] = best[1]
+        return best[1]
+
+
+def _aligned(source: list[str], target: list[str] | _Paragraphs, threshold: float = 0.0) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
 
     Exact when it reaches ``threshold``; otherwise only a value below it: the search stops at the first paragraph
     whose best ratio cannot be what the mean still needs, even if every paragraph after it matched perfectly (most
     candidate pairs that fail).
     """
+    paragraphs = target if isinstance(target, _Paragraphs) else _Paragraphs(target)
     total = sum(len(line) for line in source) or 1
-    # Each distinct target paragraph once (a best score does not depend on repeats), and each distinct source
-    # paragraph searched once: ~9 % of a handbook page's paragraphs repeat one of its others.
-    choices = list(dict.fromkeys(target))
-    verbatim = set(choices)
-    searched: dict[str, float] = {}  # a searched paragraph's best score (0 to 100), exact
     matched = 0.0
     remaining = sum(len(line) for line in source)
     for line in source:
         remaining -= len(line)
         # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
         # of a page in 20 languages share most of their paragraphs; this search was most of the corpus stage).
-        if line in verbatim:
+        if line in paragraphs.verbatim:
             matched += len(line) * 1.0
             continue
         # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips every target
         # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
+        # Each distinct source paragraph is searched once: ~9 % of a handbook page's paragraphs repeat one of its
+        # others.
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
-        score = searched.get(line)
+        score = paragraphs.best_score(line, cutoff)
         if score is None:
-            best = process.extractOne(line, choices, scorer=fuzz.ratio, score_cutoff=cutoff)
-            score = best[1] if best else None
-        if score is None or score < cutoff:
             if cutoff > 0:
                 return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
             score = 0.0
-        searched[line] = score
         matched += len(line) * (score / 100)
     return matched / total
 
@@ -365,6 +405,74 @@ def connected_components(size: int, pairs: Iterable[tuple[int, int] | tuple[int,
     return list(components.values())
 
 
+class _Distances:
+    """The Indel distances a verification block has measured, to show some of its pairs' direct ratios below the
+    threshold without computing them: the distance (insertions and deletions) is a metric, so
+    ``d(x, y) >= d(z, y) - d(z, x)``. Copies of one page under many languages' URLs are near each other, and each
+    is a candidate with the page's translations: once one copy's distance to a translation is measured, a copy near
+    it is shown far enough from that translation by measuring the short distance between the two copies (a banded
+    computation a fraction of the width).
+
+    ``text`` gives a block text's prepared form, ``root`` its group of joined texts so far, ``partners`` its
+    candidates in the block."""
+
+    def __init__(self, text: Callable[[int], str], root: Callable[[int], int], partners: dict[int, list[int]]):
+        self.text, self.root, self.partners = text, root, partners
+        self.far: dict[int, dict[int, int]] = {}  # by text, by other text: a lower bound of their distance
+        self.near: dict[tuple[int, int], tuple[int, bool]] = {}  # by pair: its distance, or a lower bound (False)
+
+    def ratio(self, i: int, j: int, threshold: float) -> Callable[[str, str, float, float], float]:
+        """:func:`_ratio` for the pair of texts ``i`` and ``j`` (prepared as ``a`` and ``b``)."""
+
+        def ratio(a: str, b: str, cutoff: float, bound: float) -> float:
+            if bound < cutoff or cutoff > threshold or threshold <= 0:
+                return _ratio(a, b, cutoff, bound)  # decided by the bound, or the alignment passed already
+            length = len(a) + len(b)
+            # The ratio is 1 - d / length: it fails when d > limit. Shown only with two units to spare, so that
+            # rapidfuzz's floating point could not have let it pass.
+            limit = (1 - threshold) * length
+            shown = self._shown_far(i, j, limit) or self._shown_far(j, i, limit)
+            if shown is not None:
+                return 1 - shown / length
+            if self._has_siblings(i, j):
+                # Measured wider than the threshold needs, so that it can show its siblings' pairs far.
+                measured = Indel.distance(a, b, score_cutoff=math.ceil(_MEASURED_WIDTH * limit))
+                self.far.setdefault(i, {})[j] = self.far.setdefault(j, {})[i] = measured
+                if measured > limit + 2:
+                    return 1 - measured / length
+            return _ratio(a, b, cutoff, bound)
+
+        return ratio
+
+    def _shown_far(self, x: int, y: int, limit: float) -> int | None:
+        """A lower bound of ``d(x, y)`` above ``limit + 2`` through a text joined to ``x`` whose distance to
+        ``y`` was measured, or None."""
+        for z, far in self.far.get(y, {}).items():
+            spare = math.floor(far - limit) - 3  # d(z, x) up to this shows d(x, y) >= far - spare > limit + 2
+            if z == x or spare < 0 or self.root(z) != self.root(x):
+                continue
+            near = self._distance_up_to(z, x, spare)
+            if near is not None:
+                return far - near
+        return None
+
+    def _distance_up_to(self, x: int, y: int, most: int) -> int | None:
+        """``d(x, y)`` when it is at most ``most``, else None."""
+        key = (min(x, y), max(x, y))
+        known = self.near.get(key)
+        if known is not None and (known[1] or known[0] > most):
+            return known[0] if known[0] <= most else None
+        distance = Indel.distance(self.text(x), self.text(y), score_cutoff=most)
+        self.near[key] = (distance, True) if distance <= most else (most + 1, False)
+        return distance if distance <= most else None
+
+    def _has_siblings(self, i: int, j: int) -> bool:
+        """Whether another candidate of ``j`` is joined to ``i`` already, or another of ``i`` to ``j``."""
+        return any(k != i and self.root(k) == self.root(i) for k in self.partners.get(j, ())) or any(
+            k != j and self.root(k) == self.root(j) for k in self.partners.get(i, ())
+        )
+
+
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     """The candidate pairs of ``job`` whose similarity reaches the threshold, in the order given; its texts are
     a sequence or a dict, by index. In the connecting mode a pair whose texts the block's verified pairs already
@@ -372,6 +480,12 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     candidates, texts, prepare, threshold, connecting = job
     prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
     joined: dict[int, int] = {}  # union-find over the block's texts (connecting mode)
+    paragraphs: dict[str, _Paragraphs] = {}  # by prepared text: its paragraphs and the searches against them
+
+    def paragraphs_of(prepared_text: str) -> _Paragraphs:
+        if prepared_text not in paragraphs:
+            paragraphs[prepared_text] = _paragraphs_of(prepared_text)
+        return paragraphs[prepared_text]
 
     def text(index: int) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
         if index not in prepared:
@@ -385,13 +499,18 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
             index = joined[index]
         return index
 
+    partners: dict[int, list[int]] = {}
+    for i, j in candidates:
+        partners.setdefault(i, []).append(j)
+        partners.setdefault(j, []).append(i)
+    distances = _Distances(lambda index: text(index)[0], root, partners)
     pairs = []
     for i, j in candidates:
         if connecting and root(i) == root(j):
             continue
         (a, characters_a), (b, characters_b) = text(i), text(j)
         bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
-        score = _similarity(a, b, threshold, bound)
+        score = _similarity(a, b, threshold, bound, paragraphs_of, distances.ratio(i, j, threshold))
         if score >= threshold:
             pairs.append((i, j, score))
             if connecting:

@@ -78,28 +78,31 @@ class FeatureTable:
 
     def find(self, wanted: np.ndarray) -> np.ndarray:
         """The feature of each key of ``wanted`` (uint64), -1 for a key that is no feature's (key 0 included)."""
-        first, second = _homes(wanted, len(self.slots) // 2)
-        slot = np.where(self.slots[first] == wanted, first, second)
-        return np.where(self.slots[slot] == wanted, self.features[slot], -1)
+        # ``take`` rather than fancy indexing: the same elements, without numpy's general indexing machinery (and,
+        # on a memory-mapped table, without ``memmap.__getitem__``'s Python wrapper), ~2x faster on a text's keys.
+        slots, features = np.asarray(self.slots), np.asarray(self.features)
+        first, second = _homes(wanted, len(slots) // 2)
+        slot = np.where(slots.take(first) == wanted, first, second)
+        return np.where(slots.take(slot) == wanted, features.take(slot), -1)
 
     def sequence(self, data: bytes) -> np.ndarray:
         """The features py3langid's automaton outputs while it walks ``data``, in order: after each byte, the longest
         feature that ends there (bytes that end none output nothing)."""
         text = np.frombuffer(data, dtype=np.uint8).astype(np.uint64)
-        longest_length = self.lengths[-1]
-        # Row i, column c: the key of the n-gram of length lengths[c] that ends at byte i (0 where none fits).
-        keys = np.zeros((len(text), len(self.lengths)), dtype=np.uint64)
+        # Row r, column i: the key of the n-gram of length lengths[r] that ends at byte i (0 where none fits). One
+        # contiguous row per length: writing rows is cheaper than writing strided columns.
+        keys = np.zeros((len(self.lengths), len(text)), dtype=np.uint64)
         codes = text.copy()
-        for length in range(1, longest_length + 1):
+        for length in range(1, self.lengths[-1] + 1):
             if length > 1:
                 codes[length - 1 :] = (codes[length - 2 : -1] << np.uint64(8)) | text[length - 1 :]
             if length in self.lengths:
-                column = self.lengths.index(length)
-                keys[length - 1 :, column] = codes[length - 1 :] | np.uint64(length << 56)
+                row = self.lengths.index(length)
+                np.bitwise_or(codes[length - 1 :], np.uint64(length << 56), out=keys[row, length - 1 :])
         found = self.find(keys.ravel()).reshape(keys.shape)
-        longest = found[:, -1]
-        for column in range(len(self.lengths) - 2, -1, -1):  # the longest feature ending at each byte, if any
-            longest = np.where(longest >= 0, longest, found[:, column])
+        longest = found[-1].copy()
+        for row in range(len(self.lengths) - 2, -1, -1):  # the longest feature ending at each byte, if any
+            np.copyto(longest, found[row], where=longest < 0)
         return longest[longest >= 0]
 
 

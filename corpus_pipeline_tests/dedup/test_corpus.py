@@ -2,7 +2,9 @@ import random
 import unicodedata
 from datetime import UTC, datetime
 
-from corpus_pipeline.dedup.corpus import deduplicate
+import polars as pl
+
+from corpus_pipeline.dedup.corpus import _distinct_texts, deduplicate
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.dedup.normalize import normalize_content
 from corpus_pipeline_tests.dedup.conftest import record, records_frame
@@ -34,6 +36,13 @@ def test_exact_duplicates_across_unicode_forms_and_case_are_merged():
     assert corpus.height == 1 and counts["same_content"] == 1
     (dropped,) = {"http://e.org/a", "http://e.org/z"} - set(corpus["url"])
     assert absorbed_by(corpus)[dropped][1] == "same_content"
+
+
+def test_texts_equal_character_for_character_are_keyed_once_and_a_null_reads_as_empty():
+    contents = pl.Series("content", ["a b", "a  b", "a b", None, "", "A b", "a  b"])
+    first_rows, number_of_row = _distinct_texts(contents)
+    assert first_rows == [0, 1, 3, 5]
+    assert number_of_row == [0, 1, 0, 2, 2, 3, 1]
 
 
 def test_non_latin_scripts_survive_normalization():

@@ -7,11 +7,16 @@ from datasketch import MinHash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
+from rapidfuzz.distance.Indel import distance as Indel_distance
 
 from corpus_pipeline.dedup.near import (
     NUM_PERM,
     PARALLEL_FROM,
+    _aligned,
     _characters,
+    _Distances,
+    _Paragraphs,
+    _verify_block,
     connected_components,
     content_key_and_signature,
     map_texts,
@@ -54,6 +59,56 @@ def test_similarity_is_the_direct_ratio_or_the_weaker_alignment_whichever_is_hig
         expected = max(expected, min(_best_alignment(first, second), _best_alignment(second, first)))
     score = similarity(a, b, threshold)
     assert score == expected if expected >= threshold else score < threshold
+
+
+@settings(deadline=None)
+@given(st.lists(PARAGRAPHS, min_size=2, max_size=6), PARAGRAPHS, st.lists(st.sampled_from([0.0, 0.5, 0.8, 0.9]), min_size=6, max_size=6))
+def test_searches_kept_for_a_target_across_pairs_align_as_fresh_searches_do(sources, target, thresholds):
+    kept = _Paragraphs(target)  # one target's searches, reused by every source at every threshold, as a block does
+    for source, threshold in zip(sources + sources[::-1], thresholds * 2, strict=False):
+        fresh = _aligned(source, target, threshold)
+        reused = _aligned(source, kept, threshold)
+        assert (reused >= threshold) == (fresh >= threshold)
+        if fresh >= threshold:
+            assert reused == fresh == _aligned(source, target)
+
+
+def _edited(text: str, rng: random.Random, edits: int) -> str:
+    """``text`` with ``edits`` words replaced by random ones."""
+    words = text.split(" ")
+    for _ in range(edits):
+        words[rng.randrange(len(words))] = rng.choice(["zork", "quux", "blib", "frob", "nerp", "tanq"])
+    return " ".join(words)
+
+
+def test_a_measured_distance_shows_a_near_copys_pair_below_the_threshold_without_computing_it():
+    rng = random.Random(4)
+    page = " ".join(rng.choice("apt cache policy package install debian the a of to".split()) for _ in range(400))
+    copy, translation = _edited(page, rng, 3), _edited(page, rng, 90)
+    texts = {0: page, 1: copy, 2: translation}
+    joined = {1: 0}  # the page and its copy are joined already, as a block joins them before their translation
+    distances = _Distances(texts.__getitem__, lambda index: joined.get(index, index), {0: [2], 1: [2], 2: [0, 1]})
+    assert 80 < fuzz.ratio(page, translation) < 90 and 80 < fuzz.ratio(copy, translation) < 90
+    first = distances.ratio(0, 2, 0.9)(page, translation, 0.9, 1.0)
+    assert first < 0.9 and distances.far[2] == {0: Indel_distance(page, translation)}
+    second = distances.ratio(1, 2, 0.9)(copy, translation, 0.9, 1.0)
+    assert second < 0.9
+    assert distances.near == {(0, 1): (Indel_distance(page, copy), True)}  # shown through the copy's distance
+
+
+@settings(deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 60), min_size=3, max_size=7), st.sampled_from([0.8, 0.9]))
+def test_a_block_decides_and_scores_every_pair_as_a_pair_alone_does(seed, edits, threshold):
+    rng = random.Random(seed)
+    page = "\n".join(" ".join(rng.choice("apt cache policy of to".split()) for _ in range(40)) for _ in range(4))
+    texts = [_edited(page, rng, count) for count in edits]
+    candidates = [(i, j) for i in range(len(texts)) for j in range(i + 1, len(texts))]
+    alone = [(i, j, similarity(texts[i], texts[j], threshold)) for i, j in candidates]
+    expected = [pair for pair in alone if pair[2] >= threshold]
+    assert _verify_block((candidates, texts, str, threshold, False)) == expected
+    connecting = _verify_block((candidates, texts, str, threshold, True))
+    assert connected_components(len(texts), connecting) == connected_components(len(texts), expected)
+    assert set(connecting) <= set(expected)
 
 
 def test_a_ratio_of_exactly_the_threshold_is_kept():

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-from corpus_pipeline.extract.language_model import TableLanguageIdentifier, mapped_language_identifier
+from corpus_pipeline.extract.language_model import (
+    TableLanguageIdentifier,
+    first_occurrence_counts,
+    mapped_language_identifier,
+)
 
 TEXTS = [
     "The quick brown fox jumps over the lazy dog while the farmer watches from the porch.",
@@ -106,3 +111,13 @@ def test_an_unloaded_model_is_mapped_again_when_next_needed() -> None:
     before = detect_lang(french)
     unload_language_model()
     assert detect_lang(french) == before and before[0] == "fr"
+
+
+def test_first_occurrence_counts_hold_what_a_counter_holds() -> None:
+    rng = random.Random(7)
+    for size in (1, 2, 3, 50, 2000):
+        for spread in (1, 5, 300, 100_000):
+            sequence = np.array([rng.randrange(spread) for _ in range(size)], dtype=np.int64)
+            features, counts = first_occurrence_counts(sequence)
+            counter = Counter(sequence.tolist())
+            assert features.tolist() == list(counter) and counts.tolist() == list(counter.values())
