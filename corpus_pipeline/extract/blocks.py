@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree, html
 
+from corpus_pipeline.extract.text import WORD
+
 # Tags that end the running block and start a new one (everything else is inline text of the current block).
 BLOCK_TAGS = frozenset((
     "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details", "dialog", "div",
@@ -39,7 +41,6 @@ CONTAINER_TAGS = (
 )
 HASHED_BUCKETS = 256  # class/id words hashed: enough buckets that common hints rarely share one
 WRAP_CHARS = 80  # a "line" of text density: the wrap width of the seed article
-_WORD = re.compile(r"\w+")
 _ATTRIBUTE_WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"[.!?。](?:\s|$)")
 _DIGIT = re.compile(r"\d")
@@ -146,7 +147,7 @@ def _add(block: Block, text: str | None, in_link: bool) -> None:
 
 def _features(blocks: list[Block], texts: list[str], width: int) -> np.ndarray:
     rows = np.zeros((len(blocks), width), dtype=np.float32)
-    tokens = [_WORD.findall(text) for text in texts]
+    tokens = [WORD.findall(text) for text in texts]
     words = np.array([len(own) for own in tokens], dtype=np.float32)
     chars = np.array([max(len(text), 1) for text in texts], dtype=np.float32)
     pairs = zip(blocks, texts, strict=False)

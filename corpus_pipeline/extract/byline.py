@@ -20,8 +20,8 @@ from lxml import html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
+from corpus_pipeline.extract.text import WORD
 
-_WORD = re.compile(r"\w+")
 _AUTHOR_META = frozenset({"author", "article:author", "parsely-author", "sailthru.author", "byl", "dc.creator"})
 _MONTHS = (
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may", "may"), ("june", "jun"),
@@ -79,7 +79,7 @@ def metadata_words(authors: Iterable[str], dates: Iterable[datetime | None]) -> 
     (its authors' names, its dates' numbers and month names): a byline names one of them."""
     own: set[str] = set()
     for name in authors:
-        own.update(_WORD.findall(name.lower()))
+        own.update(WORD.findall(name.lower()))
     for date in dates:
         if date is not None:
             own.update(word for day in _around(date) for word in _date_words(day))
@@ -105,7 +105,7 @@ def _date_words(date: datetime) -> set[str]:
 
 def is_metadata_line(line: str, allowed: frozenset[str], own: frozenset[str], settings: ExtractionSettings) -> bool:
     """Whether every word of ``line`` is the page's metadata, and it names some of it (or is a byline's label)."""
-    words = _WORD.findall(line.lower())
+    words = WORD.findall(line.lower())
     if not words or len(words) > settings.max_metadata_line_words:
         return False
     if any(not (word in allowed or _is_clock(word) or _is_reading_time(word, words)) for word in words):
@@ -115,13 +115,13 @@ def is_metadata_line(line: str, allowed: frozenset[str], own: frozenset[str], se
 
 def is_share_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
     """Whether ``line`` is a share bar's text: only its words, and one of its actions ("Share", "Link copied")."""
-    words = set(_WORD.findall(line.lower()))
+    words = set(WORD.findall(line.lower()))
     return len(words) <= settings.max_metadata_line_words and words <= _SHARE_WORDS and bool(words & _SHARE_ACTIONS)
 
 
 def is_taxonomy_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
     """Whether ``line`` lists the page's categories or tags under their label."""
-    return _TAXONOMY.match(line) is not None and len(_WORD.findall(line)) <= settings.max_metadata_line_words
+    return _TAXONOMY.match(line) is not None and len(WORD.findall(line)) <= settings.max_metadata_line_words
 
 
 def _is_clock(word: str) -> bool:
@@ -139,7 +139,7 @@ def full_names(authors: Iterable[str], settings: ExtractionSettings = DEFAULT_SE
     words): a single word names a team or a site, which its own text may well open a sentence with."""
     names = []
     for author in authors:
-        words = _WORD.findall(author.lower())
+        words = WORD.findall(author.lower())
         if words[:1] == ["by"]:
             words = words[1:]
         if 2 <= len(words) <= settings.max_author_name_words:
@@ -150,7 +150,7 @@ def full_names(authors: Iterable[str], settings: ExtractionSettings = DEFAULT_SE
 def is_author_bio(line: str, names: list[list[str]], settings: ExtractionSettings) -> bool:
     """Whether ``line`` opens with an author's full name and goes on ("Jane Doe is a staff writer ..."): the note
     about the author that closes a story."""
-    words = _WORD.findall(line.lower())
+    words = WORD.findall(line.lower())
     if len(words) < settings.min_author_bio_words:
         return False
     return any(words[: len(name)] == name for name in names)

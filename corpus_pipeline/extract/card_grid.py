@@ -8,20 +8,19 @@ they are the content: a template renders each record of a list with the same mar
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 
 from lxml import etree, html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.extract.text import WORD
 
 # Subtrees whose text is never a record of the list (site menus, filters, page furniture).
 _NOT_RECORDS = frozenset({
     "script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "select", "button",
 })
 # A word, as the main content check counts them (``main_content._word_count``).
-_WORD = re.compile(r"\w+")
 # Every text and tail below an element (in libxml2, each a text node): ~0.7x the time of ``itertext()``.
 _TEXT_PIECES = etree.XPath("descendant::text()", smart_strings=False)
 _BLOCKS = frozenset({
@@ -80,8 +79,8 @@ class CardGrid:
         on from one piece into the next).
         """
         if self._cards is not None:
-            return sum(len(_WORD.findall(line)) for card in self._cards for line in card)
-        return len(_WORD.findall("\n".join(_TEXT_PIECES(self._document))))
+            return sum(len(WORD.findall(line)) for card in self._cards for line in card)
+        return len(WORD.findall("\n".join(_TEXT_PIECES(self._document))))
 
 
 class _LargestGrid:

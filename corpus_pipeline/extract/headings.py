@@ -11,16 +11,14 @@ the opening line of a reading.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from itertools import islice
 
 from lxml import etree, html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import line_key
+from corpus_pipeline.extract.text import WORD, line_key
 
-_WORD = re.compile(r"\w+")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _UNREAD = frozenset({"script", "style"})
 
@@ -45,7 +43,7 @@ def heading_anchors(
             continue
         following: list[str] = []
         for fragment in islice(_text_after(heading), settings.max_following_fragments):
-            following += _WORD.findall(fragment.lower())
+            following += WORD.findall(fragment.lower())
             if len(following) >= settings.anchor_words:
                 anchors.append((text, " ".join(following[: settings.anchor_words])))
                 break

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from lxml import html
 
-from corpus_pipeline.extract.text import line_key, reads_as_code
+from corpus_pipeline.extract.text import WORD, line_key, reads_as_code
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("models") / "line_arbiter.json"
 FORMAT = "corpus_pipeline.line_arbiter/1"
@@ -50,7 +49,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "log_reading_words", "log_second_words", "log_length_ratio",
     *(f"page_type_{t}" for t in PAGE_TYPES), *(f"path_{p}" for p in PATHS),
 )
-_WORD = re.compile(r"\w+")
 
 
 class LineArbiterError(RuntimeError):
@@ -227,7 +225,7 @@ def _run_words(lines: list[str], in_reading: list[bool]) -> list[int]:
     start = 0
     for i in range(len(lines) + 1):
         if i == len(lines) or in_reading[i]:
-            run = sum(len(_WORD.findall(line)) for line in lines[start:i])
+            run = sum(len(WORD.findall(line)) for line in lines[start:i])
             totals += [run] * (i - start) + ([0] if i < len(lines) else [])
             start = i + 1
     return totals
@@ -260,7 +258,7 @@ def _line_features(
     i: int, line: str, key: str, lines: list[str], in_reading: list[bool], kept: list[int], run_words: int,
     marks: PageMarks,
 ) -> list[float]:
-    words = _WORD.findall(line)
+    words = WORD.findall(line)
     count = len(words)
     first, last = (kept[0], kept[-1]) if kept else (len(lines), -1)
     distance = _distance(i, kept, len(lines))
@@ -282,8 +280,8 @@ def _distance(i: int, kept: list[int], default: int) -> int:
 def _page_features(
     reading: str, second: str, page_type: str | None, path: str, second_words: int | None = None,
 ) -> list[float]:
-    ours = len(_WORD.findall(reading))
-    theirs = len(_WORD.findall(second)) if second_words is None else second_words
+    ours = len(WORD.findall(reading))
+    theirs = len(WORD.findall(second)) if second_words is None else second_words
     return [
         math.log1p(ours), math.log1p(theirs), math.log((ours + 1) / (theirs + 1)),
         *(page_type == t for t in PAGE_TYPES), *(path == p for p in PATHS),

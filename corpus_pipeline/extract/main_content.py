@@ -29,7 +29,6 @@ thresholds of ``settings.py`` were chosen.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -50,14 +49,13 @@ from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merged_content, missed_content, resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import (
+    WORD,
     contained_share,
     line_key,
     mean_words_per_line,
     word_counts,
 )
 from corpus_pipeline.extract.trafilatura_reading import TrafilaturaReading
-
-_WORD = re.compile(r"\w+")
 
 
 class Extraction(StrEnum):
@@ -129,7 +127,7 @@ def extract_main_content(
             without_metadata_lines(extracted.text, page_authors(document), dates, settings), extracted.extraction
         )
     extracted = MainContent(without_labels(extracted.text, page_type == "article", settings), extracted.extraction)
-    if _WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed
+    if WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed
         raise NotADocument("no main content (only page chrome)", extracted.text)
     return extracted
 
@@ -305,4 +303,4 @@ def _same(document: html.HtmlElement) -> html.HtmlElement:
 
 
 def _word_count(text: str) -> int:
-    return len(_WORD.findall(text))
+    return len(WORD.findall(text))

@@ -32,7 +32,7 @@ from corpus_pipeline.extract.metadata import (
     page_dates,
 )
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import KeyedLines, normalize_whitespace
+from corpus_pipeline.extract.text import WORD, KeyedLines, normalize_whitespace
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -45,7 +45,6 @@ CODE_TAGS = ("pre", "code")
 # (article leads often live in a <header>). Scripts stay: trafilatura reads ld+json bodies from them, and
 # forum threads often carry their posts there (wcxb-dev forum pages: 0.648 with scripts stripped, 0.685 kept).
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
-_WORD = re.compile(r"\w+")
 # Parsing workers start as fresh interpreters: a forked worker maps its parent's memory, and under Dagster that
 # parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
 # worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
@@ -324,7 +323,7 @@ def _parse(text: str) -> html.HtmlElement:
 def _words_up_to(text: str, most: int) -> int:
     """The number of words (``\\w+``) in ``text``, or ``most`` when it holds as many or more: the check needs no
     more, and counting a whole text's words was ~1 % of a Debian handbook page's parse."""
-    return sum(1 for _ in islice(_WORD.finditer(text), max(most, 0)))
+    return sum(1 for _ in islice(WORD.finditer(text), max(most, 0)))
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:

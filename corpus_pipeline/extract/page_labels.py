@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import line_key
+from corpus_pipeline.extract.text import WORD, line_key
 
-_WORD = re.compile(r"\w+")
 # The whole line, word for word (case aside): an ad slot's label and the words that go with it.
 _AD_LABELS = frozenset({
     ("advertisement",),
@@ -42,7 +41,7 @@ def is_ad_label(line: str) -> bool:
 
 def is_story_pointer(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
     """Whether ``line`` points at another story under a label ("Read more: ..."): at most a headline's words."""
-    return _POINTER.match(line) is not None and len(_WORD.findall(line)) <= settings.max_pointer_words
+    return _POINTER.match(line) is not None and len(WORD.findall(line)) <= settings.max_pointer_words
 
 
 def without_labels(text: str, article: bool, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:

@@ -11,15 +11,12 @@ in ``settings.py`` were chosen.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from resiliparse.extract.html2text import extract_plain_text
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import contained_share, line_key, mean_words_per_line, reads_as_code
-
-_WORD = re.compile(r"\w+")  # a word, as :func:`corpus_pipeline.extract.text.word_counts` finds them
+from corpus_pipeline.extract.text import WORD, contained_share, line_key, mean_words_per_line, reads_as_code
 
 
 def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
@@ -101,7 +98,7 @@ def _lower_words(text: str, counted: int | None) -> list[str] | int:
     that number: most readings miss nothing, and need no list of their words."""
     if counted is not None and _SPLIT_BY_LOWER_CASE not in text:
         return counted
-    return _WORD.findall(text.lower())
+    return WORD.findall(text.lower())
 
 
 def _count(words: list[str] | int) -> int:
@@ -109,7 +106,7 @@ def _count(words: list[str] | int) -> int:
 
 
 def _counter(words: list[str] | int, text: str) -> Counter:
-    return Counter(_WORD.findall(text.lower()) if isinstance(words, int) else words)
+    return Counter(WORD.findall(text.lower()) if isinstance(words, int) else words)
 
 
 def _without_new_repeats(second: str, primary: str) -> list[str]:

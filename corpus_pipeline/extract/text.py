@@ -12,7 +12,8 @@ from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSetting
 
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
-_WORD = re.compile(r"\w+")
+# A word, as every extract module counts them (one definition, so that their counts agree).
+WORD = re.compile(r"\w+")
 # A call or generic (`f(`, `Result<`), a path or arrow operator, or a line ending like a statement or block.
 _CODE_LINE = re.compile(r"\w[<(]|::|->|=>|[{};]\s*$")
 
@@ -47,7 +48,7 @@ def line_key(line: str) -> str:
 
 
 def _key(line: str) -> str:
-    return " ".join(_WORD.findall(line.lower()))
+    return " ".join(WORD.findall(line.lower()))
 
 
 # A page's lines are keyed ~5 times each (the template's filter, both readings, the line arbiter, the second opinion,
@@ -59,7 +60,7 @@ _remembered_key = lru_cache(maxsize=2048)(_key)
 
 def word_counts(text: str) -> Counter:
     """How often each lower-cased word occurs in ``text``."""
-    return Counter(_WORD.findall(text.lower()))
+    return Counter(WORD.findall(text.lower()))
 
 
 def contained_share(words: Counter, within: Counter) -> float:
@@ -74,7 +75,7 @@ def contained_share(words: Counter, within: Counter) -> float:
 
 def mean_words_per_line(lines: list[str]) -> float:
     """Average number of words on the given lines (0.0 for none)."""
-    return sum(len(_WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
+    return sum(len(WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
 
 
 def reads_as_code(line: str) -> bool:
