@@ -54,9 +54,11 @@ class TableLanguageIdentifier(LanguageIdentifier):
         self._features = features
         # A float16 table's rows are gathered as their bits and widened through a table of every float16's float32
         # (see _weights); another dtype goes through py3langid's own scoring.
-        half = np.dtype(np.float16)
-        self._half_bits = np.asarray(nb_ptc).view(np.uint16) if np.asarray(nb_ptc).dtype == half else None
-        self._halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(half).astype(np.float32)
+        weights = np.asarray(nb_ptc)
+        is_half = weights.dtype == np.dtype(np.float16)
+        self._half_bits = weights.view(np.uint16) if is_half else None
+        every_half = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16) if is_half else None
+        self._halves = every_half.astype(np.float32) if every_half is not None else None
 
     def _raw_score(self, text: bytes) -> Any:
         sequence = self._features.sequence(text)
@@ -74,7 +76,7 @@ class TableLanguageIdentifier(LanguageIdentifier):
         """The table's rows of ``features`` as float32: their bits gathered with ``take`` and each float16 widened
         by look-up (exact, as any float16 is a float32). Fancy indexing of the float16 rows then matmul's own
         widening cost ~0.4 ms a text; this ~0.1."""
-        assert self._half_bits is not None
+        assert self._half_bits is not None and self._halves is not None
         return self._halves.take(self._half_bits.take(features, axis=0))
 
 
