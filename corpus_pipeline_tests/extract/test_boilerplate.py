@@ -11,6 +11,7 @@ from corpus_pipeline.extract.boilerplate import (
     _compact,
     _joined,
     _keys_of_lines_like,
+    _page_text,
     _signed_elements,
     learn_boilerplate,
     page_line_keys,
@@ -323,6 +324,33 @@ def test_the_template_elements_found_in_its_frames_are_those_found_signing_every
         every = [node for node, signature in _signed_elements(document) if signature in template.signatures]
         assert [node for node, signature in _signed_elements(document, template.frames)
                 if signature in template.signatures] == every
+
+
+@settings(max_examples=30, deadline=None)
+@given(SITE_PAGES)
+def test_the_one_walk_finds_the_template_elements_and_the_text_without_them_as_the_two_walks_do(specs):
+    # Pages with a shared aside holding a comment, a data table, a nested block and tails, next to their own text.
+    aside = ("<div class='aside'>Related<!-- a comment --><p>Shared <b>note</b> of the aside</p>tail text"
+             "<table><tr><td>size</td><td>42</td></tr></table><div><p>Deeper note</p></div></div>")
+    extra = [
+        (f"{SITE}/en/extra-{i}.html", None,
+         (f"<html><head><title>Extra {i}</title></head><body>Lead {i}<main><h1>Extra {topic}</h1>"
+          f"<p>Own text about {topic}<br>on two lines</p>{aside}</main><!-- end -->after {i}</body></html>").encode())
+        for i, topic in enumerate(TOPICS[:4])
+    ]
+    pages = generated_site(specs) + extra
+    model = learn_boilerplate(pages, workers=1)
+    found = 0
+    for url, _, body in pages:
+        document = parse_page(body)
+        template = model.for_page(document, url)
+        if not template.signatures:
+            continue
+        elements, text = template._elements_and_text(document)
+        assert elements == template._elements(document), url
+        assert text == _page_text(document, set(elements)), url
+        found += len(elements)
+    assert found
 
 
 def test_a_page_nested_as_deep_as_the_depth_guard_allows_is_learned_and_read():
