@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from lxml import html
@@ -35,14 +36,37 @@ def page_links(document: html.HtmlElement, url: str) -> frozenset[str]:
     for node in document.iter("base"):
         base = absolutize(node.get("href") or "", url) or url
         break
+    folder = _folder(base)
     targets = set()
     for href in {(node.get("href") or "").split("#", 1)[0].strip() for node in document.iter("a")}:
-        target = absolutize(href, base) if href else None
-        if target and urlsplit(target).netloc.lower() == host:
-            key = page_key(target)
-            if key and key != own:
-                targets.add(key)
+        key = _link_key(href, folder if folder and href[:1] not in _WHOLE_BASE_NEEDED else base, host)
+        if key and key != own:
+            targets.add(key)
     return frozenset(targets)
+
+
+# A link whose reference begins with these (or is empty) is resolved against the whole base: its path, query or
+# parameters; any other reference only against the base's scheme, host and folder (RFC 3986's merge).
+_WHOLE_BASE_NEEDED = frozenset(("", "?", ";"))
+
+
+def _folder(base: str) -> str | None:
+    """``base`` up to the last ``/`` of its path, None when that cannot be read off the string (no path, or a
+    query, fragment or parameters that may hold a ``/``): a reference with a path resolves the same against both."""
+    if any(char in base for char in "?#;") or base.count("/") < 3:
+        return None
+    return base[: base.rfind("/") + 1]
+
+
+# A website's pages link to the same pages again and again (its navigation, relative to a few folders): each process
+# remembers the last links' keys, a pure function of the reference, what it is resolved against and the host.
+@lru_cache(maxsize=4096)
+def _link_key(href: str, base: str, host: str) -> str | None:
+    """The :func:`page_key` of ``href`` resolved against ``base`` when it is on ``host``, else None."""
+    target = absolutize(href, base) if href else None
+    if target and urlsplit(target).netloc.lower() == host:
+        return page_key(target)
+    return None
 
 
 def sitemap_listing(bodies: Iterable[bytes], max_bytes: int = MAX_SITEMAP_BYTES) -> frozenset[str]:

@@ -2,11 +2,12 @@
 
 import gzip
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.extract.boilerplate import parse_page
-from corpus_pipeline.extract.site_links import page_key, page_links, sitemap_listing
+from corpus_pipeline.core.urls import absolutize
+from corpus_pipeline.extract.site_links import _WHOLE_BASE_NEEDED, _folder, page_key, page_links, sitemap_listing
 from corpus_pipeline.extract.site_survey import survey_site
 
 SITE = "http://127.0.0.1:8000"
@@ -48,3 +49,36 @@ def test_the_survey_counts_linking_pages_once_each_and_knows_the_sitemap():
 def test_the_page_key_ignores_fragments(suffix):
     url = f"{SITE}/{suffix}"
     assert page_key(url) == page_key(url.split("#", 1)[0])
+
+
+_SEGMENTS = st.sampled_from(["a", "b.html", "", ".", "..", "c;p", "d%2Fe", "x?y", "z#f", "index.html", "~u"])
+
+
+@settings(max_examples=500)
+@given(
+    st.sampled_from(["http://127.0.0.1:8000", "https://Example.org", "http://h"]),
+    st.lists(_SEGMENTS, max_size=4),
+    st.lists(_SEGMENTS, min_size=1, max_size=4),
+    st.sampled_from(["", "?q=1", "#top", "/"]),
+)
+def test_a_reference_with_a_path_resolves_the_same_against_the_base_and_its_folder(host, base_path, path, end):
+    base = f"{host}/{'/'.join(base_path)}"
+    href = ("/".join(path) + end).strip()
+    folder = _folder(base)
+    if folder is None or href[:1] in _WHOLE_BASE_NEEDED:
+        return  # page_links resolves these against the whole base
+    assert absolutize(href, folder) == absolutize(href, base)
+
+
+def test_links_relative_to_a_folder_query_or_base_tag_are_those_of_the_whole_base():
+    document = parse_page(b"""<html><body><a href="../up.html">up</a> <a href="side.html">side</a>
+<a href="?page=2">query</a> <a href="sub/./x.html">sub</a></body></html>""")
+    # "?page=2" is resolved against the whole base: one.html?page=2, whose key (without ``page``) is not the page's own.
+    assert page_links(document, f"{SITE}/docs/one.html?lang=en") == {
+        f"{SITE}/up.html", f"{SITE}/docs/side.html", f"{SITE}/docs/sub/x.html", f"{SITE}/docs/one.html"
+    }
+    assert page_links(document, f"{SITE}/docs/two.html") == {
+        f"{SITE}/up.html", f"{SITE}/docs/side.html", f"{SITE}/docs/sub/x.html"
+    }
+    based = parse_page(b"""<html><head><base href="/other/"></head><body><a href="side.html">side</a></body></html>""")
+    assert page_links(based, f"{SITE}/docs/one.html") == {f"{SITE}/other/side.html"}
