@@ -5,8 +5,8 @@ import gzip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.extract.boilerplate import parse_page
 from corpus_pipeline.core.urls import absolutize
+from corpus_pipeline.extract.boilerplate import parse_page
 from corpus_pipeline.extract.site_links import _WHOLE_BASE_NEEDED, _folder, page_key, page_links, sitemap_listing
 from corpus_pipeline.extract.site_survey import survey_site
 
