@@ -7,7 +7,6 @@ from collections.abc import Callable
 from copy import deepcopy
 from datetime import datetime
 from functools import cached_property, lru_cache
-from itertools import islice
 from typing import Any
 
 from lxml import etree, html
@@ -305,29 +304,53 @@ class MarkupDateSearch:
 # htmldate 1.11.0's idiosyncrasies_search: the numeric cores it looks around (at most this many), and how far.
 _MAX_CORES = 1000
 _CORE_WINDOW = 60
+# The middle of every numeric core (htmldate's DATE_CORE_PATTERN, "14.4.14": up to 4 digits, a separator, 1 or 2
+# digits, a separator, 2 to 4 digits), from its first separator on. Starting with a separator, it is found ~2.5x
+# faster than the core, which starts with a digit; a core reaches at most 4 characters before its first separator and
+# 8 after it.
+_CORE_MIDDLE = re.compile(r"[./][0-9]{1,2}[./][0-9]{2}")
+_CORE_BEFORE, _CORE_AFTER = 4, 8
+# What every match of htmldate's TEXT_PATTERNS holds, within the match: "date", or a core whose first digit follows a
+# space, a colon or the last letter of one of its cues (updated, posted, on, Datum, Stand, güncelleme, yayımlama,
+# tarihi ...), or a Turkish "updated" / "published" after the date. Case-insensitive like TEXT_PATTERNS, so that a
+# letter matches the same characters in both (i: also ı and İ). No cue in a window: no match there (~4x faster).
+_TEXT_CUES = re.compile(r"date|[ :denmai][0-9]{1,4}[./][0-9]{1,2}[./][0-9]{2,4}|güncellendi|yayı[mn]landı", re.I)
 
 
 def idiosyncrasies(source: str, options: Any) -> str | None:
     """htmldate's ``idiosyncrasies_search(source, options)``, the same answer, sooner when there is none (most pages).
 
     htmldate searches its date expressions in a window around each numeric core ("14.4.14"), one window after another;
-    on a Debian handbook page ~20 windows that overlap (~0.65 ms). A match in a window is a match in any range around
-    it, so where no range of overlapping windows, each searched once, holds one, no window does, and nothing is found;
-    otherwise htmldate's own search gives the answer.
+    on a Debian handbook page ~20 windows that overlap (~0.5 ms, half of it finding the cores). A match in a window is
+    a match in any range around it: where no range of :func:`core_ranges` holds one, no window does, and nothing is
+    found; otherwise htmldate's own search gives the answer.
     """
-    from htmldate.extractors import DATE_CORE_PATTERN, TEXT_PATTERNS, idiosyncrasies_search
+    from htmldate.extractors import TEXT_PATTERNS, idiosyncrasies_search
 
-    cores = list(islice(DATE_CORE_PATTERN.finditer(source), _MAX_CORES + 1))
-    if len(cores) <= _MAX_CORES and not any(TEXT_PATTERNS.search(source, *span) for span in _joined_windows(cores)):
+    ranges = core_ranges(source)
+    if ranges is not None and not any(
+        _TEXT_CUES.search(source, *span) and TEXT_PATTERNS.search(source, *span) for span in ranges
+    ):
         return None
     return idiosyncrasies_search(source, options)
 
 
-def _joined_windows(cores: list[re.Match[str]]) -> list[tuple[int, int]]:
-    """The windows htmldate searches around ``cores`` (in order), those that overlap or touch joined."""
+def core_ranges(source: str) -> list[tuple[int, int]] | None:
+    """Ranges of ``source``, in order, that together hold every window htmldate's idiosyncrasies_search looks at (60
+    characters either side of each numeric core); None when there may be more than its 1,000 cores (it then searches
+    the whole source).
+
+    Each core holds a match of ``_CORE_MIDDLE`` at its first separator, which is either one of those found one after
+    another or inside one (it started before the one found ended); no two cores share one found (a found match is at
+    most 6 characters long, and cores do not overlap: the next core's first separator is at least 6 characters past
+    this one's): so there are no more cores than matches found.
+    """
     spans: list[tuple[int, int]] = []
-    for core in cores:
-        start, end = max(0, core.start() - _CORE_WINDOW), core.end() + _CORE_WINDOW
+    for count, middle in enumerate(_CORE_MIDDLE.finditer(source), 1):
+        if count > _MAX_CORES:
+            return None
+        start = max(0, middle.start() - _CORE_BEFORE - _CORE_WINDOW)
+        end = middle.end() + _CORE_AFTER + _CORE_WINDOW
         if spans and start <= spans[-1][1]:
             spans[-1] = (spans[-1][0], end)
         else:

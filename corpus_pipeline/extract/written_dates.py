@@ -11,6 +11,7 @@ and none of those decided ``published``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
@@ -82,7 +83,7 @@ def written_date(pieces: Iterable[str], languages: tuple[str, ...], original: bo
     those that read its source and its texts can find a date, and they are taken here in find_date's order, with
     htmldate's own functions.
     """
-    from htmldate.core import TIMESTAMP_PATTERN, search_page, serialize
+    from htmldate.core import TIMESTAMP_PATTERN, serialize
     from htmldate.extractors import (
         FREE_TEXT_EXPRESSIONS,
         discard_unwanted,
@@ -120,7 +121,30 @@ def written_date(pieces: Iterable[str], languages: tuple[str, ...], original: bo
             attempt = _dateparser_date(segment, languages, options.min, options.max)
         if attempt is not None:
             reference = compare_values(reference, attempt, options)
-    return check_extracted_reference(reference, options) or search_page(source, options)
+    return check_extracted_reference(reference, options) or page_search(source, options)
+
+
+def page_search(source: str, options: Any) -> str | None:
+    """htmldate's ``search_page(source, options)``, the same answer, in microseconds when ``source`` holds neither a
+    year htmldate reads (``YEAR_RE``: 1990-2039) nor a "DD/MM/YY" date (its ``SLASHES_PATTERN``).
+
+    Each of search_page's steps but the "DD/MM/YY" one keeps a candidate only with such a year in it (its copyright
+    notice, three and two components, written dates, a lone year); that search was ~0.5 ms of a text next to a title,
+    and 421 of 467 such texts on every 3rd Debian handbook page hold neither.
+    """
+    from htmldate.core import SLASHES_PATTERN, search_page
+
+    if _year_pattern().search(source) is None and SLASHES_PATTERN.search(source) is None:
+        return None
+    return search_page(source, options)
+
+
+@lru_cache(maxsize=1)
+def _year_pattern() -> re.Pattern[str]:
+    """htmldate's year (``YEAR_RE``) on its own."""
+    from htmldate.extractors import YEAR_RE
+
+    return re.compile(YEAR_RE)
 
 
 def _dateparser_date(segment: str, languages: tuple[str, ...], earliest: datetime, latest: datetime) -> str | None:

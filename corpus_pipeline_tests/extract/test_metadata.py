@@ -3,7 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
-from htmldate.extractors import idiosyncrasies_search
+from htmldate.extractors import DATE_CORE_PATTERN, TEXT_PATTERNS, idiosyncrasies_search
 from htmldate.utils import Extractor
 from htmldate.validators import get_max_date, get_min_date
 from hypothesis import example, given, settings
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import idiosyncrasies, page_date, published_date
+from corpus_pipeline.extract.metadata import _TEXT_CUES, core_ranges, idiosyncrasies, page_date, published_date
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 
@@ -179,6 +179,9 @@ _OPTIONS = Extractor(False, get_max_date(None), get_min_date(None), True, "%Y-%m
 _SOURCE_PARTS = st.sampled_from([
     "1.9.17", "14.4.14", "12.03.2021", "3/5/24", "2021/03/12", " ", ": ", "Posted on ", "Updated: ", "date ",
     "Datum: ", "Stand ", " tarihinde güncellendi", "güncelleme tarihi: ", "<td>", '"', "x" * 50, "word " * 9,
+    # cores glued to letters and separators (the Debian handbook's ids), cue letters in other cases, Turkish i's
+    'id="id-1.18.5.2.10"', "1234.5.678.9.10", "12.345", "DATE", "Datenschutz-", "ON", "on:", "İ", "ı", "tarihİ ",
+    "YAYINLANDI", "’de ", "Veröffentlicht am", "STAND:", "-", "/", ".", "9",
 ])
 
 
@@ -186,6 +189,33 @@ _SOURCE_PARTS = st.sampled_from([
 @example("1.9.17 " + "x" * 100 + " Posted on 12.03.2021")
 @example("Posted on 12.03.2021" + " 1.1.11" * 1001)
 @example("1.1.11 " * 1001 + "Posted on 12.03.2021")
+@example("1.1.11" * 1001 + "Posted on 12.03.2021")
+@example('<a id="id-1.18.5.2.10">' * 3 + "x" * 70 + "Posted on 12.03.2021")
+@example("yayInlama 12.03.2021 tarihİ 1.2.2021")
 @settings(max_examples=300, deadline=None)
 def test_idiosyncratic_dates_are_htmldate_s(source):
     assert idiosyncrasies(source, _OPTIONS) == idiosyncrasies_search(source, _OPTIONS)
+
+
+@given(st.lists(_SOURCE_PARTS, max_size=40).map("".join))
+@example("1.1.11" * 1001)
+@example("1.1.111.1.111.1.11")
+@settings(max_examples=300, deadline=None)
+def test_the_core_ranges_hold_every_window_htmldate_searches(source):
+    cores = list(DATE_CORE_PATTERN.finditer(source))
+    ranges = core_ranges(source)
+    if ranges is None:
+        return
+    assert len(cores) <= 1000
+    for core in cores:
+        window = (max(0, core.start() - 60), core.end() + 60)
+        assert any(start <= window[0] and window[1] <= end for start, end in ranges), (core, ranges)
+        # and the cue check passes wherever TEXT_PATTERNS matches in the window
+        if TEXT_PATTERNS.search(source, *window):
+            assert _TEXT_CUES.search(source, *window)
+
+
+def test_more_than_a_thousand_cores_are_left_to_htmldate():
+    assert core_ranges("1.1.11 " * 1001) is None
+    assert core_ranges("1.1.11 " * 1000) == [(0, 7 * 1000 - 1 + 68)]
+    assert core_ranges("no date here") == []

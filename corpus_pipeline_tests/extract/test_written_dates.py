@@ -8,12 +8,15 @@ from html import escape
 
 import pytest
 from htmldate import find_date
+from htmldate.core import search_page
+from htmldate.utils import Extractor
+from htmldate.validators import get_max_date, get_min_date
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.extract.metadata import heuristic_date
-from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, written_date
+from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, page_search, written_date
 
 FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 
@@ -114,3 +117,28 @@ def test_four_digits_may_make_a_date_and_fewer_cannot():
     assert written_date(["Posted on 3/5/24"], (), True, FORMAT) is not None
     assert not may_hold_written_date(["Posted on 3/5/2", "January"])
     assert not may_hold_written_date([])
+
+
+# Years in and out of htmldate's 1990-2039, two-digit years after days and months, copyright notices, month names and
+# markup, so that texts come close to each of search_page's steps.
+_PAGE_PARTS = st.sampled_from([
+    "1989", "1990", "1999", "2021", "2039", "2040", "21", "99", "3", "12", "31", "/", ".", "-", " ", " ", "©",
+    "&copy;", "(c) ", "Copyright ", "May ", "3rd of ", "January ", ", ", "<p>", "</p>", "w3.org", "x",
+])
+
+
+@given(st.lists(_PAGE_PARTS, max_size=20).map("".join), st.booleans())
+@example("<p>Posted 3/5/24 by</p>", True)
+@example("<p>© 2021 x</p>", False)
+@example("<p>12.03.99.</p>", True)
+@settings(max_examples=400, deadline=None)
+def test_the_page_search_is_htmldate_s(source, original):
+    options = Extractor(True, get_max_date(None), get_min_date(None), original, FORMAT)
+    assert page_search(source, options) == search_page(source, options)
+
+
+def test_a_text_without_a_year_or_a_short_date_skips_the_page_search():
+    options = Extractor(True, get_max_date(None), get_min_date(None), True, FORMAT)
+    assert page_search("<p>6.7.3. Files of 1989 and 2040</p>", options) is None
+    assert page_search("<p>Posted 3/5/24 by</p>", options) == search_page("<p>Posted 3/5/24 by</p>", options)
+    assert page_search("<p>Posted 3/5/24 by</p>", options) is not None
