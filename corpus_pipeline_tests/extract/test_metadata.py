@@ -3,7 +3,8 @@
 from datetime import UTC, datetime
 
 import pytest
-from htmldate.extractors import DATE_CORE_PATTERN, TEXT_PATTERNS, idiosyncrasies_search
+from htmldate.core import TIMESTAMP_LOOSE_PATTERN, TIMESTAMP_PATTERN
+from htmldate.extractors import DATE_CORE_PATTERN, DAY_RE, MONTH_RE, TEXT_PATTERNS, YEAR_RE, idiosyncrasies_search
 from htmldate.utils import Extractor
 from htmldate.validators import get_max_date, get_min_date
 from hypothesis import example, given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import _TEXT_CUES, core_ranges, idiosyncrasies, page_date, published_date
+from corpus_pipeline.extract.metadata import _MONTH_DAY, _TEXT_CUES, core_ranges, heuristic_date, idiosyncrasies, page_date, published_date
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 
@@ -108,6 +109,10 @@ MARKUP_DATED_PAGES = (
     '<html><body><p>Text</p><p>Datum: 05.06.2016</p></body></html>',
     '<html><head><link rel="canonical" href="https://example.org/2015/11/12/post.html"></head><body><p>x</p></body></html>',
     "<html><body><h1>Undated</h1><p>Nothing here says when.</p></body></html>",
+    # Dates in ld+json only (htmldate's JSON search), a timestamp with its time in the text.
+    '<html><head><script type="application/ld+json">{"datePublished": "2017-03-04", "dateModified": "2018-04-05"}'
+    "</script></head><body><p>Text</p></body></html>",
+    "<html><body><p>Text</p><p>Built 2016-02-03 10:11:12 by the robot</p></body></html>",
     # What find_date prunes before its searches (an svg's title, a label, the Wayback Machine's banner).
     '<html><body><p>Text</p><svg><title>Drawn 2014-02-03</title></svg><p>Stand: 03.04.2017</p></body></html>',
     '<html><body><label>Posted 2013-01-02</label><div id="wm-ipp">Captured 2012-01-01</div><p>x</p></body></html>',
@@ -219,3 +224,30 @@ def test_more_than_a_thousand_cores_are_left_to_htmldate():
     assert core_ranges("1.1.11 " * 1001) is None
     assert core_ranges("1.1.11 " * 1000) == [(0, 7 * 1000 - 1 + 68)]
     assert core_ranges("no date here") == []
+
+
+def test_the_month_day_check_is_htmldate_s_iso_date_without_its_year():
+    assert _MONTH_DAY.pattern == f"-{MONTH_RE}-{DAY_RE}"
+    assert f"({YEAR_RE}-{MONTH_RE}-{DAY_RE})" in TIMESTAMP_LOOSE_PATTERN.pattern
+    assert f"({YEAR_RE}-{MONTH_RE}-{DAY_RE})" in TIMESTAMP_PATTERN.pattern
+
+
+_ISO_PARTS = st.sampled_from(["2021", "1990", "1989", "-", "0", "1", "3", "9", "12", "31", "T", " ", "10:11:12", "Z", "x"])
+
+
+@given(st.lists(_ISO_PARTS, max_size=25).map("".join))
+@example("2021-3-9")
+@example("1999-12-31T10:11:12Z")
+@settings(max_examples=300, deadline=None)
+def test_a_source_without_a_month_and_day_holds_no_iso_date(source):
+    if _MONTH_DAY.search(source) is None:
+        assert TIMESTAMP_LOOSE_PATTERN.search(source) is None
+        assert TIMESTAMP_PATTERN.search(source) is None
+
+
+def test_iso_dates_in_the_markup_are_found_with_or_without_the_check():
+    page = '<html><body><div class="para">Released 2021-04-29 14:41:00 to mirrors</div></body></html>'
+    document = html.document_fromstring(page)
+    assert heuristic_date(document, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
+    loose = html.document_fromstring('<html><body><div class="para">Released 2021-04-29 to mirrors</div></body></html>')
+    assert heuristic_date(loose, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, tzinfo=UTC)

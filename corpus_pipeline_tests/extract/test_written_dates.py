@@ -103,6 +103,9 @@ _PIECES = st.lists(st.lists(_DATE_MATERIAL, max_size=12).map("".join), min_size=
 @given(_PIECES, st.booleans())
 @example(["Posted on 3/5/2", "©"], True)
 @example(["Dec. 9, ٣٣"], False)
+@example(["Posted on 3/5/", "24"], True)
+@example(["©2", "021"], True)
+@example(["12.0", "3.2021"], True)
 @settings(max_examples=300, deadline=None)
 def test_text_the_digit_count_rules_out_holds_no_date_for_htmldate(pieces, original):
     if may_hold_written_date(pieces):
@@ -113,8 +116,14 @@ def test_text_the_digit_count_rules_out_holds_no_date_for_htmldate(pieces, origi
 
 
 def test_four_digits_may_make_a_date_and_fewer_cannot():
-    assert may_hold_written_date(["Posted on 3/5/", "24"])
+    assert may_hold_written_date(["Posted on 3/5/24"])
     assert written_date(["Posted on 3/5/24"], (), True, FORMAT) is not None
+    # Four digits, but no piece holds them all: no pattern reads a date across pieces.
+    split = ["Posted on 3/5/", "24"]
+    assert not may_hold_written_date(split)
+    page = "<html><body>" + "".join(f"<p>{escape(piece)}</p>" for piece in split) + "</body></html>"
+    assert find_date(page, extensive_search=True, original_date=True, outputformat=FORMAT) is None
+    assert written_date(split, (), True, FORMAT) is None
     assert not may_hold_written_date(["Posted on 3/5/2", "January"])
     assert not may_hold_written_date([])
 
