@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import _MONTH_DAY, _TEXT_CUES, core_ranges, heuristic_date, idiosyncrasies, page_date, published_date
+from corpus_pipeline.extract.metadata import (
+    _MONTH_DAY,
+    _TEXT_CUES,
+    core_ranges,
+    heuristic_date,
+    idiosyncrasies,
+    page_date,
+    published_date,
+)
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 
