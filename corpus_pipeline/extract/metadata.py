@@ -276,7 +276,11 @@ class MarkupDateSearch:
         from htmldate.settings import CLEANING_LIST
         from htmldate.utils import clean_html
 
-        if next(self._tree.iter(CLEANING_LIST), None) is None and not DISCARD_EXPRESSIONS(self._tree):
+        # The Wayback Machine's banner (DISCARD_EXPRESSIONS: a div whose id is "wm-ipp" or "wm-ipp-base") has its id in
+        # the tree's source, which the searches need anyway: looked for there, not by XPath (0.01 against 0.07 ms).
+        if next(self._tree.iter(CLEANING_LIST), None) is None and (
+            _BANNER_ID not in self._tree_source or not DISCARD_EXPRESSIONS(self._tree)
+        ):
             return self._tree
         pruned = deepcopy(self._tree)
         try:
@@ -285,10 +289,16 @@ class MarkupDateSearch:
             return pruned
 
     @cached_property
+    def _tree_source(self) -> str:
+        from htmldate.core import serialize
+
+        return serialize(self._tree)
+
+    @cached_property
     def _source(self) -> str:
         from htmldate.core import serialize
 
-        return serialize(self._search_tree)
+        return self._tree_source if self._search_tree is self._tree else serialize(self._search_tree)
 
     @cached_property
     def _has_script(self) -> bool:
@@ -317,6 +327,8 @@ class MarkupDateSearch:
         return " ".join(clean_html(tree, ["script", "style"]).itertext())
 
 
+# What the id of the Wayback Machine's banner, which find_date prunes, holds ("wm-ipp", "wm-ipp-base").
+_BANNER_ID = '"wm-ipp'
 # The month and day of every ISO date htmldate reads ("-MM-DD" of its YEAR_RE-MONTH_RE-DAY_RE), as it writes them.
 _MONTH_DAY = re.compile(r"-[0-1]?[0-9]-[0-3]?[0-9]")
 

@@ -124,6 +124,9 @@ MARKUP_DATED_PAGES = (
     # What find_date prunes before its searches (an svg's title, a label, the Wayback Machine's banner).
     '<html><body><p>Text</p><svg><title>Drawn 2014-02-03</title></svg><p>Stand: 03.04.2017</p></body></html>',
     '<html><body><label>Posted 2013-01-02</label><div id="wm-ipp">Captured 2012-01-01</div><p>x</p></body></html>',
+    # The banner alone (nothing else to prune), then its id as text, not an id.
+    '<html><body><div id="wm-ipp-base">Captured 2012-01-01</div><p>Released 2013-01-02</p></body></html>',
+    '<html><body><p>Captured "wm-ipp 2012-01-01</p><p>Released 2013-01-02</p></body></html>',
     '<html><body><p>Text</p><iframe>2011-05-06</iframe><script>var d = "2010-01-02";</script><p>y</p></body></html>',
     # Dates only the last step reads (the text's), one only in an attribute, one in a comment.
     "<html><body><p>Text 2019-07-08 and more &amp; &lt;more&gt;</p></body></html>",
