@@ -38,6 +38,9 @@ _DATE_META = (
     "article:modified_time", "og:updated_time", "dateModified", "last-modified",
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "publishDate", "pubdate",
 )
+# The same in ld+json.
+_DATE_LD = ("dateModified", "datePublished", "dateCreated")
+_PUBLISHED_LD = ("datePublished", "dateCreated")
 # Meta tags carrying the first publication date, most specific first.
 _PUBLISHED_META = (
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued",
@@ -74,33 +77,52 @@ def clean_title(
 
 def page_date(document: html.HtmlElement) -> datetime | None:
     """Last modification (else publication) date declared by the page: ld+json, meta tags, <time>."""
-    return _declared_date(document, ("dateModified", "datePublished", "dateCreated"), _DATE_META)
+    return _DeclaredDates(document).pick(_DATE_LD, _DATE_META)
 
 
 def published_date(document: html.HtmlElement) -> datetime | None:
     """First publication date declared by the page: ld+json, meta tags, the first <time>."""
-    return _declared_date(document, ("datePublished", "dateCreated"), _PUBLISHED_META)
+    return _DeclaredDates(document).pick(_PUBLISHED_LD, _PUBLISHED_META)
 
 
-def _declared_date(document: html.HtmlElement, ld_keys: tuple[str, ...], meta_keys: tuple[str, ...]) -> datetime | None:
-    ld_dates = _ld_json_dates(document)
-    for key in ld_keys:
-        if ld_dates.get(key):
-            return ld_dates[key]
-    metas: dict[str, str] = {}
-    for meta in document.iter("meta"):
-        name = meta.get("property") or meta.get("name") or meta.get("itemprop")
-        if name and meta.get("content"):
-            metas.setdefault(name.strip().lower(), meta.get("content"))
-    for key in meta_keys:
-        value = parse_date(metas.get(key.lower(), ""))
-        if value:
-            return value
-    for node in document.iter("time"):
-        value = None if in_page_chrome(node) else parse_date(node.get("datetime") or "")
-        if value:
-            return value
-    return None
+class _DeclaredDates:
+    """What a page declares about its dates (ld+json, meta tags, ``<time>``), read once for both of its dates."""
+
+    def __init__(self, document: html.HtmlElement) -> None:
+        self._document = document
+
+    @cached_property
+    def _ld_dates(self) -> dict[str, datetime]:
+        return _ld_json_dates(self._document)
+
+    @cached_property
+    def _metas(self) -> dict[str, str]:
+        metas: dict[str, str] = {}
+        for meta in self._document.iter("meta"):
+            name = meta.get("property") or meta.get("name") or meta.get("itemprop")
+            if name and meta.get("content"):
+                metas.setdefault(name.strip().lower(), meta.get("content"))
+        return metas
+
+    @cached_property
+    def _first_time(self) -> datetime | None:
+        for node in self._document.iter("time"):
+            value = None if in_page_chrome(node) else parse_date(node.get("datetime") or "")
+            if value:
+                return value
+        return None
+
+    def pick(self, ld_keys: tuple[str, ...], meta_keys: tuple[str, ...]) -> datetime | None:
+        """The first date found under ``ld_keys`` in ld+json, then under ``meta_keys`` in meta tags, then in the first
+        dated ``<time>`` outside the page's chrome."""
+        for key in ld_keys:
+            if self._ld_dates.get(key):
+                return self._ld_dates[key]
+        for key in meta_keys:
+            value = parse_date(self._metas.get(key.lower(), ""))
+            if value:
+                return value
+        return self._first_time
 
 
 def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, datetime | None]:
@@ -110,7 +132,8 @@ def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, d
     The heuristics read ``document`` itself with its chrome taken out for the while (:func:`chrome_detached`) instead of
     a copy of it without its chrome; ``document`` is as it was on return.
     """
-    modified, published = page_date(document), published_date(document)
+    declared = _DeclaredDates(document)
+    modified, published = declared.pick(_DATE_LD, _DATE_META), declared.pick(_PUBLISHED_LD, _PUBLISHED_META)
     if modified is not None and published is not None:
         return modified, published
     with chrome_detached(document) as without_chrome:

@@ -19,6 +19,7 @@ from corpus_pipeline.extract.metadata import (
     heuristic_date,
     idiosyncrasies,
     page_date,
+    page_dates,
     published_date,
 )
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
@@ -262,3 +263,23 @@ def test_iso_dates_in_the_markup_are_found_with_or_without_the_check():
     assert heuristic_date(document, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
     loose = html.document_fromstring('<html><body><div class="para">Released 2021-04-29 to mirrors</div></body></html>')
     assert heuristic_date(loose, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, tzinfo=UTC)
+
+
+DECLARED_PAGES = (
+    '<html><head><script type="application/ld+json">{"dateModified": "2018-04-05", "datePublished": "2017-03-04"}'
+    "</script></head><body><p>x</p></body></html>",
+    '<html><head><meta name="dcterms.date" content="2016-01-02"><meta property="og:updated_time" content="2019-01-02">'
+    "</head><body><p>x</p></body></html>",
+    '<html><body><header><time datetime="2001-01-01">then</time></header><p><time datetime="2015-06-07">June</time>'
+    "</p></body></html>",
+    '<html><head><script type="application/ld+json">{"dateCreated": "2014-02-03"}</script>'
+    '<meta name="date" content="2013-01-02"></head><body><time datetime="2012-01-01">x</time></body></html>',
+)
+
+
+@pytest.mark.parametrize("page", DECLARED_PAGES)
+def test_page_dates_reads_the_declared_dates_once_for_both(page):
+    document = html.document_fromstring(page)
+    modified, published = page_dates(document, "http://127.0.0.1:8000/a.html")
+    assert page_date(document) is not None and published_date(document) is not None
+    assert (modified, published) == (page_date(document), published_date(document))
