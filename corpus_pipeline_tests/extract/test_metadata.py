@@ -3,7 +3,8 @@
 from datetime import UTC, datetime
 
 import pytest
-from htmldate.extractors import idiosyncrasies_search
+from htmldate.core import TIMESTAMP_LOOSE_PATTERN, TIMESTAMP_PATTERN
+from htmldate.extractors import DATE_CORE_PATTERN, DAY_RE, MONTH_RE, TEXT_PATTERNS, YEAR_RE, idiosyncrasies_search
 from htmldate.utils import Extractor
 from htmldate.validators import get_max_date, get_min_date
 from hypothesis import example, given, settings
@@ -11,7 +12,16 @@ from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import idiosyncrasies, page_date, published_date
+from corpus_pipeline.extract.metadata import (
+    _MONTH_DAY,
+    _TEXT_CUES,
+    core_ranges,
+    heuristic_date,
+    idiosyncrasies,
+    page_date,
+    page_dates,
+    published_date,
+)
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 
@@ -108,9 +118,16 @@ MARKUP_DATED_PAGES = (
     '<html><body><p>Text</p><p>Datum: 05.06.2016</p></body></html>',
     '<html><head><link rel="canonical" href="https://example.org/2015/11/12/post.html"></head><body><p>x</p></body></html>',
     "<html><body><h1>Undated</h1><p>Nothing here says when.</p></body></html>",
+    # Dates in ld+json only (htmldate's JSON search), a timestamp with its time in the text.
+    '<html><head><script type="application/ld+json">{"datePublished": "2017-03-04", "dateModified": "2018-04-05"}'
+    "</script></head><body><p>Text</p></body></html>",
+    "<html><body><p>Text</p><p>Built 2016-02-03 10:11:12 by the robot</p></body></html>",
     # What find_date prunes before its searches (an svg's title, a label, the Wayback Machine's banner).
     '<html><body><p>Text</p><svg><title>Drawn 2014-02-03</title></svg><p>Stand: 03.04.2017</p></body></html>',
     '<html><body><label>Posted 2013-01-02</label><div id="wm-ipp">Captured 2012-01-01</div><p>x</p></body></html>',
+    # The banner alone (nothing else to prune), then its id as text, not an id.
+    '<html><body><div id="wm-ipp-base">Captured 2012-01-01</div><p>Released 2013-01-02</p></body></html>',
+    '<html><body><p>Captured "wm-ipp 2012-01-01</p><p>Released 2013-01-02</p></body></html>',
     '<html><body><p>Text</p><iframe>2011-05-06</iframe><script>var d = "2010-01-02";</script><p>y</p></body></html>',
     # Dates only the last step reads (the text's), one only in an attribute, one in a comment.
     "<html><body><p>Text 2019-07-08 and more &amp; &lt;more&gt;</p></body></html>",
@@ -179,6 +196,9 @@ _OPTIONS = Extractor(False, get_max_date(None), get_min_date(None), True, "%Y-%m
 _SOURCE_PARTS = st.sampled_from([
     "1.9.17", "14.4.14", "12.03.2021", "3/5/24", "2021/03/12", " ", ": ", "Posted on ", "Updated: ", "date ",
     "Datum: ", "Stand ", " tarihinde güncellendi", "güncelleme tarihi: ", "<td>", '"', "x" * 50, "word " * 9,
+    # cores glued to letters and separators (the Debian handbook's ids), cue letters in other cases, Turkish i's
+    'id="id-1.18.5.2.10"', "1234.5.678.9.10", "12.345", "DATE", "Datenschutz-", "ON", "on:", "İ", "ı", "tarihİ ",
+    "YAYINLANDI", "’de ", "Veröffentlicht am", "STAND:", "-", "/", ".", "9",
 ])
 
 
@@ -186,6 +206,80 @@ _SOURCE_PARTS = st.sampled_from([
 @example("1.9.17 " + "x" * 100 + " Posted on 12.03.2021")
 @example("Posted on 12.03.2021" + " 1.1.11" * 1001)
 @example("1.1.11 " * 1001 + "Posted on 12.03.2021")
+@example("1.1.11" * 1001 + "Posted on 12.03.2021")
+@example('<a id="id-1.18.5.2.10">' * 3 + "x" * 70 + "Posted on 12.03.2021")
+@example("yayInlama 12.03.2021 tarihİ 1.2.2021")
 @settings(max_examples=300, deadline=None)
 def test_idiosyncratic_dates_are_htmldate_s(source):
     assert idiosyncrasies(source, _OPTIONS) == idiosyncrasies_search(source, _OPTIONS)
+
+
+@given(st.lists(_SOURCE_PARTS, max_size=40).map("".join))
+@example("1.1.11" * 1001)
+@example("1.1.111.1.111.1.11")
+@settings(max_examples=300, deadline=None)
+def test_the_core_ranges_hold_every_window_htmldate_searches(source):
+    cores = list(DATE_CORE_PATTERN.finditer(source))
+    ranges = core_ranges(source)
+    if ranges is None:
+        return
+    assert len(cores) <= 1000
+    for core in cores:
+        window = (max(0, core.start() - 60), core.end() + 60)
+        assert any(start <= window[0] and window[1] <= end for start, end in ranges), (core, ranges)
+        # and the cue check passes wherever TEXT_PATTERNS matches in the window
+        if TEXT_PATTERNS.search(source, *window):
+            assert _TEXT_CUES.search(source, *window)
+
+
+def test_more_than_a_thousand_cores_are_left_to_htmldate():
+    assert core_ranges("1.1.11 " * 1001) is None
+    assert core_ranges("1.1.11 " * 1000) == [(0, 7 * 1000 - 1 + 68)]
+    assert core_ranges("no date here") == []
+
+
+def test_the_month_day_check_is_htmldate_s_iso_date_without_its_year():
+    assert _MONTH_DAY.pattern == f"-{MONTH_RE}-{DAY_RE}"
+    assert f"({YEAR_RE}-{MONTH_RE}-{DAY_RE})" in TIMESTAMP_LOOSE_PATTERN.pattern
+    assert f"({YEAR_RE}-{MONTH_RE}-{DAY_RE})" in TIMESTAMP_PATTERN.pattern
+
+
+_ISO_PARTS = st.sampled_from(["2021", "1990", "1989", "-", "0", "1", "3", "9", "12", "31", "T", " ", "10:11:12", "Z", "x"])
+
+
+@given(st.lists(_ISO_PARTS, max_size=25).map("".join))
+@example("2021-3-9")
+@example("1999-12-31T10:11:12Z")
+@settings(max_examples=300, deadline=None)
+def test_a_source_without_a_month_and_day_holds_no_iso_date(source):
+    if _MONTH_DAY.search(source) is None:
+        assert TIMESTAMP_LOOSE_PATTERN.search(source) is None
+        assert TIMESTAMP_PATTERN.search(source) is None
+
+
+def test_iso_dates_in_the_markup_are_found_with_or_without_the_check():
+    page = '<html><body><div class="para">Released 2021-04-29 14:41:00 to mirrors</div></body></html>'
+    document = html.document_fromstring(page)
+    assert heuristic_date(document, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
+    loose = html.document_fromstring('<html><body><div class="para">Released 2021-04-29 to mirrors</div></body></html>')
+    assert heuristic_date(loose, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, tzinfo=UTC)
+
+
+DECLARED_PAGES = (
+    '<html><head><script type="application/ld+json">{"dateModified": "2018-04-05", "datePublished": "2017-03-04"}'
+    "</script></head><body><p>x</p></body></html>",
+    '<html><head><meta name="dcterms.date" content="2016-01-02"><meta property="og:updated_time" content="2019-01-02">'
+    "</head><body><p>x</p></body></html>",
+    '<html><body><header><time datetime="2001-01-01">then</time></header><p><time datetime="2015-06-07">June</time>'
+    "</p></body></html>",
+    '<html><head><script type="application/ld+json">{"dateCreated": "2014-02-03"}</script>'
+    '<meta name="date" content="2013-01-02"></head><body><time datetime="2012-01-01">x</time></body></html>',
+)
+
+
+@pytest.mark.parametrize("page", DECLARED_PAGES)
+def test_page_dates_reads_the_declared_dates_once_for_both(page):
+    document = html.document_fromstring(page)
+    modified, published = page_dates(document, "http://127.0.0.1:8000/a.html")
+    assert page_date(document) is not None and published_date(document) is not None
+    assert (modified, published) == (page_date(document), published_date(document))

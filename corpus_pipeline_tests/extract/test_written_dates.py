@@ -8,12 +8,15 @@ from html import escape
 
 import pytest
 from htmldate import find_date
+from htmldate.core import search_page
+from htmldate.utils import Extractor
+from htmldate.validators import get_max_date, get_min_date
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.extract.metadata import heuristic_date
-from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, written_date
+from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, page_search, written_date
 
 FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 
@@ -100,6 +103,9 @@ _PIECES = st.lists(st.lists(_DATE_MATERIAL, max_size=12).map("".join), min_size=
 @given(_PIECES, st.booleans())
 @example(["Posted on 3/5/2", "©"], True)
 @example(["Dec. 9, ٣٣"], False)
+@example(["Posted on 3/5/", "24"], True)
+@example(["©2", "021"], True)
+@example(["12.0", "3.2021"], True)
 @settings(max_examples=300, deadline=None)
 def test_text_the_digit_count_rules_out_holds_no_date_for_htmldate(pieces, original):
     if may_hold_written_date(pieces):
@@ -110,7 +116,38 @@ def test_text_the_digit_count_rules_out_holds_no_date_for_htmldate(pieces, origi
 
 
 def test_four_digits_may_make_a_date_and_fewer_cannot():
-    assert may_hold_written_date(["Posted on 3/5/", "24"])
+    assert may_hold_written_date(["Posted on 3/5/24"])
     assert written_date(["Posted on 3/5/24"], (), True, FORMAT) is not None
+    # Four digits, but no piece holds them all: no pattern reads a date across pieces.
+    split = ["Posted on 3/5/", "24"]
+    assert not may_hold_written_date(split)
+    page = "<html><body>" + "".join(f"<p>{escape(piece)}</p>" for piece in split) + "</body></html>"
+    assert find_date(page, extensive_search=True, original_date=True, outputformat=FORMAT) is None
+    assert written_date(split, (), True, FORMAT) is None
     assert not may_hold_written_date(["Posted on 3/5/2", "January"])
     assert not may_hold_written_date([])
+
+
+# Years in and out of htmldate's 1990-2039, two-digit years after days and months, copyright notices, month names and
+# markup, so that texts come close to each of search_page's steps.
+_PAGE_PARTS = st.sampled_from([
+    "1989", "1990", "1999", "2021", "2039", "2040", "21", "99", "3", "12", "31", "/", ".", "-", " ", " ", "©",
+    "&copy;", "(c) ", "Copyright ", "May ", "3rd of ", "January ", ", ", "<p>", "</p>", "w3.org", "x",
+])
+
+
+@given(st.lists(_PAGE_PARTS, max_size=20).map("".join), st.booleans())
+@example("<p>Posted 3/5/24 by</p>", True)
+@example("<p>© 2021 x</p>", False)
+@example("<p>12.03.99.</p>", True)
+@settings(max_examples=400, deadline=None)
+def test_the_page_search_is_htmldate_s(source, original):
+    options = Extractor(True, get_max_date(None), get_min_date(None), original, FORMAT)
+    assert page_search(source, options) == search_page(source, options)
+
+
+def test_a_text_without_a_year_or_a_short_date_skips_the_page_search():
+    options = Extractor(True, get_max_date(None), get_min_date(None), True, FORMAT)
+    assert page_search("<p>6.7.3. Files of 1989 and 2040</p>", options) is None
+    assert page_search("<p>Posted 3/5/24 by</p>", options) == search_page("<p>Posted 3/5/24 by</p>", options)
+    assert page_search("<p>Posted 3/5/24 by</p>", options) is not None
