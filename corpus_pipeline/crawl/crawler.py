@@ -397,7 +397,7 @@ class _Crawl:
                     yield from [alternate] if alternate else []
 
     def _from_page(self, task: CrawlTask, body: bytes, page_url: str) -> list[CrawlTask]:
-        links = extract_links(body, page_url)
+        links = extract_links(body, page_url, alternates=bool(self.website.langs))
         tasks: list[CrawlTask | None] = []
         for lang in self.website.langs:
             if lang in links.alternates:

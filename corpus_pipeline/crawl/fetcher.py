@@ -24,7 +24,14 @@ from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.deadline import DeadlineWatch, RequestDeadline
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
-from corpus_pipeline.crawl.transport import CrawlAdapter, EnvironmentProxies, PeerCheck, crawl_session, refused_peer
+from corpus_pipeline.crawl.transport import (
+    CrawlAdapter,
+    CrawlClient,
+    CrawlResponse,
+    EnvironmentProxies,
+    PeerCheck,
+    refused_peer,
+)
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -88,7 +95,7 @@ class Refusal:
 
 
 class Fetcher:
-    """HTTP client of one crawl: one requests session per thread, shared politeness.
+    """HTTP client of one crawl: one :class:`CrawlClient` (its connections, its cookies) per thread, shared politeness.
 
     ``peer_check`` judges the address each connection reached before anything is sent on it.
     """
@@ -101,13 +108,12 @@ class Fetcher:
         self._deadlines = DeadlineWatch()  # one thread keeps every request's deadline
         self._proxies = EnvironmentProxies()
 
-    def _session(self) -> tuple[requests.Session, RequestDeadline]:
-        session = getattr(self._local, "session", None)
-        if session is None:
+    def _client(self) -> tuple[CrawlClient, RequestDeadline]:
+        client = getattr(self._local, "client", None)
+        if client is None:
             deadline = self._local.deadline = RequestDeadline(self._deadlines)
-            session = crawl_session(self.settings.user_agent, lambda: CrawlAdapter(deadline, self.peer_check))
-            self._local.session = session
-        return session, self._local.deadline
+            client = self._local.client = CrawlClient(self.settings.user_agent, CrawlAdapter(deadline, self.peer_check))
+        return client, self._local.deadline
 
     def fetch(self, url: str, host: str, expected: Expected = "document", validators: dict[str, str] | None = None,
               hop_guard: HopGuard | None = None) -> FetchResult:
@@ -172,24 +178,19 @@ class Fetcher:
         self, url: str, expected: Expected, validators: dict[str, str], slot: RequestSlot
     ) -> tuple[FetchResult, float | None]:
         settings = self.settings
-        session, deadline = self._session()
+        client, deadline = self._client()
         deadline.arm(settings.total_timeout_s)
         try:
-            return self._request(session, deadline, url, expected, validators, slot)
+            return self._request(client, deadline, url, expected, validators, slot)
         finally:
             deadline.disarm()
 
-    def _request(self, session: requests.Session, deadline: RequestDeadline, url: str, expected: Expected,
+    def _request(self, client: CrawlClient, deadline: RequestDeadline, url: str, expected: Expected,
                  validators: dict[str, str], slot: RequestSlot) -> tuple[FetchResult, float | None]:
         settings = self.settings
         try:
-            response = session.get(
-                url,
-                headers=validators,
-                proxies=self._proxies.for_url(url),
-                timeout=(settings.connect_timeout_s, settings.read_timeout_s),
-                stream=True,
-                allow_redirects=False,
+            response = client.get(
+                url, validators, self._proxies.for_url(url), (settings.connect_timeout_s, settings.read_timeout_s)
             )
         except requests.RequestException as exc:
             refused = refused_peer(exc)
@@ -225,7 +226,7 @@ class Fetcher:
     def _deadline_error(self, part: str) -> str:
         return f"{DEADLINE_PREFIX} of {self.settings.total_timeout_s:g} s exceeded while reading {part}"
 
-    def _read_body(self, response: requests.Response, result: FetchResult, expected: Expected,
+    def _read_body(self, response: CrawlResponse, result: FetchResult, expected: Expected,
                    deadline: RequestDeadline) -> FetchResult:
         settings = self.settings
         chunks: list[bytes] = []

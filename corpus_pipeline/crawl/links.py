@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree, html
 
 from corpus_pipeline.core.urls import absolutize
+
+# A relative path of plain characters (no scheme, query, fragment or parameters; no empty, "." or ".." segment):
+# urljoin puts it after the base's folder unchanged.
+_PLAIN_SEGMENT = r"(?!\.\.?(?:/|$))[A-Za-z0-9._~!$&'()*+,=@%-]+"
+_PLAIN_RELATIVE = re.compile(rf"{_PLAIN_SEGMENT}(?:/{_PLAIN_SEGMENT})*/?")
+# A base whose folder such a path joins by concatenation: a lower-case http(s) scheme, a plain host, a path of plain
+# segments (none empty, ".", or ".."), no parameters, query or fragment.
+_PLAIN_BASE = re.compile(rf"https?://[A-Za-z0-9.:-]+(?:/{_PLAIN_SEGMENT})*/(?:{_PLAIN_SEGMENT})?")
 
 
 @dataclass(frozen=True)
@@ -17,8 +26,12 @@ class PageLinks:
     alternates: dict[str, str] = field(default_factory=dict)
 
 
-def extract_links(body: bytes, page_url: str) -> PageLinks:
-    """All ``<a href>`` targets and ``<link rel=alternate hreflang>`` of a page; broken HTML gives what can be read."""
+def extract_links(body: bytes, page_url: str, alternates: bool = True) -> PageLinks:
+    """All ``<a href>`` targets and ``<link rel=alternate hreflang>`` of a page; broken HTML gives what can be read.
+
+    ``alternates=False`` leaves the ``<link>`` elements unread (a crawl without ``langs`` never uses them; a
+    multilingual page holds one per translation).
+    """
     if not body or not body.strip():
         return PageLinks()
     try:
@@ -31,10 +44,11 @@ def extract_links(body: bytes, page_url: str) -> PageLinks:
         if node.get("href"):
             base = absolutize(node.get("href"), page_url) or page_url
             break
+    folder = base[: base.rfind("/") + 1] if _PLAIN_BASE.fullmatch(base) else None
     links: dict[str, None] = {}
     hrefs_seen: set[str] = set()
-    alternates: dict[str, str] = {}
-    for node in document.iter("a", "area", "link"):
+    translations: dict[str, str] = {}
+    for node in document.iter("a", "area", "link") if alternates else document.iter("a", "area"):
         href = node.get("href")
         if not href:
             continue
@@ -42,8 +56,8 @@ def extract_links(body: bytes, page_url: str) -> PageLinks:
             rel = (node.get("rel") or "").lower().split()
             lang = (node.get("hreflang") or "").strip().lower()
             target = absolutize(href, base)
-            if "alternate" in rel and lang and target and lang not in alternates:
-                alternates[lang] = target
+            if "alternate" in rel and lang and target and lang not in translations:
+                translations[lang] = target
             continue
         if (node.get("rel") or "").lower() == "nofollow":
             continue
@@ -53,7 +67,15 @@ def extract_links(body: bytes, page_url: str) -> PageLinks:
         if not href or href in hrefs_seen:
             continue
         hrefs_seen.add(href)
-        target = absolutize(href, base)
+        target = join_link(href, base, folder)
         if target:
             links.setdefault(target)
-    return PageLinks(tuple(links), alternates)
+    return PageLinks(tuple(links), translations)
+
+
+def join_link(href: str, base: str, folder: str | None) -> str | None:
+    """:func:`absolutize` of a stripped ``href``; ``folder`` (the base up to its last "/", when the base is plain)
+    joins a plain relative path by concatenation, as urljoin would, in a fraction of the time."""
+    if folder is not None and _PLAIN_RELATIVE.fullmatch(href):
+        return folder + href
+    return absolutize(href, base)

@@ -1,9 +1,12 @@
 """The address a connection reached is judged before anything is sent (DNS rebinding)."""
 
+import requests
+
 from corpus_pipeline.core.outcomes import FetchOutcome
 from corpus_pipeline.crawl.fetcher import Fetcher
 from corpus_pipeline.crawl.politeness import is_private_address
 from corpus_pipeline.crawl.throttle import HostThrottle
+from corpus_pipeline.crawl.transport import ACCEPT
 from corpus_pipeline_tests.support.http_server import LoopbackSite, Route
 
 
@@ -64,3 +67,36 @@ def test_no_proxy_sends_a_host_direct_and_netrc_credentials_are_never_sent(fast_
         (_, _, headers), = site.requests
     assert result.outcome == FetchOutcome.FETCHED and b"direct" in result.body
     assert "Authorization" not in headers, "the user's .netrc is not the crawl's to send"
+
+
+def test_requests_go_out_as_a_requests_session_sent_them(fast_settings):
+    # The crawl's client replaced a requests.Session (trust_env off, its User-Agent and Accept): the same header
+    # lines, in the same order, with a re-crawl's validators after them.
+    validators = {"If-None-Match": '"v1"', "If-Modified-Since": "Wed, 21 Oct 2015 07:28:00 GMT"}
+    with LoopbackSite({"/page": Route(body="<html>page</html>")}) as site:
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
+        result = fetcher.fetch(site.url("/page"), "127.0.0.1", validators=validators)
+        session = requests.Session()
+        session.trust_env = False
+        session.headers["User-Agent"] = fast_settings.user_agent
+        session.headers["Accept"] = ACCEPT
+        session.get(site.url("/page"), headers=validators, timeout=5).close()
+        (_, ours_path, ours), (_, theirs_path, theirs) = site.requests
+    assert result.outcome == FetchOutcome.FETCHED and b"page" in result.body
+    assert ours_path == theirs_path == "/page"
+    assert list(ours.items()) == list(theirs.items())
+    assert ours["User-Agent"] == fast_settings.user_agent and ours["If-None-Match"] == '"v1"'
+
+
+def test_a_cookie_the_server_sets_comes_back_on_the_threads_next_requests(fast_settings):
+    routes = {
+        "/set": Route(body="<html>set</html>", headers={"Set-Cookie": "visit=abc; Path=/"}),
+        "/next": Route(body="<html>next</html>"),
+    }
+    with LoopbackSite(routes) as site:
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
+        fetcher.fetch(site.url("/next"), "127.0.0.1")
+        fetcher.fetch(site.url("/set"), "127.0.0.1")
+        fetcher.fetch(site.url("/next"), "127.0.0.1")
+        sent = [headers.get("Cookie") for _, _, headers in site.requests]
+    assert sent == [None, None, "visit=abc"]
