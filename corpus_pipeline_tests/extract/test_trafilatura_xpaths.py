@@ -4,12 +4,15 @@ from copy import deepcopy
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html
-from trafilatura import xpaths
+from lxml.etree import SubElement
+from trafilatura import main_extractor, xpaths
 from trafilatura.baseline import html2txt
 from trafilatura.core import _prepare_tree
 from trafilatura.htmlprocessing import delete_by_link_density
-from trafilatura.settings import BASIC_CLEAN_XPATH, Extractor
+from trafilatura.settings import BASIC_CLEAN_XPATH, TAG_CATALOG, Extractor
 
 from corpus_pipeline.extract import trafilatura_main_pass, trafilatura_xpaths
 from corpus_pipeline.extract.html_tree import parse_html
@@ -132,3 +135,62 @@ def test_link_density_pruning_is_trafilaturas(trees: list[html.HtmlElement]) -> 
                 assert html.tostring(ours) == html.tostring(theirs), tag
                 deleted += len(list(tree.iter())) - len(list(ours.iter()))
     assert deleted  # the pages exercise the deletions
+
+
+# Converted trees (trafilatura's tag names) rich in links, nested so that one pass's deletions change what the next
+# pass reads: the link density passes share what they read of the tree, and forget it only for the deleted
+# elements' ancestors.
+_TAGS = ("div", "div", "list", "item", "p", "p", "ref", "ref", "head", "quote", "table", "span", "graphic")
+_TEXTS = ("", " ", "go", "a link here", "\n  some words  \n", "a sentence of several words, " * 3, "long text " * 20)
+_Node = tuple[str, str, str, list]  # tag, text, tail, children
+_NODES = st.recursive(
+    st.tuples(st.sampled_from(_TAGS), st.sampled_from(_TEXTS), st.sampled_from(_TEXTS), st.just([])),
+    lambda children: st.tuples(
+        st.sampled_from(_TAGS), st.sampled_from(_TEXTS), st.sampled_from(_TEXTS), st.lists(children, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+def _built(node: _Node, parent: html.HtmlElement | None = None) -> html.HtmlElement:
+    tag, text, tail, children = node
+    element = html.Element(tag) if parent is None else SubElement(parent, tag)
+    element.text, element.tail = text or None, tail or None
+    for child in children:
+        _built(child, element)
+    return element
+
+
+def _pruned_both_ways(
+    tree: html.HtmlElement, potential_tags: set[str], options: Extractor
+) -> tuple[bytes, bytes]:
+    ours, theirs = deepcopy(tree), deepcopy(tree)
+    ours = trafilatura_main_pass.prune_unwanted_sections(ours, set(potential_tags), options)
+    theirs = main_extractor.prune_unwanted_sections(theirs, set(potential_tags), options)
+    return html.tostring(ours), html.tostring(theirs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    children=st.lists(_NODES, min_size=1, max_size=6),
+    focus=st.sampled_from(("balanced", "precision", "recall")),
+    extra_tags=st.sets(st.sampled_from(("table", "graphic", "ref"))),
+)
+def test_section_pruning_is_trafilaturas(children: list[_Node], focus: str, extra_tags: set[str]) -> None:
+    tree = _built(("body", "", "", children))
+    options = Extractor(output_format="txt", tables=True, precision=focus == "precision", recall=focus == "recall")
+    ours, theirs = _pruned_both_ways(tree, set(TAG_CATALOG) | extra_tags, options)
+    assert ours == theirs
+
+
+def test_section_pruning_reads_again_what_a_deletion_changed() -> None:
+    # The first round keeps the div (162 characters, 4 links); its list pass deletes the div's list, all links; the
+    # second round must then read the div again, short and with only short links, and delete it: its text and links
+    # remembered from before the deletion would keep it.
+    link_list = ("list", "", "", [("item", "", "", [("ref", "x" * 60, "", [])]) for _ in range(2)])
+    div = ("div", "", "", [("p", "plain words " * 3 + "here", "", []), ("ref", "a", "", []), ("ref", "b", "", []), link_list])
+    tree = _built(("body", "", "", [div, ("p", "plain words " * 30, "", [])]))
+    options = Extractor(output_format="txt", tables=True)
+    ours, theirs = _pruned_both_ways(tree, set(TAG_CATALOG), options)
+    assert ours == theirs
+    assert html.fromstring(ours).find(".//div") is None  # the div went in the second round
