@@ -45,6 +45,7 @@ from corpus_pipeline.extract.trafilatura_xpaths import (
     OVERALL_DISCARD,
     TEASER_DISCARD,
     Selection,
+    any_body,
     basic_cleaning_targets,
 )
 
@@ -247,7 +248,8 @@ def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set
     if options.links is True:
         potential_tags.add("ref")
     result_body = Element("body")
-    for first_match in BODY:
+    # Until one of them selects an element, the tree is as it was: one walk tells whether any of them will.
+    for first_match in BODY if any_body(tree) else ():
         subtree = first_match(tree)
         if subtree is None:
             continue

@@ -324,6 +324,44 @@ def main_box(tree: _Element) -> _Element | None:
     return _first(tree, wanted, "main", "article", "div", "section")
 
 
+# The BODY selections' tests of ids and classes, as one expression each (an empty value matches none of them).
+_ANY_BODY_ID = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in (_BODY_ID, _STORY_ID, _MAIN_ID)))
+_ANY_BODY_CLASS = re.compile(
+    "|".join(f"(?:{pattern.pattern})" for pattern in (_BODY_CLASS, _STORY_CLASS, _MAIN_CLASS)) + "|(?i:fulltext)"
+)
+_BODY_CLASSES = frozenset(("post", "entry", "postarea", "art-postcontent", "text", "cell", "story", "content"))
+_BODY_IDS = frozenset(("articleContent", "article", "story", "content"))
+
+
+def any_body(tree: _Element) -> bool:
+    """Whether any of the BODY selections selects an element: one walk with all their tests, where trying them one
+    after another walks the tree five times (a page without any frame, as every Debian handbook page, is read by
+    the recovery of stray text instead)."""
+    by_id, by_class = _tester(_ANY_BODY_ID), _tester(_ANY_BODY_CLASS)
+    for node in _elements(tree, *_ARTICLE_BOXES):
+        tag = node.tag
+        if tag in ("article", "main"):
+            return True  # first_article's and main_box's
+        get = node.get
+        id_, class_name, role = get("id") or "", get("class") or "", get("role") or ""
+        if (
+            class_name in _BODY_CLASSES
+            or id_ in _BODY_IDS
+            or role == "article"
+            or get("itemprop") == "articleBody"
+            or class_name.startswith("main")
+            or id_.startswith("main")
+            or role.startswith("main")
+            or by_id(id_)
+            or by_class(class_name)
+            or "main-content" in id_.replace("C", "c").replace("M", "m")
+            or "main-content" in class_name.replace("C", "c").replace("M", "m")
+            or "page-content" in class_name.replace("C", "c").replace("P", "p")
+        ):
+            return True
+    return False
+
+
 OVERALL_DISCARD: list[Selection] = [overall_discard_boxes, overall_discard_hidden]
 TEASER_DISCARD: list[Selection] = [teaser_boxes]
 DISCARD_IMAGE: list[Selection] = [caption_boxes]

@@ -112,6 +112,19 @@ def test_first_frames_are_trafilaturas(trees: list[html.HtmlElement]) -> None:
         assert found, first_match.__name__
 
 
+def test_one_walk_tells_whether_any_frame_is_selected(trees: list[html.HtmlElement]) -> None:
+    found = [any(first_match(tree) is not None for first_match in trafilatura_xpaths.BODY) for tree in trees]
+    assert [trafilatura_xpaths.any_body(tree) for tree in trees] == found
+    # each frame alone, and near misses of each test
+    misses = ["<div class='Post'>a</div>", "<span class='article-body'>a</span>", "<p id='main'>a</p>", "<div>a</div>"]
+    for body in [*BODIES, *misses]:
+        tree = parse_html(f"<html><body><div class='x'>{body}</div></body></html>")
+        expected = any(first_match(tree) is not None for first_match in trafilatura_xpaths.BODY)
+        assert trafilatura_xpaths.any_body(tree) is expected, body
+        found.append(expected)
+    assert any(found) and not all(found)
+
+
 def test_id_or_class_is_the_first_in_the_source() -> None:
     tree = parse_html('<html><body><div class="cookie" id="x">a</div><div id="x" class="cookie">b</div></body></html>')
     assert [node.text for node in trafilatura_xpaths.overall_discard_boxes(tree)] == ["a"]
