@@ -18,7 +18,7 @@ import logging
 import os
 import pkgutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -205,11 +205,16 @@ def justext_rescue(tree: HtmlElement, options: Extractor) -> tuple[_Element, str
 
 
 def compare_extraction(
-    cleaned_tree: HtmlElement, raw_tree: HtmlElement, body: _Element, text: str, options: Extractor
+    cleaned_tree: HtmlElement | Callable[[], HtmlElement],
+    raw_tree: HtmlElement,
+    body: _Element,
+    text: str,
+    options: Extractor,
 ) -> tuple[_Element, str]:
     """``trafilatura.external.compare_extraction``: the main pass's ``body`` and ``text`` against readability's
     reading of ``raw_tree`` and, when the result is short or holds page furniture, justext's of ``cleaned_tree``
-    (through :func:`justext_rescue`); the same steps, on the same inputs, with trafilatura's own helpers."""
+    (through :func:`justext_rescue`); the same steps, on the same inputs, with trafilatura's own helpers.
+    ``cleaned_tree`` may be a function that gives the tree, called only when justext reads it."""
     length = len(text)
     if options.focus == "recall" and length > options.min_extracted_size * 10:
         return body, text
@@ -223,7 +228,9 @@ def compare_extraction(
         body, text, length = readability_body, readability_text, readability_length
     unclean = bool(body.xpath(SANITIZED_XPATH))
     if unclean or length < options.min_extracted_size:
-        justext_tree, justext_text = justext_rescue(cleaned_tree, options)
+        justext_tree, justext_text = justext_rescue(
+            cleaned_tree() if callable(cleaned_tree) else cleaned_tree, options
+        )
         justext_length = len(justext_text)
         if unclean:  # justext may be shorter (furniture dropped), within a ratio, and keep a page's images
             accept = length <= JUSTEXT_OVERRIDE_RATIO * justext_length and (
