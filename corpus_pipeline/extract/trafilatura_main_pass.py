@@ -237,9 +237,12 @@ def _shape(tree: _Element) -> tuple[int, _Element | None]:
     return int(_ELEMENT_COUNT(tree)), tree.getparent()
 
 
-def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set[str]]:
+def main_pass(
+    tree: HtmlElement, options: Extractor, framed: bool | None = None
+) -> tuple[_Element, str, set[str]]:
     """``trafilatura.main_extractor._extract``: the content of the first candidate frame that yields some, its
-    text and the tags it looked for."""
+    text and the tags it looked for. ``framed``: :func:`any_body` of the tree, when the caller knows it (without a
+    frame, the pass edits nothing)."""
     potential_tags = set(TAG_CATALOG)
     if options.tables is True:
         potential_tags.update(["table", "td", "th", "tr"])
@@ -249,7 +252,7 @@ def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set
         potential_tags.add("ref")
     result_body = Element("body")
     # Until one of them selects an element, the tree is as it was: one walk tells whether any of them will.
-    for first_match in BODY if any_body(tree) else ():
+    for first_match in BODY if (any_body(tree) if framed is None else framed) else ():
         subtree = first_match(tree)
         if subtree is None:
             continue
