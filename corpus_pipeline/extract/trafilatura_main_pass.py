@@ -42,7 +42,7 @@ from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 from corpus_pipeline.extract.trafilatura_xpaths import (
     BODY,
     DISCARD_IMAGE,
-    OVERALL_DISCARD,
+    OVERALL_DISCARD_IN_ONE,
     TEASER_DISCARD,
     Selection,
     any_body,
@@ -93,7 +93,7 @@ def prune_unwanted_sections(
 ) -> _Element:
     """``trafilatura.main_extractor.prune_unwanted_sections``."""
     favor_precision = options.focus == "precision"
-    tree = prune(tree, OVERALL_DISCARD, with_backup=True)
+    tree = prune(tree, OVERALL_DISCARD_IN_ONE, with_backup=True)
     if "graphic" not in potential_tags:
         tree = prune(tree, DISCARD_IMAGE)
     if options.focus != "recall":

@@ -111,46 +111,56 @@ def _tester(pattern: re.Pattern[str]) -> Callable[[str], bool]:
 
 def overall_discard_boxes(tree: _Element) -> list[_Element]:
     """``OVERALL_DISCARD_XPATH[0]``: boxes named or marked as navigation, sharing, ads, bylines and the like."""
-    cookie, by_id, by_class = _tester(_COOKIE), _tester(_DISCARD_ID), _tester(_DISCARD_CLASS)
-    found = []
-    for node in _elements(tree, *_BOXES):
-        get = node.get
-        if (
-            get("data-lp-replacement-content") is not None
-            or "nav" in (get("role") or "").replace("N", "n")
-            or "MostPopularStories" in (get("data-component") or "")
-            or cookie(_first_of(node, "id", "class"))
-            or by_id(get("id") or "")
-            or by_class(get("class") or "")
-        ):
-            found.append(node)
-    return found
+    return overall_discards(tree)[0]
 
 
 def overall_discard_hidden(tree: _Element) -> list[_Element]:
     """``OVERALL_DISCARD_XPATH[1]``: hidden elements, comment titles and replies."""
-    by_id, by_class = _tester(_HIDDEN_ID), _tester(_HIDDEN_CLASS)
-    found = []
+    return overall_discards(tree)[1]
+
+
+def overall_discards(tree: _Element) -> tuple[list[_Element], list[_Element]]:
+    """Both ``OVERALL_DISCARD_XPATH`` selections (:func:`overall_discard_boxes`, :func:`overall_discard_hidden`) in
+    one walk: the second reads every element, and the boxes' attributes are read once for both (two walks were
+    ~0.15 ms more of the ~0.75 a Debian handbook tree took)."""
+    cookie, by_id, by_class = _tester(_COOKIE), _tester(_DISCARD_ID), _tester(_DISCARD_CLASS)
+    hidden_id, hidden_class = _tester(_HIDDEN_ID), _tester(_HIDDEN_CLASS)
+    boxes, hidden = [], []
     for node in _elements(tree):
         get = node.get
         id_, class_name, style = get("id") or "", get("class"), get("style") or ""
+        class_value = class_name or ""
+        if node.tag in _BOXES and (
+            get("data-lp-replacement-content") is not None
+            or "nav" in (get("role") or "").replace("N", "n")
+            or "MostPopularStories" in (get("data-component") or "")
+            or cookie(_first_of(node, "id", "class"))
+            or by_id(id_)
+            or by_class(class_value)
+        ):
+            boxes.append(node)
         # ``@id|@class`` and ``@id|@style`` read the attributes' order (``_first_of``): only for an element where one
         # of the two passes the test (this runs on every element of every tree trafilatura prunes).
         if (
             class_name == "comments-title"
             or (
-                (id_.startswith("reply-") or (class_name or "").startswith("reply-"))
+                (id_.startswith("reply-") or class_value.startswith("reply-"))
                 and _first_of(node, "id", "class").startswith("reply-")
             )
             or (("hidden" in id_ or "hidden" in style) and "hidden" in _first_of(node, "id", "style"))
             or "display:none" in style
             or "display: none" in style
-            or by_id(id_)
-            or by_class(class_name or "")
+            or hidden_id(id_)
+            or hidden_class(class_value)
             or get("aria-hidden") == "true"
         ):
-            found.append(node)
-    return found
+            hidden.append(node)
+    return boxes, hidden
+
+
+def _overall_discarded(tree: _Element) -> list[_Element]:
+    boxes, hidden = overall_discards(tree)
+    return boxes + hidden
 
 
 def teaser_boxes(tree: _Element) -> list[_Element]:
@@ -363,6 +373,8 @@ def any_body(tree: _Element) -> bool:
 
 
 OVERALL_DISCARD: list[Selection] = [overall_discard_boxes, overall_discard_hidden]
+# The same selections for trafilatura's pruning, which only takes what they select in order: one walk.
+OVERALL_DISCARD_IN_ONE: list[Selection] = [_overall_discarded]
 TEASER_DISCARD: list[Selection] = [teaser_boxes]
 DISCARD_IMAGE: list[Selection] = [caption_boxes]
 RAW_TREE_PRUNE: list[Selection] = [scrolled_posts, share_buttons]

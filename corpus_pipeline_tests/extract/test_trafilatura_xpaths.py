@@ -125,6 +125,16 @@ def test_one_walk_tells_whether_any_frame_is_selected(trees: list[html.HtmlEleme
     assert any(found) and not all(found)
 
 
+def test_overall_discard_in_one_walk_selects_both_expressions(trees: list[html.HtmlElement]) -> None:
+    [selection] = trafilatura_xpaths.OVERALL_DISCARD_IN_ONE
+    selected = 0
+    for tree in trees:
+        expected = [node for expression in xpaths.OVERALL_DISCARD_XPATH for node in expression(tree)]
+        assert [id(node) for node in selection(tree)] == [id(node) for node in expected]
+        selected += len(expected)
+    assert selected
+
+
 def test_id_or_class_is_the_first_in_the_source() -> None:
     tree = parse_html('<html><body><div class="cookie" id="x">a</div><div id="x" class="cookie">b</div></body></html>')
     assert [node.text for node in trafilatura_xpaths.overall_discard_boxes(tree)] == ["a"]
