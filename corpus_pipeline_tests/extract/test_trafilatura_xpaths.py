@@ -135,6 +135,12 @@ def test_overall_discard_in_one_walk_selects_both_expressions(trees: list[html.H
     assert selected
 
 
+def test_no_id_pattern_matches_an_empty_id() -> None:
+    # the one walk of the OVERALL_DISCARD selections tests ids only where there is one
+    assert trafilatura_xpaths._DISCARD_ID.search("") is None
+    assert trafilatura_xpaths._HIDDEN_ID.search("") is None
+
+
 def test_id_or_class_is_the_first_in_the_source() -> None:
     tree = parse_html('<html><body><div class="cookie" id="x">a</div><div id="x" class="cookie">b</div></body></html>')
     assert [node.text for node in trafilatura_xpaths.overall_discard_boxes(tree)] == ["a"]
