@@ -12,9 +12,15 @@ thresholds trafilatura passes. The text is the one trafilatura's ``justext_rescu
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
-from collections.abc import Iterable
+import os
+import pkgutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from justext.core import ParagraphMaker, revise_paragraph_classification  # type: ignore[import-untyped]
@@ -34,6 +40,8 @@ from trafilatura.settings import JUSTEXT_LANGUAGES, Extractor
 from trafilatura.utils import trim
 from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
+from corpus_pipeline.extract.language_model import default_cache_dir
+
 LOGGER = logging.getLogger(__name__)
 
 # The arguments trafilatura's ``try_justext`` passes to justext (``classify_paragraphs`` and
@@ -44,6 +52,7 @@ STOPWORDS_LOW = 0.1
 STOPWORDS_HIGH = 0.2
 MAX_LINK_DENSITY = 0.25
 MAX_HEADING_DISTANCE = 150
+_STOPLIST_FORMAT = 1  # bump when the cached file's layout (CompactStoplist.to_bytes) or the words' reading changes
 
 
 class CompactStoplist:
@@ -89,6 +98,32 @@ class CompactStoplist:
         """The bytes the words take."""
         return sum(len(run) for run in self._runs.values())
 
+    def to_bytes(self) -> bytes:
+        """The stoplist as one file's bytes: a JSON line of the runs' widths and sizes, their SHA-256, the runs."""
+        widths = sorted(self._runs)
+        payload = b"".join(self._runs[width] for width in widths)
+        header = {"empty": self._has_empty, "runs": [[width, len(self._runs[width])] for width in widths]}
+        return b"\n".join((json.dumps(header).encode(), hashlib.sha256(payload).hexdigest().encode(), payload))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> CompactStoplist:
+        """The stoplist :meth:`to_bytes` wrote; ValueError when the bytes are not such a file, whole."""
+        header_line, checksum, payload = data.split(b"\n", 2)
+        if hashlib.sha256(payload).hexdigest().encode() != checksum:
+            raise ValueError("damaged stoplist")
+        header = json.loads(header_line)
+        stoplist = cls(())
+        stoplist._has_empty = header["empty"] is True
+        offset = 0
+        for width, size in header["runs"]:
+            if width <= 0 or size % width:
+                raise ValueError("damaged stoplist")
+            stoplist._runs[width] = payload[offset : offset + size]
+            offset += size
+        if offset != len(payload):
+            raise ValueError("damaged stoplist")
+        return stoplist
+
 
 def _key(word: str) -> bytes:
     # surrogatepass: a lone surrogate encodes to bytes no valid UTF-8 word has, so it is simply not found
@@ -98,8 +133,62 @@ def _key(word: str) -> bytes:
 @lru_cache(maxsize=1)
 def all_languages_stoplist() -> CompactStoplist:
     """The union of justext's stoplists (trafilatura's ``JT_STOPLIST``), lower-cased again as justext's
-    ``define_stoplist`` does; built once per process, when a page first needs it."""
-    return CompactStoplist(word.lower() for language in get_stoplists() for word in get_stoplist(language))
+    ``define_stoplist`` does; read once per process, when a page first needs it, from the cache folder
+    (:func:`cached_stoplist`)."""
+    sources = [
+        pkgutil.get_data("justext", os.path.join("stoplists", f"{language}.txt")) or b""  # get_stoplist's file
+        for language in sorted(get_stoplists())
+    ]
+    return cached_stoplist(sources, default_cache_dir())
+
+
+def stoplist_words(sources: Iterable[bytes]) -> Iterator[str]:
+    """The words of justext's stoplist files (``sources``: their bytes) as ``get_stoplist`` reads them (one a line,
+    lower-cased), lower-cased again as ``define_stoplist`` does."""
+    for source in sources:
+        for line in source.splitlines():
+            yield line.decode("utf8").lower().lower()
+
+
+def cached_stoplist(sources: list[bytes], cache_dir: Path) -> CompactStoplist:
+    """The :class:`CompactStoplist` of the words of ``sources`` (justext's stoplist files), read from ``cache_dir``
+    when a process built it before, else built and written there (atomically).
+
+    Building it from justext's 100 files takes ~0.3-0.7 CPU s in each parsing worker that meets a page needing justext
+    (both workers on the Debian handbook); reading the file takes milliseconds. The file is named after the files'
+    SHA-256 (another justext release gets its own); a file that cannot be read whole or written is built again.
+    """
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(len(source).to_bytes(8, "little"))
+        digest.update(source)
+    path = cache_dir / f"justext-stoplist-{digest.hexdigest()[:16]}-v{_STOPLIST_FORMAT}.bin"
+    try:
+        return CompactStoplist.from_bytes(path.read_bytes())
+    except (OSError, ValueError):  # not built yet, or damaged: build it again
+        pass
+    stoplist = CompactStoplist(stoplist_words(sources))
+    try:
+        _write_atomically(path, stoplist.to_bytes())
+    except OSError:  # a cache that cannot be written: the stoplist still serves this process
+        pass
+    return stoplist
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` written to ``path`` through a staging file in its folder, so that a reader sees it whole or not."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}-", delete=False) as staging:
+        try:
+            staging.write(data)
+        except OSError:
+            os.unlink(staging.name)
+            raise
+    try:
+        os.replace(staging.name, path)
+    except OSError:
+        os.unlink(staging.name)
+        raise
 
 
 @lru_cache(maxsize=8)
@@ -116,11 +205,16 @@ def justext_rescue(tree: HtmlElement, options: Extractor) -> tuple[_Element, str
 
 
 def compare_extraction(
-    cleaned_tree: HtmlElement, raw_tree: HtmlElement, body: _Element, text: str, options: Extractor
+    cleaned_tree: HtmlElement | Callable[[], HtmlElement],
+    raw_tree: HtmlElement,
+    body: _Element,
+    text: str,
+    options: Extractor,
 ) -> tuple[_Element, str]:
     """``trafilatura.external.compare_extraction``: the main pass's ``body`` and ``text`` against readability's
     reading of ``raw_tree`` and, when the result is short or holds page furniture, justext's of ``cleaned_tree``
-    (through :func:`justext_rescue`); the same steps, on the same inputs, with trafilatura's own helpers."""
+    (through :func:`justext_rescue`); the same steps, on the same inputs, with trafilatura's own helpers.
+    ``cleaned_tree`` may be a function that gives the tree, called only when justext reads it."""
     length = len(text)
     if options.focus == "recall" and length > options.min_extracted_size * 10:
         return body, text
@@ -134,7 +228,9 @@ def compare_extraction(
         body, text, length = readability_body, readability_text, readability_length
     unclean = bool(body.xpath(SANITIZED_XPATH))
     if unclean or length < options.min_extracted_size:
-        justext_tree, justext_text = justext_rescue(cleaned_tree, options)
+        justext_tree, justext_text = justext_rescue(
+            cleaned_tree() if callable(cleaned_tree) else cleaned_tree, options
+        )
         justext_length = len(justext_text)
         if unclean:  # justext may be shorter (furniture dropped), within a ratio, and keep a page's images
             accept = length <= JUSTEXT_OVERRIDE_RATIO * justext_length and (

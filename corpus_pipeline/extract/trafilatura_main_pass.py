@@ -42,9 +42,10 @@ from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 from corpus_pipeline.extract.trafilatura_xpaths import (
     BODY,
     DISCARD_IMAGE,
-    OVERALL_DISCARD,
+    OVERALL_DISCARD_IN_ONE,
     TEASER_DISCARD,
     Selection,
+    any_body,
     basic_cleaning_targets,
 )
 
@@ -92,7 +93,7 @@ def prune_unwanted_sections(
 ) -> _Element:
     """``trafilatura.main_extractor.prune_unwanted_sections``."""
     favor_precision = options.focus == "precision"
-    tree = prune(tree, OVERALL_DISCARD, with_backup=True)
+    tree = prune(tree, OVERALL_DISCARD_IN_ONE, with_backup=True)
     if "graphic" not in potential_tags:
         tree = prune(tree, DISCARD_IMAGE)
     if options.focus != "recall":
@@ -100,37 +101,46 @@ def prune_unwanted_sections(
             tree = prune(tree, TEASER_DISCARD)
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)  # only on articles, read in precision mode
+    texts = TrimmedTexts()  # shared by the passes below: each deletion forgets only its ancestors' texts
     for _ in range(2):
         before = _shape(tree)
-        tree = delete_by_link_density(tree, "div", backtracking=True, favor_precision=favor_precision)
-        tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision)
-        tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision)
+        tree = delete_by_link_density(tree, "div", backtracking=True, favor_precision=favor_precision, texts=texts)
+        tree = delete_by_link_density(tree, "list", backtracking=False, favor_precision=favor_precision, texts=texts)
+        tree = delete_by_link_density(tree, "p", backtracking=False, favor_precision=favor_precision, texts=texts)
         if _shape(tree) == before:
             break  # nothing was deleted: the second round would test the same tree and delete nothing either
     if "table" in potential_tags or favor_precision:
         boilerplate_tables = [element for element in tree.iter("table") if link_density_test_tables(element) is True]
         for element in boilerplate_tables:
+            texts.forget_ancestors(element)
             delete_element(element, keep_tail=False)
     if favor_precision:
         while len(tree) > 0 and (tree[-1].tag == "head"):
+            texts.forget_ancestors(tree[-1])
             delete_element(tree[-1], keep_tail=False)
-        tree = delete_by_link_density(tree, "head", backtracking=False, favor_precision=True)
-        tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
+        tree = delete_by_link_density(tree, "head", backtracking=False, favor_precision=True, texts=texts)
+        tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True, texts=texts)
     strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
 
 
 def delete_by_link_density(
-    subtree: _Element, tagname: str, backtracking: bool = False, favor_precision: bool = False
+    subtree: _Element,
+    tagname: str,
+    backtracking: bool = False,
+    favor_precision: bool = False,
+    texts: TrimmedTexts | None = None,
 ) -> _Element:
     """``trafilatura.htmlprocessing.delete_by_link_density``: the ``tagname`` elements rich in links deleted.
 
     Step for step trafilatura's (with its ``link_density_test`` and ``collect_link_info``), but each element's and
-    link's trimmed text is read once per call: the tests all run before any deletion, on a tree that does not change,
-    and trafilatura read a link's text again for every element around it (nested divs on a Debian handbook page:
-    ~7 % of its parse).
+    link's trimmed text is read once: the tests all run before any deletion, on a tree that does not change, and
+    trafilatura read a link's text again for every element around it (nested divs on a Debian handbook page: ~7 % of
+    its parse). ``texts`` may carry the texts over from an earlier call on the same tree (pruning calls this six
+    times): a deletion changes the text of the deleted element's ancestors only, which it forgets.
     """
-    texts = _TrimmedTexts()
+    if texts is None:
+        texts = TrimmedTexts()
     deletions = []
     len_threshold = 200 if favor_precision else 100
     depth_threshold = 1 if favor_precision else 3
@@ -147,15 +157,22 @@ def delete_by_link_density(
                 continue  # a list item's paragraph: the list's own density is tested (trafilatura's GH #788)
             deletions.append(element)
     for element in dict.fromkeys(deletions):
+        texts.forget_ancestors(element)
         delete_element(element)
     return subtree
 
 
-class _TrimmedTexts:
-    """``trim(element.text_content())`` of elements, each read once (for a tree that does not change meanwhile)."""
+class TrimmedTexts:
+    """``trim(element.text_content())`` of elements, and their links, each read once while no deletion touches them.
+
+    Removing an element (its tail joined to its previous sibling or its parent, as ``delete_element`` does) changes
+    the text and the links of its ancestors and of no other element left in the tree: :meth:`forget_ancestors`
+    before each deletion keeps every remembered reading the one the tree has.
+    """
 
     def __init__(self) -> None:
         self._texts: dict[_Element, str] = {}
+        self._links: dict[_Element, list[_Element]] = {}
 
     def __call__(self, element: _Element) -> str:
         text = self._texts.get(element)
@@ -163,11 +180,25 @@ class _TrimmedTexts:
             text = self._texts[element] = trim(element.text_content())
         return text
 
+    def links(self, element: _Element) -> list[_Element]:
+        """``element.findall(".//ref")``: the links below the element (the caller must not edit the list)."""
+        links = self._links.get(element)
+        if links is None:
+            links = self._links[element] = element.findall(".//ref")
+        return links
 
-def _link_density_test(element: _Element, favor_precision: bool, texts: _TrimmedTexts) -> tuple[bool, bool]:
+    def forget_ancestors(self, element: _Element) -> None:
+        """Forget what was read of ``element``'s ancestors, which its removal changes."""
+        texts, links = self._texts, self._links
+        for ancestor in element.iterancestors():
+            texts.pop(ancestor, None)
+            links.pop(ancestor, None)
+
+
+def _link_density_test(element: _Element, favor_precision: bool, texts: TrimmedTexts) -> tuple[bool, bool]:
     """``trafilatura.htmlprocessing.link_density_test``: whether the element is rich in links, and whether it is short
     and has links."""
-    links = element.findall(".//ref")
+    links = texts.links(element)
     if not links or element.find(".//graphic") is not None:
         return False, False
     text = texts(element)
@@ -194,7 +225,7 @@ def _link_density_test(element: _Element, favor_precision: bool, texts: _Trimmed
     return False, False
 
 
-def _link_info(links: list[_Element], texts: _TrimmedTexts) -> tuple[int, int, int]:
+def _link_info(links: list[_Element], texts: TrimmedTexts) -> tuple[int, int, int]:
     """``trafilatura.htmlprocessing.collect_link_info``: the links' text length, their number with text, and the
     number of those under 10 characters."""
     lengths = [len(text) for text in map(texts, links) if text]
@@ -206,9 +237,12 @@ def _shape(tree: _Element) -> tuple[int, _Element | None]:
     return int(_ELEMENT_COUNT(tree)), tree.getparent()
 
 
-def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set[str]]:
+def main_pass(
+    tree: HtmlElement, options: Extractor, framed: bool | None = None
+) -> tuple[_Element, str, set[str]]:
     """``trafilatura.main_extractor._extract``: the content of the first candidate frame that yields some, its
-    text and the tags it looked for."""
+    text and the tags it looked for. ``framed``: :func:`any_body` of the tree, when the caller knows it (without a
+    frame, the pass edits nothing)."""
     potential_tags = set(TAG_CATALOG)
     if options.tables is True:
         potential_tags.update(["table", "td", "th", "tr"])
@@ -217,7 +251,8 @@ def main_pass(tree: HtmlElement, options: Extractor) -> tuple[_Element, str, set
     if options.links is True:
         potential_tags.add("ref")
     result_body = Element("body")
-    for first_match in BODY:
+    # Until one of them selects an element, the tree is as it was: one walk tells whether any of them will.
+    for first_match in BODY if (any_body(tree) if framed is None else framed) else ():
         subtree = first_match(tree)
         if subtree is None:
             continue

@@ -20,8 +20,10 @@ with ``trafilatura.extract`` page for page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from copy import copy, deepcopy
 from dataclasses import dataclass
+from functools import partial
 
 from lxml.etree import Element, _Element, strip_elements, strip_tags
 from lxml.html import HtmlElement
@@ -32,9 +34,8 @@ from trafilatura.core import (
     ESCALATION_MAX_LENGTH,
     ESCALATION_PAGE_SHARE,
     _forum_thread_page,
-    _prepare_tree,
 )
-from trafilatura.htmlprocessing import convert_tags
+from trafilatura.htmlprocessing import convert_tags, tree_cleaning
 from trafilatura.main_extractor import _elem_text, extract_comments
 from trafilatura.settings import MIN_DUPLICATE_LENGTH, Extractor
 from trafilatura.utils import SPACING_PROTECTED, normalize_unicode, text_chars_test
@@ -54,7 +55,43 @@ from corpus_pipeline.extract.trafilatura_xpaths import (
     REMOVE_COMMENTS,
     REMOVE_COMMENTS_AND_LISTS,
     TEASER_DISCARD,
+    any_body,
 )
+
+
+def _prepared_tree(
+    tree: HtmlElement, options: Extractor, url: str | None
+) -> tuple[HtmlElement, Callable[[], HtmlElement]]:
+    """``trafilatura.core._prepare_tree``: the tree cleaned and its tags converted, and its backup, the cleaned tree
+    before the conversion, as a function that cleans ``tree`` again (the same steps on the same tree give the same
+    tree; the caller must not edit ``tree`` meanwhile).
+
+    trafilatura copies the cleaned tree for its backup on every reading, but only justext reads it (when the
+    comparison finds the reading short or unclean: 4 of 445 Debian handbook pages) and the salvage of a forum's
+    comments: the copy was ~1.5 % of a handbook page, cleaning again costs about twice a copy.
+    """
+    return convert_tags(tree_cleaning(copy(tree), options), options, url), partial(_cleaned, tree, options)
+
+
+def _cleaned(tree: HtmlElement, options: Extractor) -> HtmlElement:
+    return tree_cleaning(copy(tree), options)
+
+
+def _main_pass_with_backup(
+    cleaned_tree: HtmlElement, options: Extractor
+) -> tuple[HtmlElement, list[_Element], _Element, str, set[str]]:
+    """``extract_content``'s copy of the converted tree (for the recovery of stray text), then its main pass over
+    the tree: the copy, the tree's elements in order (the recovery finds the ones the pass took by position), the
+    pass's content, text and tags.
+
+    A tree where no frame is selected, the main pass leaves as it was, and takes nothing: it serves as its own copy,
+    and no element is taken (every Debian handbook page; the copy was ~1 % of its parse).
+    """
+    framed = any_body(cleaned_tree)
+    backup_tree = deepcopy(cleaned_tree) if framed else cleaned_tree
+    order = list(cleaned_tree.iter()) if framed else []
+    body, text, potential_tags = main_pass(cleaned_tree, options, framed)
+    return backup_tree, order, body, text, potential_tags
 
 
 @dataclass
@@ -63,7 +100,7 @@ class _MainPass:
 
     tree: HtmlElement  # the pruned raw tree, or the caller's page (readability, the baseline and the escalation read
     # it; none edits it)
-    cleaned_backup: HtmlElement  # the cleaned tree before tag conversion (justext reads it)
+    cleaned_backup: Callable[[], HtmlElement]  # the cleaned tree before tag conversion (justext reads it)
     backup_tree: HtmlElement  # extract_content's copy of the converted tree, for the recovery of stray text
     consumed: list[int]  # positions in backup_tree's iteration of the elements the main pass took
     per_mode: bool  # whether the main pass found too little and each mode recovers stray text its own way
@@ -131,19 +168,17 @@ class TrafilaturaReading:
             tree = prune(copy(document), RAW_TREE_PRUNE)
             if comments_pruned:
                 tree = prune(tree, REMOVE_COMMENTS_AND_LISTS)
-        cleaned_tree, cleaned_backup = _prepare_tree(tree, options, url)
+        cleaned_tree, cleaned_backup = _prepared_tree(tree, options, url)
         comments_body, comments_text, forum_posts = Element("body"), "", None
         if options.comments:
             comments_body, comments_text, cleaned_tree = extract_comments(cleaned_tree, options)
             if comments_text and is_forum:
                 forum_posts = comments_body
                 comments_body, comments_text = Element("body"), ""
-                cleaned_tree = convert_tags(copy(cleaned_backup), options, url)
+                cleaned_tree = convert_tags(cleaned_backup(), options, url)
         if options.focus == "precision" and not is_forum:
             cleaned_tree = prune(cleaned_tree, REMOVE_COMMENTS)
-        backup_tree = deepcopy(cleaned_tree)
-        order = list(cleaned_tree.iter())
-        body, text, potential_tags = main_pass(cleaned_tree, options)
+        backup_tree, order, body, text, potential_tags = _main_pass_with_backup(cleaned_tree, options)
         recovering = len(body) == 0 or len(text) < options.min_extracted_size
         consumed = [position for position, element in enumerate(order) if element.tag == "done"] if recovering else []
         # The rest of extract_content reads the fast flag once: the recovery keeps teaser blocks in fast mode. On a
@@ -187,9 +222,7 @@ class TrafilaturaReading:
     def _extract_content(cls, cleaned_tree: HtmlElement, options: Extractor) -> tuple[_Element, str]:
         """``trafilatura.main_extractor.extract_content`` (main pass, recovery, filtering), with the selections of
         :mod:`corpus_pipeline.extract.trafilatura_main_pass`."""
-        backup_tree = deepcopy(cleaned_tree)
-        order = list(cleaned_tree.iter())
-        body, text, potential_tags = main_pass(cleaned_tree, options)
+        backup_tree, order, body, text, potential_tags = _main_pass_with_backup(cleaned_tree, options)
         recovery = None
         if len(body) == 0 or len(text) < options.min_extracted_size:
             consumed = [position for position, element in enumerate(order) if element.tag == "done"]
@@ -293,7 +326,7 @@ class TrafilaturaReading:
         fast flag (recall mode drops no teaser blocks), so once for both modes; then, in full mode, the comparison
         (which edits neither the reading nor, but for the justext that reads it once, the cleaned tree)."""
         if self._recall_reading is None:
-            cleaned_tree, cleaned_backup = _prepare_tree(escalation_tree, recall_options, recall_options.url or None)
+            cleaned_tree, cleaned_backup = _prepared_tree(escalation_tree, recall_options, recall_options.url or None)
             self._recall_reading = (cleaned_backup, *self._extract_content(cleaned_tree, recall_options))
         cleaned_backup, body, text = self._recall_reading
         if recall_options.fast:

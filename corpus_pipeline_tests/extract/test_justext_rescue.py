@@ -3,6 +3,7 @@
 from copy import deepcopy
 from pathlib import Path
 
+import justext
 import pytest
 import trafilatura.external
 from justext.utils import get_stoplist, get_stoplists
@@ -14,6 +15,7 @@ from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.justext_rescue import (
     CompactStoplist,
     all_languages_stoplist,
+    cached_stoplist,
     compare_extraction,
     justext_rescue,
 )
@@ -111,3 +113,49 @@ def test_all_languages_stoplist_is_justexts_union_and_small() -> None:
     assert len(stoplist) == len(union) > 150_000
     assert all(word in stoplist for word in union)
     assert stoplist.nbytes < 3 * 2**20  # trafilatura's tuple alone takes ~14 MiB, justext's frozen set ~19 more
+
+
+def _justext_sources() -> list[bytes]:
+    folder = Path(justext.__file__).parent / "stoplists"
+    return [path.read_bytes() for path in sorted(folder.glob("*.txt"))]
+
+
+def _runs(stoplist: CompactStoplist) -> tuple[bool, dict[int, bytes]]:
+    return stoplist._has_empty, stoplist._runs
+
+
+def test_cached_stoplist_is_built_once_then_read(tmp_path: Path) -> None:
+    sources = _justext_sources()
+    union = {word.lower() for language in get_stoplists() for word in get_stoplist(language)}
+    built = cached_stoplist(sources, tmp_path / "cache")
+    assert len(built) == len(union) and all(word in built for word in union)
+    [written] = (tmp_path / "cache").iterdir()
+    assert written.name.startswith("justext-stoplist-")
+    before = written.stat().st_mtime_ns
+    read = cached_stoplist(sources, tmp_path / "cache")
+    assert _runs(read) == _runs(built)
+    assert written.stat().st_mtime_ns == before  # read, not written again
+    assert _runs(cached_stoplist(sources, tmp_path / "cache")) == _runs(all_languages_stoplist())
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "not a stoplist"])
+def test_damaged_cached_stoplist_is_built_again(tmp_path: Path, damage: str) -> None:
+    sources = [b"The\nand\n\xce\xa3\xce\x9f\xce\xa3\n\nQuick", b"der\r\nDIE\r\n"]
+    built = cached_stoplist(sources, tmp_path)
+    assert {word for word in ["the", "and", "σος", "", "quick", "der", "die"] if word in built} == {
+        "the", "and", "σος", "", "quick", "der", "die"
+    }  # lower-cased as justext does (a final sigma stays final), the empty line included
+    [written] = tmp_path.iterdir()
+    data = written.read_bytes()
+    damaged = {"truncated": data[:-1], "flipped": data[:-1] + bytes([data[-1] ^ 1]), "not a stoplist": b"{}"}
+    written.write_bytes(damaged[damage])
+    assert _runs(cached_stoplist(sources, tmp_path)) == _runs(built)
+    assert written.read_bytes() == data  # written again whole
+
+
+def test_stoplist_without_a_writable_cache(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    sources = [b"one\ntwo"]
+    stoplist = cached_stoplist(sources, blocker / "cache")
+    assert "one" in stoplist and "two" in stoplist and "three" not in stoplist

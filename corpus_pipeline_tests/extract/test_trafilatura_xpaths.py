@@ -4,12 +4,15 @@ from copy import deepcopy
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html
-from trafilatura import xpaths
+from lxml.etree import SubElement
+from trafilatura import main_extractor, xpaths
 from trafilatura.baseline import html2txt
 from trafilatura.core import _prepare_tree
 from trafilatura.htmlprocessing import delete_by_link_density
-from trafilatura.settings import BASIC_CLEAN_XPATH, Extractor
+from trafilatura.settings import BASIC_CLEAN_XPATH, TAG_CATALOG, Extractor
 
 from corpus_pipeline.extract import trafilatura_main_pass, trafilatura_xpaths
 from corpus_pipeline.extract.html_tree import parse_html
@@ -109,6 +112,35 @@ def test_first_frames_are_trafilaturas(trees: list[html.HtmlElement]) -> None:
         assert found, first_match.__name__
 
 
+def test_one_walk_tells_whether_any_frame_is_selected(trees: list[html.HtmlElement]) -> None:
+    found = [any(first_match(tree) is not None for first_match in trafilatura_xpaths.BODY) for tree in trees]
+    assert [trafilatura_xpaths.any_body(tree) for tree in trees] == found
+    # each frame alone, and near misses of each test
+    misses = ["<div class='Post'>a</div>", "<span class='article-body'>a</span>", "<p id='main'>a</p>", "<div>a</div>"]
+    for body in [*BODIES, *misses]:
+        tree = parse_html(f"<html><body><div class='x'>{body}</div></body></html>")
+        expected = any(first_match(tree) is not None for first_match in trafilatura_xpaths.BODY)
+        assert trafilatura_xpaths.any_body(tree) is expected, body
+        found.append(expected)
+    assert any(found) and not all(found)
+
+
+def test_overall_discard_in_one_walk_selects_both_expressions(trees: list[html.HtmlElement]) -> None:
+    [selection] = trafilatura_xpaths.OVERALL_DISCARD_IN_ONE
+    selected = 0
+    for tree in trees:
+        expected = [node for expression in xpaths.OVERALL_DISCARD_XPATH for node in expression(tree)]
+        assert [id(node) for node in selection(tree)] == [id(node) for node in expected]
+        selected += len(expected)
+    assert selected
+
+
+def test_no_id_pattern_matches_an_empty_id() -> None:
+    # the one walk of the OVERALL_DISCARD selections tests ids only where there is one
+    assert trafilatura_xpaths._DISCARD_ID.search("") is None
+    assert trafilatura_xpaths._HIDDEN_ID.search("") is None
+
+
 def test_id_or_class_is_the_first_in_the_source() -> None:
     tree = parse_html('<html><body><div class="cookie" id="x">a</div><div id="x" class="cookie">b</div></body></html>')
     assert [node.text for node in trafilatura_xpaths.overall_discard_boxes(tree)] == ["a"]
@@ -132,3 +164,62 @@ def test_link_density_pruning_is_trafilaturas(trees: list[html.HtmlElement]) -> 
                 assert html.tostring(ours) == html.tostring(theirs), tag
                 deleted += len(list(tree.iter())) - len(list(ours.iter()))
     assert deleted  # the pages exercise the deletions
+
+
+# Converted trees (trafilatura's tag names) rich in links, nested so that one pass's deletions change what the next
+# pass reads: the link density passes share what they read of the tree, and forget it only for the deleted
+# elements' ancestors.
+_TAGS = ("div", "div", "list", "item", "p", "p", "ref", "ref", "head", "quote", "table", "span", "graphic")
+_TEXTS = ("", " ", "go", "a link here", "\n  some words  \n", "a sentence of several words, " * 3, "long text " * 20)
+_Node = tuple[str, str, str, list]  # tag, text, tail, children
+_NODES = st.recursive(
+    st.tuples(st.sampled_from(_TAGS), st.sampled_from(_TEXTS), st.sampled_from(_TEXTS), st.just([])),
+    lambda children: st.tuples(
+        st.sampled_from(_TAGS), st.sampled_from(_TEXTS), st.sampled_from(_TEXTS), st.lists(children, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+def _built(node: _Node, parent: html.HtmlElement | None = None) -> html.HtmlElement:
+    tag, text, tail, children = node
+    element = html.Element(tag) if parent is None else SubElement(parent, tag)
+    element.text, element.tail = text or None, tail or None
+    for child in children:
+        _built(child, element)
+    return element
+
+
+def _pruned_both_ways(
+    tree: html.HtmlElement, potential_tags: set[str], options: Extractor
+) -> tuple[bytes, bytes]:
+    ours, theirs = deepcopy(tree), deepcopy(tree)
+    ours = trafilatura_main_pass.prune_unwanted_sections(ours, set(potential_tags), options)
+    theirs = main_extractor.prune_unwanted_sections(theirs, set(potential_tags), options)
+    return html.tostring(ours), html.tostring(theirs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    children=st.lists(_NODES, min_size=1, max_size=6),
+    focus=st.sampled_from(("balanced", "precision", "recall")),
+    extra_tags=st.sets(st.sampled_from(("table", "graphic", "ref"))),
+)
+def test_section_pruning_is_trafilaturas(children: list[_Node], focus: str, extra_tags: set[str]) -> None:
+    tree = _built(("body", "", "", children))
+    options = Extractor(output_format="txt", tables=True, precision=focus == "precision", recall=focus == "recall")
+    ours, theirs = _pruned_both_ways(tree, set(TAG_CATALOG) | extra_tags, options)
+    assert ours == theirs
+
+
+def test_section_pruning_reads_again_what_a_deletion_changed() -> None:
+    # The first round keeps the div (162 characters, 4 links); its list pass deletes the div's list, all links; the
+    # second round must then read the div again, short and with only short links, and delete it: its text and links
+    # remembered from before the deletion would keep it.
+    link_list = ("list", "", "", [("item", "", "", [("ref", "x" * 60, "", [])]) for _ in range(2)])
+    div = ("div", "", "", [("p", "plain words " * 3 + "here", "", []), ("ref", "a", "", []), ("ref", "b", "", []), link_list])
+    tree = _built(("body", "", "", [div, ("p", "plain words " * 30, "", [])]))
+    options = Extractor(output_format="txt", tables=True)
+    ours, theirs = _pruned_both_ways(tree, set(TAG_CATALOG), options)
+    assert ours == theirs
+    assert html.fromstring(ours).find(".//div") is None  # the div went in the second round
