@@ -58,11 +58,17 @@ _A = _PERMUTATIONS.randint(0, 1 << 31, NUM_PERM, dtype=np.uint32) * np.uint32(2)
 _B = _PERMUTATIONS.randint(0, 1 << 32, NUM_PERM, dtype=np.uint32)
 del _PERMUTATIONS
 _A.flags.writeable = _B.flags.writeable = False
+_A_COLUMN, _B_COLUMN = _A[:, None], _B[:, None]
 _FMIX_SHIFTS = (np.uint32(16), np.uint32(13), np.uint32(16))
 _FMIX_MULTIPLIERS = (np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35))
 _EMPTY_SIGNATURE = np.full(NUM_PERM, (1 << 32) - 1, dtype=np.uint64)  # datasketch's empty MinHash
 _EMPTY_SIGNATURE.flags.writeable = False
 _SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
+_SPACE = ord(" ")
+# An ASCII byte that ``\w`` matches (letters, digits, the underscore) as itself, any other byte as a space.
+_ASCII_WORD_BYTES = bytes(code if chr(code).isalnum() or chr(code) == "_" else _SPACE for code in range(128)) + bytes(
+    [_SPACE] * 128
+)
 
 
 def shingles(text: str) -> set[bytes]:
@@ -82,20 +88,57 @@ def _shingle_strings(text: str) -> set[str]:
 def minhash_values(text: str) -> np.ndarray:
     """The MinHash values of a normalized text's shingles: datasketch's ``MinHash(num_perm=NUM_PERM)`` after
     ``update_batch`` of the shingles, bit for bit."""
-    grams = _shingle_strings(text)
-    if not grams:
+    hashes = _shingle_hashes(text)
+    if not len(hashes):
         return _EMPTY_SIGNATURE.copy()
-    sha1 = hashlib.sha1
-    # Distinct strings encode to distinct bytes: the set of strings stands for shingles' set of bytes.
-    digests = b"".join([sha1(gram.encode()).digest() for gram in grams])
-    hashes = np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
     (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
     hashes ^= hashes >> s1
     hashes *= m1
     hashes ^= hashes >> s2
     hashes *= m2
     hashes ^= hashes >> s3
-    return (hashes[:, None] * _A + _B).min(axis=0).astype(np.uint64)
+    # permutation by shingle, each permutation's row contiguous: its minimum a vectorized pass (0.6x the time)
+    values = _A_COLUMN * hashes
+    values += _B_COLUMN
+    return values.min(axis=1).astype(np.uint64)
+
+
+def _shingle_hashes(text: str) -> np.ndarray:
+    """The first 32-bit word of each shingle's SHA-1 (little-endian, as datasketch reads it), a shingle repeated
+    as often as it occurs (a minimum does not depend on repeats).
+
+    Each shingle is a slice of the text's words joined by single spaces, UTF-8 encoded: a run of
+    ``SHINGLE_WORDS`` words joined the same way, without a string and an encoding per shingle (~0.5 of ~1.4 us a
+    shingle). A space never occurs within a word nor within a multi-byte UTF-8 character, so the spaces of the
+    joined bytes are the words' bounds.
+    """
+    joined = _joined_words(text)
+    if not joined:
+        return np.empty(0, dtype=np.uint32)
+    spaces = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == _SPACE)
+    starts = np.concatenate(([0], spaces + 1)).tolist()
+    ends = np.concatenate((spaces, [len(joined)])).tolist()
+    if len(starts) >= SHINGLE_WORDS:
+        starts, ends = starts[: len(starts) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :]
+    sha1 = hashlib.sha1
+    digests = b"".join([sha1(joined[start:end]).digest() for start, end in zip(starts, ends, strict=True)])
+    return np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
+
+
+def _joined_words(text: str) -> bytes:
+    """``" ".join(_WORD.findall(text)).encode()``, an ASCII line's words found by a byte translation instead of
+    the regex (no word spans a line break; ~70 % of the Debian handbook's normalized characters are on ASCII
+    lines, where the regex took ~60 ns a character)."""
+    parts = []
+    for line in text.split("\n"):
+        if line.isascii():
+            words = line.encode().translate(_ASCII_WORD_BYTES).split()
+            joined = b" ".join(words)
+        else:
+            joined = " ".join(_WORD.findall(line)).encode()
+        if joined:
+            parts.append(joined)
+    return b" ".join(parts)
 
 
 def similarity(a: str, b: str, threshold: float = 0.0) -> float:
