@@ -16,12 +16,12 @@ from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import (
     connected_components,
-    content_key_and_signature,
+    content_key_signature_and_form,
+    decoded,
     map_texts,
     near_duplicate_pairs,
     worker_pool,
 )
-from corpus_pipeline.dedup.normalize import normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
 _DECISION_COLUMNS = [
@@ -68,11 +68,12 @@ def deduplicate(
     counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
 
     # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for its
-    # content key and its MinHash signature (the keys took ~0.8 s in this process; the texts stay in the column).
-    # Texts equal character for character (most exact duplicates: the handbook's 497 of 497) are sent once.
+    # content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8, ~16 MB
+    # for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most exact
+    # duplicates: the handbook's 497 of 497) are sent once.
     distinct_rows, distinct_of_row = _distinct_texts(contents)
     with worker_pool(workers, len(records)) as pool:
-        keyed_distinct = map_texts(content_key_and_signature, _Texts(contents, distinct_rows), pool, workers)
+        keyed_distinct = map_texts(content_key_signature_and_form, _Texts(contents, distinct_rows), pool, workers)
         keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
         del keyed_distinct
         by_content: dict[str, list[dict]] = {}
@@ -83,12 +84,12 @@ def deduplicate(
 
         rows = [record["row"] for record in unique]
         signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
+        forms = [keyed[row][2] for row in rows]
         del keyed
         pairs = near_duplicate_pairs(
-            _Texts(contents, rows), threshold, workers, prepare=normalize_paragraphs, connecting=True, pool=pool,
-            signatures=signatures,
+            forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures
         )
-        del signatures
+        del signatures, forms
     scores: dict[int, float] = {}
     for i, j, score in pairs:
         scores[i] = max(scores.get(i, 0.0), score)

@@ -11,20 +11,17 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
 from itertools import chain, groupby, islice
-from multiprocessing import get_context
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
-from corpus_pipeline.core.budget import launcher_script_hidden
 from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
+from corpus_pipeline.dedup.workers import WorkerPool
 
 Result = TypeVar("Result")
 
@@ -40,7 +37,8 @@ _CHUNK = 128
 # Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
 PARALLEL_FROM = 2000
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
-# Workers are fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
+# Workers are fresh interpreters: a fork would map the caller's memory again in each worker's RSS (for callers that
+# start their own workers; this module's are pipe workers, always fresh).
 START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
 # A block measures a pair's distance up to this many times the most that passes, when other pairs could use it
@@ -277,20 +275,21 @@ def _aligned(source: list[str], target: list[str] | _Paragraphs, threshold: floa
 
 
 def near_duplicate_pairs(
-    texts: Sequence[str],
+    texts: Sequence[str] | Sequence[bytes],
     threshold: float,
     workers: int = 1,
-    prepare: Callable[[str], str] | None = None,
+    prepare: Callable[[Any], str] | None = None,
     *,
     min_estimated_jaccard: float = 0.0,
     connecting: bool = False,
-    pool: ProcessPoolExecutor | None = None,
+    pool: WorkerPool | None = None,
     signatures: np.ndarray | None = None,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
     ``prepare`` normalizes a text before shingling and verification (a top-level function, so
-    that worker processes can use it); it runs again on demand rather than keeping copies.
+    that worker processes can use it); it runs again on demand rather than keeping copies. Texts can be bytes
+    when ``prepare`` takes bytes (:func:`decoded`, for texts kept in their prepared form, UTF-8 encoded).
     Signatures and verifications run on ``workers`` processes from ``PARALLEL_FROM`` texts on.
     A pair that shares a band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of
     their values (the MinHash estimate of its shingle Jaccard); 0 verifies every pair that shares a band.
@@ -320,30 +319,31 @@ def near_duplicate_pairs(
         if pool is None and not connecting:
             return _verify_block((candidates, texts, prepare, threshold, False))
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement)
-        blocks = _map_unordered(pool, _verify_block, jobs, workers) if pool else map(_verify_block, jobs)
+        blocks = pool.map_unordered(_verify_block, jobs) if pool else map(_verify_block, jobs)
         return sorted(pair for block in blocks for pair in block)
 
 
 @contextmanager
-def worker_pool(workers: int, size: int) -> Iterator[ProcessPoolExecutor | None]:
+def worker_pool(workers: int, size: int) -> Iterator[WorkerPool | None]:
     """The processes that :func:`near_duplicate_pairs` and :func:`map_texts` share for ``size`` texts: None (work in
-    this process) below ``PARALLEL_FROM`` texts or with one worker. Workers start with the first job."""
+    this process) below ``PARALLEL_FROM`` texts or with one worker."""
     if workers <= 1 or size <= PARALLEL_FROM:
         yield None
         return
-    # Workers start as jobs are submitted, so the launcher stays hidden for the pool's whole life.
-    with launcher_script_hidden(), ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) as pool:
+    # Fresh interpreters (a fork of the corpus step would map its memory again in each worker's RSS), without
+    # multiprocessing's resource tracker.
+    with WorkerPool(workers) as pool:
         yield pool
 
 
 def map_texts(
-    function: Callable[[str], Result], texts: Iterable[str], pool: ProcessPoolExecutor | None, workers: int
+    function: Callable[[str], Result], texts: Iterable[str], pool: WorkerPool | None, workers: int
 ) -> list[Result]:
     """``function`` (a top-level function) of each text, in order: in blocks of texts on ``pool``'s workers, or
     in this process without a pool."""
     if pool is None:
         return [function(text) for text in texts]
-    return list(chain.from_iterable(_map_in_windows(pool, _map_block, _text_jobs(function, texts), workers)))
+    return list(chain.from_iterable(pool.map(_map_block, _text_jobs(function, texts))))
 
 
 def _text_jobs(function: Callable[[str], Result], texts: Iterable[str]) -> Iterator[tuple[Callable, list[str]]]:
@@ -360,13 +360,27 @@ def content_key_and_signature(text: str) -> tuple[str, np.ndarray]:
     return key, minhash_values(paragraphs)
 
 
+def content_key_signature_and_form(text: str) -> tuple[str, np.ndarray, bytes]:
+    """:func:`content_key_and_signature`, and the normalized paragraphs that they come from, UTF-8 encoded (half
+    the memory of the string for most texts of a non-ASCII script), for :func:`near_duplicate_pairs` to verify
+    with :func:`decoded` instead of normalizing the text again."""
+    paragraphs, key = paragraphs_and_content_key(text)
+    return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
+
+
+def decoded(form: bytes) -> str:
+    """A text that :func:`content_key_signature_and_form` encoded, as it was."""
+    return form.decode("utf-8", "surrogatepass")
+
+
 def _map_block(job: tuple[Callable[[str], Result], list[str]]) -> list[Result]:
     function, texts = job
     return [function(text) for text in texts]
 
 
 def _verification_jobs(
-    texts: Sequence[str], candidates: list[tuple[int, int]], prepare: Callable[[str], str], threshold: float,
+    texts: Sequence[str] | Sequence[bytes], candidates: list[tuple[int, int]], prepare: Callable[[Any], str],
+    threshold: float,
     agreement: np.ndarray | None = None,
 ) -> Iterator[tuple]:
     """Blocks of candidate pairs, each with the texts it needs (no more: the job is pickled and its texts prepared).
@@ -408,8 +422,10 @@ def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Ite
         yield block
 
 
-def _job(block: list[tuple[int, int]], texts: Sequence[str], prepare: Callable[[str], str], threshold: float,
-         connecting: bool) -> tuple:
+def _job(
+    block: list[tuple[int, int]], texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str],
+    threshold: float, connecting: bool,
+) -> tuple:
     needed = {index: texts[index] for pair in block for index in pair}
     return block, needed, prepare, threshold, connecting
 
@@ -561,38 +577,16 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     return pairs
 
 
-def _map_in_windows(pool: ProcessPoolExecutor, function: Callable, jobs: Iterator, workers: int) -> Iterator:
-    """``pool.map`` with at most ``2 * workers`` jobs submitted at a time, so that the jobs' texts are not all
-    pickled and held at once; results in order. A job is submitted as soon as the oldest one is done, so a slow job
-    does not leave the other workers idle until it ends (as waiting for a whole window of jobs did)."""
-    in_flight: deque[Future] = deque(pool.submit(function, job) for job in islice(jobs, 2 * workers))
-    while in_flight:
-        result = in_flight.popleft().result()
-        in_flight.extend(pool.submit(function, job) for job in islice(jobs, 1))
-        yield result
-
-
-def _map_unordered(pool: ProcessPoolExecutor, function: Callable, jobs: Iterator, workers: int) -> Iterator:
-    """Results of ``function`` over ``jobs`` as they come, with at most ``2 * workers`` jobs submitted at a time; a
-    job is submitted as soon as any one ends, so a long job does not hold back the others' workers."""
-    in_flight: set[Future] = {pool.submit(function, job) for job in islice(jobs, 2 * workers)}
-    while in_flight:
-        done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-        for future in done:
-            in_flight.update(pool.submit(function, job) for job in islice(jobs, 1))
-            yield future.result()
-
-
 def _identity(text: str) -> str:
     return text
 
 
 def _signature_matrix(
-    texts: Sequence[str], prepare: Callable[[str], str], pool: ProcessPoolExecutor | None, workers: int
+    texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str], pool: WorkerPool | None, workers: int
 ) -> np.ndarray:
     matrix = np.empty((len(texts), NUM_PERM), dtype=np.uint64)
     if pool is not None:
-        blocks = _map_in_windows(pool, _signature_block, _chunks(texts, prepare), workers)
+        blocks = pool.map(_signature_block, _chunks(texts, prepare))
         for start, block in zip(range(0, len(texts), _CHUNK), blocks, strict=True):
             matrix[start : start + len(block)] = block
     else:
@@ -602,13 +596,13 @@ def _signature_matrix(
     return matrix
 
 
-def _chunks(texts: Sequence[str], prepare) -> Iterator[tuple[list[str], Callable[[str], str]]]:
+def _chunks(texts: Sequence[str] | Sequence[bytes], prepare) -> Iterator[tuple[list, Callable[[Any], str]]]:
     iterator = iter(texts)
     while chunk := list(islice(iterator, _CHUNK)):
         yield chunk, prepare
 
 
-def _signature_block(job: tuple[list[str], Callable[[str], str]]) -> np.ndarray:
+def _signature_block(job: tuple[list, Callable[[Any], str]]) -> np.ndarray:
     texts, prepare = job
     return np.stack([minhash_values(prepare(text)) for text in texts]) if texts else np.empty((0, NUM_PERM), np.uint64)
 
