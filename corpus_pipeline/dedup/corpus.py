@@ -56,23 +56,16 @@ def deduplicate(
     ``absorbed`` listing every URL merged into a record and why.
     """
     contents = groups["content"]
-    records = groups.select([c for c in _DECISION_COLUMNS if c in groups.columns]).to_dicts()
-    for row, record in enumerate(records):
-        record["row"] = row
-        record["length"] = len(contents[row] or "")
-        record["absorbed"] = [
-            {"url": url, "reason": "same_url", "score": 1.0}
-            for url in record["candidate_urls"] or []
-            if url != record["url"]
-        ]
-    counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
-
-    # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for its
-    # content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8, ~16 MB
-    # for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most exact
-    # duplicates: the handbook's 497 of 497) are sent once.
-    distinct_rows, distinct_of_row = _distinct_texts(contents)
-    with worker_pool(workers, len(records)) as pool:
+    # The workers start first: their start-up (a fresh interpreter and its imports) overlaps this process's reading of
+    # the records and finding of distinct texts.
+    with worker_pool(workers, groups.height) as pool:
+        records = _decision_records(groups)
+        counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
+        # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for
+        # its content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8,
+        # ~13 MB for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most
+        # exact duplicates: the handbook's 497 of 497) are sent once.
+        distinct_rows, distinct_of_row = _distinct_texts(contents)
         keyed_distinct = map_texts(content_key_signature_and_form, _Texts(contents, distinct_rows), pool, workers)
         keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
         del keyed_distinct
@@ -107,6 +100,22 @@ def deduplicate(
     return corpus.select(list(_schema())).cast(_schema()).sort("canonical_url"), counts
 
 
+def _decision_records(groups: pl.DataFrame) -> list[dict]:
+    """The columns the election reads, a dict per row, with its row number, its text's length and its URLs
+    merged so far (``absorbed``)."""
+    lengths = groups["content"].str.len_chars().fill_null(0).to_list()  # characters, as len() counts them
+    records = groups.select([c for c in _DECISION_COLUMNS if c in groups.columns]).to_dicts()
+    for row, (record, length) in enumerate(zip(records, lengths, strict=True)):
+        record["row"] = row
+        record["length"] = length
+        record["absorbed"] = [
+            {"url": url, "reason": "same_url", "score": 1.0}
+            for url in record["candidate_urls"] or []
+            if url != record["url"]
+        ]
+    return records
+
+
 def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int]]:
     """The first row of each distinct text (a null reads as empty), and for each row the number of its text among
     them. Texts are told apart by a 128-bit digest, as content keys are; one text is held at a time."""
@@ -128,6 +137,8 @@ def _schema() -> pl.Schema:
 
 def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
     """The elected member, having absorbed the others (and what they had absorbed)."""
+    if len(members) == 1:  # most texts (no need for its sort key)
+        return members[0]
     members = sorted(members, key=election_key)
     winner = members[0]
     for loser in members[1:]:
