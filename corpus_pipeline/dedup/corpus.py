@@ -16,12 +16,12 @@ from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import (
     connected_components,
-    content_key_and_signature,
+    content_key_signature_and_form,
+    decoded,
     map_texts,
     near_duplicate_pairs,
     worker_pool,
 )
-from corpus_pipeline.dedup.normalize import normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
 _DECISION_COLUMNS = [
@@ -56,23 +56,17 @@ def deduplicate(
     ``absorbed`` listing every URL merged into a record and why.
     """
     contents = groups["content"]
-    records = groups.select([c for c in _DECISION_COLUMNS if c in groups.columns]).to_dicts()
-    for row, record in enumerate(records):
-        record["row"] = row
-        record["length"] = len(contents[row] or "")
-        record["absorbed"] = [
-            {"url": url, "reason": "same_url", "score": 1.0}
-            for url in record["candidate_urls"] or []
-            if url != record["url"]
-        ]
-    counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
-
-    # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for its
-    # content key and its MinHash signature (the keys took ~0.8 s in this process; the texts stay in the column).
-    # Texts equal character for character (most exact duplicates: the handbook's 497 of 497) are sent once.
-    distinct_rows, distinct_of_row = _distinct_texts(contents)
-    with worker_pool(workers, len(records)) as pool:
-        keyed_distinct = map_texts(content_key_and_signature, _Texts(contents, distinct_rows), pool, workers)
+    # The workers start first: their start-up (a fresh interpreter and its imports) overlaps this process's reading of
+    # the records and finding of distinct texts.
+    with worker_pool(workers, groups.height) as pool:
+        records = _decision_records(groups)
+        counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
+        # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for
+        # its content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8,
+        # ~13 MB for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most
+        # exact duplicates: the handbook's 497 of 497) are sent once.
+        distinct_rows, distinct_of_row = _distinct_texts(contents)
+        keyed_distinct = map_texts(content_key_signature_and_form, _Texts(contents, distinct_rows), pool, workers)
         keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
         del keyed_distinct
         by_content: dict[str, list[dict]] = {}
@@ -83,12 +77,12 @@ def deduplicate(
 
         rows = [record["row"] for record in unique]
         signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
+        forms = [keyed[row][2] for row in rows]
         del keyed
         pairs = near_duplicate_pairs(
-            _Texts(contents, rows), threshold, workers, prepare=normalize_paragraphs, connecting=True, pool=pool,
-            signatures=signatures,
+            forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures
         )
-        del signatures
+        del signatures, forms
     scores: dict[int, float] = {}
     for i, j, score in pairs:
         scores[i] = max(scores.get(i, 0.0), score)
@@ -104,6 +98,22 @@ def deduplicate(
         pl.Series("absorbed", [record["absorbed"] for record in kept], dtype=_schema()["absorbed"])
     )
     return corpus.select(list(_schema())).cast(_schema()).sort("canonical_url"), counts
+
+
+def _decision_records(groups: pl.DataFrame) -> list[dict]:
+    """The columns the election reads, a dict per row, with its row number, its text's length and its URLs
+    merged so far (``absorbed``)."""
+    lengths = groups["content"].str.len_chars().fill_null(0).to_list()  # characters, as len() counts them
+    records = groups.select([c for c in _DECISION_COLUMNS if c in groups.columns]).to_dicts()
+    for row, (record, length) in enumerate(zip(records, lengths, strict=True)):
+        record["row"] = row
+        record["length"] = length
+        record["absorbed"] = [
+            {"url": url, "reason": "same_url", "score": 1.0}
+            for url in record["candidate_urls"] or []
+            if url != record["url"]
+        ]
+    return records
 
 
 def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int]]:
@@ -127,6 +137,8 @@ def _schema() -> pl.Schema:
 
 def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
     """The elected member, having absorbed the others (and what they had absorbed)."""
+    if len(members) == 1:  # most texts (no need for its sort key)
+        return members[0]
     members = sorted(members, key=election_key)
     winner = members[0]
     for loser in members[1:]:

@@ -133,6 +133,18 @@ def test_minhash_values_are_datasketchs_minhash_of_the_shingles_bit_for_bit(word
     assert np.array_equal(minhash_values(text), reference.hashvalues.astype(np.uint64))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab cé\n\t_1-,.!ΣσЖж日本\u0301\u00a0x\r😀٣", max_size=120))
+def test_minhash_values_of_any_text_are_datasketchs_bit_for_bit(text):
+    # Words found by bytes on ASCII lines and by the regex on the others, punctuation, marks and line breaks among
+    # them: the same shingles as the regex over the whole text.
+    reference = MinHash(num_perm=NUM_PERM)
+    grams = shingles(text)
+    if grams:
+        reference.update_batch(list(grams))
+    assert np.array_equal(minhash_values(text), reference.hashvalues.astype(np.uint64))
+
+
 def test_shingles_are_five_word_runs_and_short_texts_give_their_words():
     assert shingles("one two three four five six") == {b"one two three four five", b"two three four five six"}
     assert shingles("one, two!") == {b"one", b"two"}
