@@ -100,7 +100,7 @@ def map_within_budget(
         pool.close()
 
 
-class _Worker:
+class PipeWorker:
     """One fresh interpreter taking items from a pipe and sending results back over another.
 
     Two items are queued per worker, so it starts the next one without waiting for the parent to wake up (on a
@@ -234,19 +234,19 @@ class _WorkerPool:
         self, function: Callable, size: int, initializer: Callable[[], None] | None
     ) -> None:
         self._function, self._initializer = function, initializer
-        self.workers = [_Worker(function, initializer) for _ in range(size)]
+        self.workers = [PipeWorker(function, initializer) for _ in range(size)]
 
-    def replace(self, worker: _Worker) -> None:
+    def replace(self, worker: PipeWorker) -> None:
         """Kill a worker (and what it started) and put a fresh one in its place."""
         worker.kill()
-        self.workers[self.workers.index(worker)] = _Worker(self._function, self._initializer)
+        self.workers[self.workers.index(worker)] = PipeWorker(self._function, self._initializer)
 
-    def free_places(self) -> list[_Worker]:
+    def free_places(self) -> list[PipeWorker]:
         """Workers that can queue one more item, the least loaded first."""
         open_workers = [worker for worker in self.workers if len(worker.queued) < _QUEUED_PER_WORKER]
         return sorted(open_workers, key=lambda worker: len(worker.queued))
 
-    def busy(self) -> list[_Worker]:
+    def busy(self) -> list[PipeWorker]:
         return [worker for worker in self.workers if worker.index is not None]
 
     def close(self) -> None:
@@ -310,14 +310,14 @@ class _Schedule:
             if worker.ready and now - worker.started >= self.budget.item_s:
                 self._give_up(worker, Unfinished(f"budget exceeded: {self.budget.item_s:g} s", budget_exceeded=True))
 
-    def _next_timeout(self, busy: list[_Worker]) -> float | None:
+    def _next_timeout(self, busy: list[PipeWorker]) -> float | None:
         timed = [worker for worker in busy if worker.ready]
         limits = [worker.started + self.budget.item_s for worker in timed] if self.budget.item_s is not None else []
         if self.deadline is not None:
             limits.append(self.deadline)
         return max(0.0, min(limits) - time.monotonic()) if limits else None
 
-    def _receive(self, worker: _Worker) -> None:
+    def _receive(self, worker: PipeWorker) -> None:
         try:
             index, succeeded, value = worker.connection.recv()
         except (EOFError, OSError):
@@ -330,7 +330,7 @@ class _Schedule:
         item = self.taken.pop(index)
         self.results[index] = value if succeeded else self.fallback(item, Unfinished(value))
 
-    def _give_up(self, worker: _Worker, why: Unfinished) -> None:
+    def _give_up(self, worker: PipeWorker, why: Unfinished) -> None:
         """Replace the worker; its running item gets the fallback, the items queued behind it go back to wait."""
         running, *queued = worker.queued
         self.pool.replace(worker)

@@ -1,6 +1,6 @@
 """The worker side of :mod:`corpus_pipeline.core.budget`: a process that runs one function over the items it is sent.
 
-It is started as a plain interpreter (``python -c``, see ``budget._Worker``) and talks to its parent over two
+It is started as a plain interpreter (``python -c``, see ``budget.PipeWorker``) and talks to its parent over two
 pipes whose descriptors it gets on its command line: items come in on one, results go back on the other, each
 message a pickle with multiprocessing's length prefix. Nothing here uses multiprocessing's processes, queues or
 locks, so the parent never starts multiprocessing's resource tracker (one more process, 13 MiB of RSS, for

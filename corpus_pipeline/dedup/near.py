@@ -20,8 +20,8 @@ import numpy as np
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
+from corpus_pipeline.core.worker_pool import WorkerPool
 from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
-from corpus_pipeline.dedup.workers import WorkerPool
 
 Result = TypeVar("Result")
 

@@ -1,9 +1,9 @@
-"""Worker processes that the corpus stage keeps for several maps: :mod:`corpus_pipeline.core.budget`'s pipe workers.
+"""Worker processes kept for several maps: :mod:`corpus_pipeline.core.budget`'s pipe workers, without a time budget.
 
-The stage maps two functions over its texts (content keys and signatures, then verification blocks), and starting
-workers twice would import their modules twice. multiprocessing's ``ProcessPoolExecutor`` would keep them, but it
-starts multiprocessing's resource tracker, one more process of 13 MiB while the stage runs (where the Dagster job
-peaks); these workers are plain interpreters talking over pipes, as parsing's are. Each job is a function and its
+The corpus stage maps two functions over its texts (content keys and signatures, then verification blocks), and
+starting workers twice would import their modules twice. multiprocessing's ``ProcessPoolExecutor`` would keep them,
+but it starts multiprocessing's resource tracker, one more process of 13 MiB while the stage runs (where the Dagster
+job peaks); these workers are plain interpreters talking over pipes, as parsing's are. Each job is a function and its
 argument, so one set of workers serves any map.
 """
 
@@ -14,8 +14,7 @@ from itertools import islice
 from multiprocessing.connection import wait
 from typing import Any
 
-# The class behind core.budget.map_within_budget, which starts and stops its workers within one map.
-from corpus_pipeline.core.budget import _Worker
+from corpus_pipeline.core.budget import PipeWorker
 
 _QUEUED_PER_WORKER = 2  # the running job and the next, so a worker never waits for this process
 
@@ -24,10 +23,10 @@ class WorkerPool:
     """``size`` worker processes, started at once, stopped by :meth:`close` (or leaving a ``with`` block)."""
 
     def __init__(self, size: int) -> None:
-        self._workers: list[_Worker] = []
+        self._workers: list[PipeWorker] = []
         try:
             for _ in range(size):
-                self._workers.append(_Worker(_call, None))
+                self._workers.append(PipeWorker(_call, None))
         except BaseException:
             self.close()
             raise
@@ -72,11 +71,11 @@ class WorkerPool:
                     yield result
                     self._feed(worker, function, pending)
 
-    def _feed(self, worker: _Worker, function: Callable[[Any], Any], pending: Iterator[tuple[int, Any]]) -> None:
+    def _feed(self, worker: PipeWorker, function: Callable[[Any], Any], pending: Iterator[tuple[int, Any]]) -> None:
         for index, job in islice(pending, _QUEUED_PER_WORKER - len(worker.queued)):
             worker.take(index, (function, job))
 
-    def _receive(self, worker: _Worker) -> tuple[int, Any] | None:
+    def _receive(self, worker: PipeWorker) -> tuple[int, Any] | None:
         """The worker's next message: a job's index and result, or None for its start-up message."""
         try:
             index, succeeded, value = worker.connection.recv()
