@@ -37,9 +37,6 @@ _CHUNK = 128
 # Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
 PARALLEL_FROM = 2000
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
-# Workers are fresh interpreters: a fork would map the caller's memory again in each worker's RSS (for callers that
-# start their own workers; this module's are pipe workers, always fresh).
-START_METHOD = "spawn"
 _CUTOFF_MARGIN = 1e-6
 # A block measures a pair's distance up to this many times the most that passes, when other pairs could use it
 # (_Distances): most failing pairs of the Debian handbook score 0.80 to 0.90 at a threshold of 0.9, and a band 1.5x

@@ -16,20 +16,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
-from itertools import islice
-from multiprocessing import get_context
 
 import polars as pl
 
-from corpus_pipeline.core.budget import launcher_script_hidden
+from corpus_pipeline.core.worker_pool import WorkerPool
 from corpus_pipeline.dedup.corpus import _Texts  # the per-website stage's view of the texts, read on demand
 from corpus_pipeline.dedup.near import (
     BANDS,
     PARALLEL_FROM,
     ROWS,
-    START_METHOD,
     connected_components,
     near_duplicate_pairs,
 )
@@ -137,14 +133,11 @@ def content_keys(contents: pl.Series, workers: int = 1) -> list[str]:
     (on 5k bench records the keys were 12 % of the step's CPU, on one core while the workers waited)."""
     if workers <= 1 or contents.len() <= PARALLEL_FROM:
         return [content_key(text or "") for text in contents]
-    with launcher_script_hidden(), ProcessPoolExecutor(workers, mp_context=get_context(START_METHOD)) as pool:
+    # Kept pipe workers (fresh interpreters, no multiprocessing resource tracker); they take a chunk as they have
+    # room (two each at most), so the texts of all the chunks are never pickled at once.
+    with WorkerPool(workers) as pool:
         chunks = (contents.slice(start, KEY_CHUNK).to_list() for start in range(0, contents.len(), KEY_CHUNK))
-        # A few chunks in flight at a time: the texts of all of them would be pickled at once otherwise.
-        keys: list[str] = []
-        while window := list(islice(chunks, 2 * workers)):
-            for block in pool.map(_content_key_block, window):
-                keys.extend(block)
-        return keys
+        return [key for block in pool.map(_content_key_block, chunks) for key in block]
 
 
 def _content_key_block(texts: list[str | None]) -> list[str]:
