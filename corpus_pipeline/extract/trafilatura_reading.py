@@ -51,11 +51,13 @@ from corpus_pipeline.extract.trafilatura_main_pass import (
     recover_wild_text,
 )
 from corpus_pipeline.extract.trafilatura_xpaths import (
+    RAW_PRUNE_WORDS,
     RAW_TREE_PRUNE,
     REMOVE_COMMENTS,
     REMOVE_COMMENTS_AND_LISTS,
     TEASER_DISCARD,
     any_body,
+    names_hold,
 )
 
 
@@ -164,7 +166,9 @@ class TrafilaturaReading:
         is_forum = _forum_thread_page(document)
         comments_pruned = not options.comments and (options.focus == "precision" or not is_forum)
         tree = document
-        if any(selection(document) for selection in [*RAW_TREE_PRUNE, *(REMOVE_COMMENTS_AND_LISTS * comments_pruned)]):
+        if names_hold(document, RAW_PRUNE_WORDS) and any(
+            selection(document) for selection in [*RAW_TREE_PRUNE, *(REMOVE_COMMENTS_AND_LISTS * comments_pruned)]
+        ):
             tree = prune(copy(document), RAW_TREE_PRUNE)
             if comments_pruned:
                 tree = prune(tree, REMOVE_COMMENTS_AND_LISTS)

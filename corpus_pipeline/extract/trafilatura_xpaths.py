@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from lxml.etree import _Element
+from lxml.etree import XPath, _Element
 
 Selection = Callable[[_Element], list[_Element]]
 FirstMatch = Callable[[_Element], _Element | None]
@@ -70,6 +70,19 @@ _ADDED_POST = re.compile("mvp-post-add-(?:box|wrap)")
 _COMMENTS_ID = re.compile("^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)")
 _COMMENTS_CLASS = re.compile("^[Cc]omment(?!ary)|(?:article|post)-comments")
 _COMMENT_LIST_ID = re.compile("^(?:[Cc]omment(?!ary)|comol)")
+
+
+# A word in the id or class of every element RAW_TREE_PRUNE or REMOVE_COMMENTS_AND_LISTS selects (their id and class
+# patterns need one: "[Cc]omment" holds "omment"). Where no id or class of a tree holds one, they select nothing.
+RAW_PRUNE_WORDS = re.compile("omment|comol|disqus_thread|mvp-post-add-|infinite|elementor-share-buttons")
+_IDS_AND_CLASSES = XPath("descendant::*/@id | descendant::*/@class", smart_strings=False)
+
+
+def names_hold(tree: _Element, words: re.Pattern[str]) -> bool:
+    """Whether an id or class of an element below ``tree`` may hold one of ``words`` (all of them read as plain
+    strings in one XPath call, a line each: on Debian handbook pages 0.15 ms, where the raw tree's pruning and comment
+    selections took 0.20 ms to find nothing; the selections of a few tags, as the teasers', are faster alone)."""
+    return words.search("\n".join(_IDS_AND_CLASSES(tree))) is not None
 
 
 def _elements(tree: _Element, *tags: str) -> Iterator[_Element]:

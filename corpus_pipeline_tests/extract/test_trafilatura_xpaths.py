@@ -223,3 +223,66 @@ def test_section_pruning_reads_again_what_a_deletion_changed() -> None:
     ours, theirs = _pruned_both_ways(tree, set(TAG_CATALOG), options)
     assert ours == theirs
     assert html.fromstring(ours).find(".//div") is None  # the div went in the second round
+
+
+# Ids and classes built of pieces of the words the raw tree's pruning and comment selections look for, and of near
+# misses, so that generated names often hold a selected name and often one word of it without another.
+_NAME_PIECES = (
+    "", " ", "-", "x", "Comment", "comment", "omment", "ary", "s", "list", "comol", "disqus_thread", "dsq-comments",
+    "post", "article", "infinite", "scroll", "mvp-post-add-", "box", "wrap", "elementor-share-buttons",
+)
+_NAME = st.lists(st.sampled_from(_NAME_PIECES), max_size=4).map("".join)
+_NAMED_TAGS = ("div", "list", "section", "details", "ol", "ul", "aside", "p", "span", "item", "h1")
+_NAMED = st.recursive(
+    st.tuples(st.sampled_from(_NAMED_TAGS), st.none() | _NAME, st.none() | _NAME, st.just([])),
+    lambda children: st.tuples(
+        st.sampled_from(_NAMED_TAGS), st.none() | _NAME, st.none() | _NAME, st.lists(children, max_size=4)
+    ),
+    max_leaves=20,
+)
+_WORD_CHECKED = [
+    (trafilatura_xpaths.RAW_PRUNE_WORDS, [
+        *xpaths.RAW_TREE_PRUNE_XPATH, *xpaths.REMOVE_COMMENTS_AND_LISTS_XPATH, *xpaths.REMOVE_COMMENTS_XPATH,
+    ]),
+]
+
+
+def _named(node: tuple, parent: html.HtmlElement | None = None) -> html.HtmlElement:
+    tag, id_, class_name, children = node
+    element = html.Element(tag) if parent is None else SubElement(parent, tag)
+    for name, value in (("id", id_), ("class", class_name)):
+        if value is not None:
+            element.set(name, value)
+    element.text = "text"
+    for child in children:
+        _named(child, element)
+    return element
+
+
+@settings(max_examples=400, deadline=None)
+@given(children=st.lists(_NAMED, min_size=1, max_size=5))
+def test_a_tree_whose_names_lack_the_words_has_nothing_selected(children: list[tuple]) -> None:
+    tree = _named(("body", None, None, children))
+    for words, expressions in _WORD_CHECKED:
+        if not trafilatura_xpaths.names_hold(tree, words):
+            assert all(expression(tree) == [] for expression in expressions)
+
+
+def test_the_words_are_found_where_trafilatura_selects(trees: list[html.HtmlElement]) -> None:
+    for words, expressions in _WORD_CHECKED:
+        selecting = [tree for tree in trees if any(expression(tree) for expression in expressions)]
+        assert selecting  # the pages exercise the selections
+        assert all(trafilatura_xpaths.names_hold(tree, words) for tree in selecting)
+    plain = parse_html("<html><body><div id='a' class='b c'>text</div><p class='note'>x</p></body></html>")
+    assert not any(trafilatura_xpaths.names_hold(plain, words) for words, _ in _WORD_CHECKED)
+
+
+@pytest.mark.parametrize("piece", [piece for piece in _NAME_PIECES if piece.strip()])
+@pytest.mark.parametrize("name", ["id", "class"])
+def test_each_name_alone_is_found_where_trafilatura_selects(piece: str, name: str) -> None:
+    for tag in _NAMED_TAGS:
+        for value in (piece, f"x-{piece}", f"{piece}s box"):
+            tree = _named(("body", None, None, [(tag, *((value, None) if name == "id" else (None, value)), [])]))
+            for words, expressions in _WORD_CHECKED:
+                if any(expression(tree) for expression in expressions):
+                    assert trafilatura_xpaths.names_hold(tree, words), (piece, name, tag, value)
