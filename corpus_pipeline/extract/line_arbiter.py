@@ -189,10 +189,12 @@ def _visible_length(text: str) -> int:
 
 def candidates(
     reading: str, second: str, marks: PageMarks, page_type: str | None, path: str, second_words: int | None = None,
+    reading_words: int | None = None,
 ) -> Candidates:
     """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``).
 
-    ``second_words``: the second opinion's words (``\\w+``), when the caller counted them already.
+    ``second_words``, ``reading_words``: the second opinion's and the reading's words (``\\w+``), when the caller
+    counted them already.
     """
     lines = [line for line in second.split("\n") if line.strip()]
     known = {line_key(line) for line in reading.split("\n")}
@@ -203,7 +205,7 @@ def candidates(
     is_link = [key in marks.link_texts for key in keys]
     link_runs = _link_runs(is_link)
     run_link_shares = _run_link_shares(is_link, in_reading)
-    page = _page_features(reading, second, page_type, path, second_words)
+    page = _page_features(reading, second, page_type, path, second_words, reading_words)
     missing, rows = [], []
     for i, line in enumerate(lines):
         if not keys[i] or in_reading[i]:
@@ -279,8 +281,9 @@ def _distance(i: int, kept: list[int], default: int) -> int:
 
 def _page_features(
     reading: str, second: str, page_type: str | None, path: str, second_words: int | None = None,
+    reading_words: int | None = None,
 ) -> list[float]:
-    ours = len(WORD.findall(reading))
+    ours = len(WORD.findall(reading)) if reading_words is None else reading_words
     theirs = len(WORD.findall(second)) if second_words is None else second_words
     return [
         math.log1p(ours), math.log1p(theirs), math.log((ours + 1) / (theirs + 1)),
@@ -307,11 +310,11 @@ def with_lines(reading: str, found: Candidates, added: Iterable[int]) -> str:
 
 def arbitrated(
     reading: str, second: str, marks: PageMarks, page_type: str | None, path: str, min_probability: float,
-    model: LineArbiter, *, second_words: int | None = None,
+    model: LineArbiter, *, second_words: int | None = None, reading_words: int | None = None,
 ) -> str:
     """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back
-    (``second_words``: see :func:`candidates`)."""
-    found = candidates(reading, second, marks, page_type, path, second_words)
+    (``second_words``, ``reading_words``: see :func:`candidates`)."""
+    found = candidates(reading, second, marks, page_type, path, second_words, reading_words)
     if not found.missing:
         return reading
     sure = model.probabilities(found.features) >= min_probability

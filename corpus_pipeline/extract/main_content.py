@@ -30,7 +30,7 @@ thresholds of ``settings.py`` were chosen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from functools import partial
@@ -76,10 +76,12 @@ class Extraction(StrEnum):
 
 @dataclass(frozen=True)
 class MainContent:
-    """A page's main text, one block per line, and the path that produced it."""
+    """A page's main text, one block per line, and the path that produced it (``words``: the text's word count, when
+    counted already; None when not)."""
 
     text: str
     extraction: Extraction
+    words: int | None = field(default=None, compare=False)
 
 
 class NotADocument(ValueError):
@@ -190,7 +192,7 @@ def _arbitrated(
         return extracted
     text = arbitrated(
         extracted.text, second, page_marks(document), page_type, extracted.extraction.value,
-        settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words,
+        settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words, reading_words=extracted.words,
     )
     return extracted if text == extracted.text else MainContent(text, Extraction.SECOND_OPINION_LINES_ADDED)
 
@@ -214,8 +216,13 @@ def _finished(
     """The reading without its headline, with its dropped headings put back and, when it holds records the reading
     left out, its grid (``cards``: none when the page's grid may not join)."""
     restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
-    if cards is None or not _grid_joins(restored, cards, settings):
+    if cards is None:
         return MainContent(restored, path)
+    # Counted once: the line arbiter counts the same reading's words again (on nearly every page, nothing between
+    # here and there changes it).
+    words = _word_count(restored)
+    if not _grid_joins(restored, cards, settings, words):
+        return MainContent(restored, path, words)
     grid = _lines_of(cards.cards())
     in_grid = {line_key(line) for line in grid.split("\n")}
     text = "\n".join([*(line for line in restored.split("\n") if line_key(line) not in in_grid), grid])
@@ -260,9 +267,10 @@ def _lines_of(cards: list[list[str]]) -> str:
     return "\n".join(line for card in cards for line in card)
 
 
-def _grid_joins(extracted: str, grid: CardGrid, settings: ExtractionSettings) -> bool:
-    """Whether the page's card grid holds records the extractor left out: far more words, reading as records."""
-    most = settings.min_grid_growth * _word_count(extracted)
+def _grid_joins(extracted: str, grid: CardGrid, settings: ExtractionSettings, words: int | None = None) -> bool:
+    """Whether the page's card grid holds records the extractor left out: far more words, reading as records
+    (``words``: the extraction's word count, when counted already)."""
+    most = settings.min_grid_growth * (_word_count(extracted) if words is None else words)
     if grid.max_words() <= most:
         return False  # no grid of the page can hold enough words (most pages): no need to find it
     cards = grid.cards()

@@ -198,3 +198,17 @@ def test_the_default_threshold_puts_back_only_lines_the_model_is_sure_of():
     assert missed in arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, model).split("\n")
     default = arbitrated(reading, second, marks, None, "trafilatura_fast", DEFAULT_SETTINGS.min_arbiter_probability, model)
     assert default == reading
+
+
+def test_a_reading_counted_by_the_caller_gives_the_same_features():
+    from corpus_pipeline.extract.text import WORD
+
+    counted = len(WORD.findall(READING))
+    found = candidates(READING, SECOND, MARKS, "article", "trafilatura_precision")
+    given = candidates(READING, SECOND, MARKS, "article", "trafilatura_precision", reading_words=counted)
+    assert np.array_equal(found.features, given.features)
+    wrong = candidates(READING, SECOND, MARKS, "article", "trafilatura_precision", reading_words=counted + 40)
+    assert not np.array_equal(found.features, wrong.features)  # the count given is the one used
+    assert arbitrated(
+        READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL, reading_words=counted
+    ) == arbitrated(READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL)

@@ -336,3 +336,23 @@ def test_a_page_parsed_from_its_text_loses_its_comment_sections_whether_the_text
     ]
     assert readings[0] == readings[1]
     assert "Great report" not in readings[1].text and PARAGRAPHS[0] in readings[1].text
+
+
+def test_a_reading_carries_its_word_count_only_when_it_is_its_texts():
+    """The count a finished reading carries for the line arbiter is its own text's, whichever way the grid goes."""
+    from corpus_pipeline.extract import main_content
+    from corpus_pipeline.extract.card_grid import CardGrid
+    from corpus_pipeline.extract.text import WORD
+
+    page = _programs_page()
+    reading = "Programs we run\nsystems design, cohort 23"
+    carried = 0
+    for min_growth in (0.0, 2.0, 1000.0):
+        settings = replace(DEFAULT_SETTINGS, min_grid_growth=min_growth)
+        grid = CardGrid(html.fromstring(page), settings)
+        for cards in (grid, None):
+            finished = main_content._finished(reading, Extraction.TRAFILATURA_FAST, [], (), cards, settings)
+            if finished.words is not None:
+                carried += 1
+                assert finished.words == len(WORD.findall(finished.text))
+    assert carried  # the grid's check counted the reading
