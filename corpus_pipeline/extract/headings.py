@@ -121,6 +121,8 @@ def restore_headings(
     lines = text.split("\n")
     keys = [line_key(line) for line in lines]
     present = set(keys)
+    if all(not key or key in present for key in map(line_key, (heading for heading, _ in anchors))):
+        return text  # every heading is in the text already (most pages): no line's opening is needed
     opening_line: dict[str, int] = {}
     for index, key in enumerate(keys):
         if opening := " ".join(key.split()[: settings.anchor_words]):

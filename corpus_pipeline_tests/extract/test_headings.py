@@ -88,3 +88,40 @@ def test_restoring_only_inserts_lines(lines, anchors):
     remaining = iter(restored)
     assert all(line in remaining for line in original)  # original lines, in order, none lost
     assert len(original) <= len(restored) <= len(original) + len(anchors)
+
+
+def _restored_in_full(text: str, anchors: list[tuple[str, str]]) -> str:
+    """restore_headings as it was written first: every line's opening found, then each anchor looked up."""
+    from corpus_pipeline.extract.text import line_key
+
+    if not anchors:
+        return text
+    lines = text.split("\n")
+    keys = [line_key(line) for line in lines]
+    present = set(keys)
+    opening_line: dict[str, int] = {}
+    for index, key in enumerate(keys):
+        if opening := " ".join(key.split()[: DEFAULT_SETTINGS.anchor_words]):
+            opening_line.setdefault(opening, index)
+    inserted: dict[int, list[str]] = {}
+    for heading, following in anchors:
+        at = opening_line.get(following)
+        if at is not None and line_key(heading) and line_key(heading) not in present:
+            inserted.setdefault(at, []).append(heading)
+            present.add(line_key(heading))
+    return "\n".join(restored for index, line in enumerate(lines) for restored in [*inserted.get(index, []), line])
+
+
+_WORDS = st.sampled_from(["a", "b", "ab", "Ab", "x", "y z", "", " ", ".", "\t"])
+
+
+@given(
+    lines=st.lists(st.lists(_WORDS, max_size=6).map(" ".join), max_size=8),
+    anchors=st.lists(
+        st.tuples(st.lists(_WORDS, max_size=3).map(" ".join), st.lists(_WORDS, max_size=6).map(" ".join)), max_size=5
+    ),
+)
+def test_restoring_is_the_full_computation(lines, anchors):
+    text = "\n".join(lines)
+    anchors = [(heading, " ".join(following.lower().split()[: DEFAULT_SETTINGS.anchor_words])) for heading, following in anchors]
+    assert restore_headings(text, anchors) == _restored_in_full(text, anchors)
