@@ -283,3 +283,21 @@ def test_page_dates_reads_the_declared_dates_once_for_both(page):
     modified, published = page_dates(document, "http://127.0.0.1:8000/a.html")
     assert page_date(document) is not None and published_date(document) is not None
     assert (modified, published) == (page_date(document), published_date(document))
+
+
+def _normalized_in_full(code: str | None) -> str | None:
+    """normalize_lang as first written (module-level regular expressions, nothing remembered)."""
+    import re
+
+    if not code:
+        return None
+    primary = re.split(r"[-_]", code.strip().lower(), maxsplit=1)[0]
+    return primary if re.fullmatch(r"[a-z]{2}", primary) else None
+
+
+@given(code=st.none() | st.text(alphabet="aBzZ-_ \tİK1é", max_size=7) | st.sampled_from(["en-US", "pt_br", "FR", " de ", "x"]))
+def test_language_codes_remembered_are_normalized_as_in_full(code: str | None) -> None:
+    from corpus_pipeline.extract.metadata import normalize_lang
+
+    assert normalize_lang(code) == _normalized_in_full(code)
+    assert normalize_lang(code) == _normalized_in_full(code)  # the remembered answer too
