@@ -7,7 +7,9 @@ are read one at a time, so a 50k-page website fits in well under 2 GB.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 
 import numpy as np
 import polars as pl
@@ -56,17 +58,21 @@ def deduplicate(
     ``absorbed`` listing every URL merged into a record and why.
     """
     contents = groups["content"]
-    # The workers start first: their start-up (a fresh interpreter and its imports) overlaps this process's reading of
-    # the records and finding of distinct texts.
-    with worker_pool(workers, groups.height) as pool:
+    with ExitStack() as stack:
+        # The workers start first: their start-up (a fresh interpreter and its imports) overlaps this process's
+        # reading of the records and finding of distinct texts.
+        pool = stack.enter_context(worker_pool(workers, groups.height))
         records = _decision_records(groups)
         counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
         # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for
         # its content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8,
         # ~13 MB for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most
-        # exact duplicates: the handbook's 497 of 497) are sent once.
+        # exact duplicates: the handbook's 497 of 497) are sent once, in blocks sized by their bytes.
         distinct_rows, distinct_of_row = _distinct_texts(contents)
-        keyed_distinct = map_texts(content_key_signature_and_form, _Texts(contents, distinct_rows), pool, workers)
+        costs = contents.str.len_bytes().fill_null(0).gather(distinct_rows).to_list()
+        keyed_distinct = map_texts(
+            content_key_signature_and_form, _Texts(contents, distinct_rows), pool, workers, costs=costs
+        )
         keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
         del keyed_distinct
         by_content: dict[str, list[dict]] = {}
@@ -83,6 +89,22 @@ def deduplicate(
             forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures
         )
         del signatures, forms
+        # The workers leave while this thread builds the records: each one's exit (~0.06 CPU s, one after the
+        # other) was the stage's last serial wait.
+        closing = stack.pop_all()
+    closer = threading.Thread(target=closing.close, name="corpus-workers-closing")
+    closer.start()
+    try:
+        return _corpus(groups, unique, pairs, counts)
+    finally:
+        closer.join()
+
+
+def _corpus(
+    groups: pl.DataFrame, unique: list[dict], pairs: list[tuple[int, int, float]], counts: dict[str, int]
+) -> tuple[pl.DataFrame, dict[str, int]]:
+    """The records of ``unique`` merged along the near-duplicate ``pairs`` (indices into ``unique``), as the
+    corpus frame, and ``counts`` completed."""
     scores: dict[int, float] = {}
     for i, j, score in pairs:
         scores[i] = max(scores.get(i, 0.0), score)

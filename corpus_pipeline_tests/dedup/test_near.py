@@ -10,11 +10,13 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance.Indel import distance as Indel_distance
 
 from corpus_pipeline.dedup.near import (
+    _CHUNK,
     NUM_PERM,
     PARALLEL_FROM,
     _aligned,
     _characters,
     _Distances,
+    _guided_sizes,
     _Paragraphs,
     _verify_block,
     connected_components,
@@ -177,6 +179,20 @@ def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
     with worker_pool(2, PARALLEL_FROM) as pool:  # too few texts for workers
         assert pool is None
         assert map_texts(len, ["ab", "c"], pool, 2) == [2, 1]
+
+
+def test_guided_blocks_cover_every_text_in_order_and_shrink_towards_the_end():
+    rng = random.Random(8)
+    costs = [rng.randint(200, 20_000) for _ in range(3000)]
+    sizes = _guided_sizes(costs, 2)
+    assert sum(sizes) == len(costs) and all(1 <= size <= _CHUNK for size in sizes)
+    ends = np.cumsum(sizes)
+    block_costs = [sum(costs[end - size : end]) for size, end in zip(sizes, ends, strict=True)]
+    assert max(block_costs[-4:]) < min(block_costs[:4]) / 4  # the last blocks are short
+    assert _guided_sizes([5, 0, 0], 2) == [1, 2] and _guided_sizes([], 2) == []
+    texts = [f"text {n} " * (cost % 7) for n, cost in enumerate(costs[: PARALLEL_FROM + 50])]
+    with worker_pool(2, len(texts)) as pool:
+        assert map_texts(str.upper, texts, pool, 2, costs=[len(text) for text in texts]) == [t.upper() for t in texts]
 
 
 def test_connected_components_join_every_chain_of_pairs():
