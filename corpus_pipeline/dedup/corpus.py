@@ -10,6 +10,7 @@ import hashlib
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
+from urllib.parse import urlsplit
 
 import numpy as np
 import polars as pl
@@ -18,9 +19,9 @@ from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import (
     connected_components,
-    content_key_signature_and_form,
+    content_keys_signatures_and_forms,
     decoded,
-    map_texts,
+    map_text_blocks,
     near_duplicate_pairs,
     worker_pool,
 )
@@ -69,10 +70,19 @@ def deduplicate(
         # ~13 MB for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most
         # exact duplicates: the handbook's 497 of 497) are sent once, in blocks sized by their bytes.
         distinct_rows, distinct_of_row = _distinct_texts(contents)
-        costs = contents.str.len_bytes().fill_null(0).gather(distinct_rows).to_list()
-        keyed_distinct = map_texts(
-            content_key_signature_and_form, _Texts(contents, distinct_rows), pool, workers, costs=costs
+        # In page order, so that a block holds a page's copies and translations, which normalize and hash their
+        # common lines once (61 % of the handbook's words are on lines that another text has too; in URL order
+        # 11 % were within a block of 128 texts, in page order ~47 % of the shingles are).
+        order = _page_order(groups["url"].gather(distinct_rows).to_list())
+        rows_in_order = [distinct_rows[k] for k in order]
+        costs = contents.str.len_bytes().fill_null(0).gather(rows_in_order).to_list()
+        keyed_in_order = map_text_blocks(
+            content_keys_signatures_and_forms, _Texts(contents, rows_in_order), pool, workers, costs=costs
         )
+        keyed_distinct: list = [None] * len(order)
+        for k, result in zip(order, keyed_in_order, strict=True):
+            keyed_distinct[k] = result
+        del keyed_in_order
         keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
         del keyed_distinct
         by_content: dict[str, list[dict]] = {}
@@ -151,6 +161,12 @@ def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int]]:
             first_rows.append(row)
         distinct_of_row.append(number)
     return first_rows, distinct_of_row
+
+
+def _page_order(urls: list[str]) -> list[int]:
+    """Positions of ``urls``, the same page under several folders (a site's languages) next to each other: by
+    the path's last segment, then by URL."""
+    return sorted(range(len(urls)), key=lambda k: (urlsplit(urls[k] or "").path.rsplit("/", 1)[-1], urls[k] or ""))
 
 
 def _schema() -> pl.Schema:

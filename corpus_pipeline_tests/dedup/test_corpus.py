@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 import polars as pl
 
-from corpus_pipeline.dedup.corpus import _distinct_texts, deduplicate
+from corpus_pipeline.dedup.corpus import _distinct_texts, _page_order, deduplicate
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.dedup.near import PARALLEL_FROM
 from corpus_pipeline.dedup.normalize import normalize_content
@@ -142,3 +142,8 @@ def test_workers_give_the_frame_of_one_process_and_are_gone_when_it_returns():
     serial, serial_counts = deduplicate(groups, threshold=0.9, workers=1)
     assert parallel.equals(serial) and parallel_counts == serial_counts
     assert serial_counts["same_content"] == 10 and serial_counts["near_duplicate"] >= 10
+
+
+def test_page_order_puts_a_pages_copies_under_other_folders_together():
+    urls = ["http://e.org/fr/b.html", "http://e.org/en/a.html", "http://e.org/en/b.html", "http://e.org/fr/a.html?x=1"]
+    assert _page_order(urls) == [1, 3, 2, 0]

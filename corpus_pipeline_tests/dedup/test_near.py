@@ -21,6 +21,8 @@ from corpus_pipeline.dedup.near import (
     _verify_block,
     connected_components,
     content_key_and_signature,
+    content_key_signature_and_form,
+    content_keys_signatures_and_forms,
     map_texts,
     minhash_values,
     near_duplicate_pairs,
@@ -145,6 +147,27 @@ def test_minhash_values_of_any_text_are_datasketchs_bit_for_bit(text):
     if grams:
         reference.update_batch(list(grams))
     assert np.array_equal(minhash_values(text), reference.hashvalues.astype(np.uint64))
+
+
+LINES = st.text(alphabet="ab cé \t_1-,.!ΣσЖж日本\u0301\u00a0xY\r😀٣", max_size=50)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=8), st.lists(st.lists(st.integers(0, 7), max_size=9), max_size=6))
+def test_a_block_keys_and_signs_each_text_as_alone(lines, picks):
+    # Texts made of lines drawn from a few, so that they share lines (the memo's hits), in any order, short ones and
+    # blank ones among them: every key, signature and form is the text's own, and the signature datasketch's.
+    texts = ["\n".join(lines[k % len(lines)] for k in pick) for pick in picks] + ["\n".join(lines)]
+    block = content_keys_signatures_and_forms(texts)
+    for text, (key, signature, form) in zip(texts, block, strict=True):
+        alone = content_key_signature_and_form(text)
+        assert key == alone[0] == content_key(text) and form == alone[2]
+        assert np.array_equal(signature, alone[1])
+        reference = MinHash(num_perm=NUM_PERM)
+        grams = shingles(normalize_paragraphs(text))
+        if grams:
+            reference.update_batch(list(grams))
+        assert np.array_equal(signature, reference.hashvalues.astype(np.uint64))
 
 
 def test_shingles_are_five_word_runs_and_short_texts_give_their_words():
