@@ -13,7 +13,8 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from itertools import chain, groupby, islice
+from functools import partial
+from itertools import chain, groupby, islice, repeat
 from typing import Any, TypeVar
 
 import numpy as np
@@ -21,7 +22,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from corpus_pipeline.core.worker_pool import WorkerPool
-from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
+from corpus_pipeline.dedup.normalize import content_key_of_paragraphs, normalize_content, paragraphs_and_content_key
 
 Result = TypeVar("Result")
 
@@ -36,6 +37,10 @@ _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dt
 _CHUNK = 128
 # Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
 PARALLEL_FROM = 2000
+# Guided blocks of texts (map_texts with costs): a block holds up to this share of a worker's part of the work left,
+# and at least this fraction of the whole (~15 ms of the handbook's keys and signatures; a job costs ~1 ms).
+_GUIDED_SHARE = 1 / 3
+_GUIDED_FLOOR = 256
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
 _CUTOFF_MARGIN = 1e-6
 # A block measures a pair's distance up to this many times the most that passes, when other pairs could use it
@@ -83,7 +88,11 @@ def _shingle_strings(text: str) -> set[str]:
 def minhash_values(text: str) -> np.ndarray:
     """The MinHash values of a normalized text's shingles: datasketch's ``MinHash(num_perm=NUM_PERM)`` after
     ``update_batch`` of the shingles, bit for bit."""
-    hashes = _shingle_hashes(text)
+    return _minhash_of(_shingle_hashes(text))
+
+
+def _minhash_of(hashes: np.ndarray) -> np.ndarray:
+    """:func:`minhash_values` from the shingles' hashes (:func:`_shingle_hashes`, in any order)."""
     if not len(hashes):
         return _EMPTY_SIGNATURE.copy()
     (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
@@ -107,7 +116,7 @@ def _shingle_hashes(text: str) -> np.ndarray:
     shingle). A space never occurs within a word nor within a multi-byte UTF-8 character, so the spaces of the
     joined bytes are the words' bounds.
     """
-    joined = _joined_words(text)
+    joined = b" ".join(line for line in _line_words(text) if line)
     if not joined:
         return np.empty(0, dtype=np.uint32)
     spaces = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == _SPACE)
@@ -115,25 +124,25 @@ def _shingle_hashes(text: str) -> np.ndarray:
     ends = np.concatenate((spaces, [len(joined)])).tolist()
     if len(starts) >= SHINGLE_WORDS:
         starts, ends = starts[: len(starts) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :]
+    return _sha1_words(joined, starts, ends)
+
+
+def _sha1_words(joined: bytes, starts: list[int], ends: list[int]) -> np.ndarray:
+    """The first little-endian 32-bit word of the SHA-1 of each ``joined[start:end]``."""
     sha1 = hashlib.sha1
     digests = b"".join([sha1(joined[start:end]).digest() for start, end in zip(starts, ends, strict=True)])
     return np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
 
 
-def _joined_words(text: str) -> bytes:
-    """``" ".join(_WORD.findall(text)).encode()``, an ASCII line's words found by a byte translation instead of
-    the regex (no word spans a line break; ~70 % of the Debian handbook's normalized characters are on ASCII
-    lines, where the regex took ~60 ns a character)."""
-    parts = []
+def _line_words(text: str) -> Iterator[bytes]:
+    """Each line's ``" ".join(_WORD.findall(line)).encode()`` (empty for a line without words), an ASCII line's
+    words found by a byte translation instead of the regex (no word spans a line break; ~70 % of the Debian
+    handbook's normalized characters are on ASCII lines, where the regex took ~60 ns a character)."""
     for line in text.split("\n"):
         if line.isascii():
-            words = line.encode().translate(_ASCII_WORD_BYTES).split()
-            joined = b" ".join(words)
+            yield b" ".join(line.encode().translate(_ASCII_WORD_BYTES).split())
         else:
-            joined = " ".join(_WORD.findall(line)).encode()
-        if joined:
-            parts.append(joined)
-    return b" ".join(parts)
+            yield " ".join(_WORD.findall(line)).encode()
 
 
 def similarity(a: str, b: str, threshold: float = 0.0) -> float:
@@ -246,9 +255,9 @@ def _aligned(source: list[str], target: list[str] | _Paragraphs, threshold: floa
     candidate pairs that fail).
     """
     paragraphs = target if isinstance(target, _Paragraphs) else _Paragraphs(target)
-    total = sum(len(line) for line in source) or 1
+    remaining = sum(map(len, source))
+    total = remaining or 1
     matched = 0.0
-    remaining = sum(len(line) for line in source)
     for line in source:
         remaining -= len(line)
         # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
@@ -334,18 +343,71 @@ def worker_pool(workers: int, size: int) -> Iterator[WorkerPool | None]:
 
 
 def map_texts(
-    function: Callable[[str], Result], texts: Iterable[str], pool: WorkerPool | None, workers: int
+    function: Callable[[str], Result],
+    texts: Iterable[str],
+    pool: WorkerPool | None,
+    workers: int,
+    costs: Sequence[int] | None = None,
 ) -> list[Result]:
     """``function`` (a top-level function) of each text, in order: in blocks of texts on ``pool``'s workers, or
-    in this process without a pool."""
+    in this process without a pool.
+
+    With ``costs`` (each text's expected work, e.g. its length in bytes), blocks shrink with the work left (guided
+    scheduling): the last ones are short, so a worker does not sit idle while another finishes a long last block
+    (the Debian handbook's keys and signatures: blocks of 128 texts took up to 0.34 s, the whole map ~3.7 CPU s).
+    """
     if pool is None:
         return [function(text) for text in texts]
-    return list(chain.from_iterable(pool.map(_map_block, _text_jobs(function, texts))))
+    return map_text_blocks(partial(_each, function), texts, pool, workers, costs)
 
 
-def _text_jobs(function: Callable[[str], Result], texts: Iterable[str]) -> Iterator[tuple[Callable, list[str]]]:
+def map_text_blocks(
+    function: Callable[[list[str]], list[Result]],
+    texts: Iterable[str],
+    pool: WorkerPool | None,
+    workers: int,
+    costs: Sequence[int] | None = None,
+) -> list[Result]:
+    """:func:`map_texts` for a ``function`` of a whole block of texts (a result per text, in order): one block of
+    every text without a pool."""
+    if pool is None:
+        return function(list(texts))
+    sizes = _guided_sizes(costs, workers) if costs is not None else None
+    return list(chain.from_iterable(pool.map(_map_block, _text_jobs(function, texts, sizes))))
+
+
+def _each(function: Callable[[str], Result], texts: list[str]) -> list[Result]:
+    return [function(text) for text in texts]
+
+
+def _guided_sizes(costs: Sequence[int], workers: int) -> list[int]:
+    """How many texts each block takes, in order: at most ``_CHUNK``, and texts up to a ``_GUIDED_SHARE`` of a
+    worker's part of the cost left, but never less than a ``_GUIDED_FLOOR``th of the whole (at least one text)."""
+    total = sum(costs)
+    left, floor = total, total / _GUIDED_FLOOR
+    sizes: list[int] = []
+    start = 0
+    while start < len(costs):
+        target = max(left * _GUIDED_SHARE / max(workers, 1), floor)
+        end, cost = start + 1, costs[start]
+        while end < len(costs) and end - start < _CHUNK and cost + costs[end] <= target:
+            cost += costs[end]
+            end += 1
+        sizes.append(end - start)
+        left -= cost
+        start = end
+    return sizes
+
+
+def _text_jobs(
+    function: Callable[[list[str]], list[Result]], texts: Iterable[str], sizes: Sequence[int] | None = None
+) -> Iterator[tuple[Callable, list[str]]]:
+    """Blocks of ``sizes`` texts (else of ``_CHUNK``), read only as each is sent."""
     iterator = iter(texts)
-    while chunk := list(islice(iterator, _CHUNK)):
+    for size in chain(sizes or (), repeat(_CHUNK)):
+        chunk = list(islice(iterator, size))
+        if not chunk:
+            return
         yield function, chunk
 
 
@@ -365,14 +427,83 @@ def content_key_signature_and_form(text: str) -> tuple[str, np.ndarray, bytes]:
     return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
 
 
+def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.ndarray, bytes]]:
+    """:func:`content_key_signature_and_form` of each text of a block, the same values, each distinct line of
+    the block normalized, split into words and hashed (its shingles within the line) once.
+
+    Copies of a page under other languages' URLs share most of their lines, translations their commands and code:
+    in page order, blocks of the Debian handbook's texts find ~half their shingles in lines met before. The memo
+    lives as long as the block.
+    """
+    memo: dict[str, _Line] = {}
+    return [_keyed(text, memo) for text in texts]
+
+
+class _Line:
+    """A line of text as the keys and signatures see it: normalized, its words (UTF-8), and the SHA-1 digests of
+    its shingles that lie within it (:func:`_sha1_words`'s order, each 20 bytes)."""
+
+    __slots__ = ("normalized", "words", "digests")
+
+    def __init__(self, line: str) -> None:
+        self.normalized = normalize_content(line)
+        self.words = next(_line_words(self.normalized)).split()
+        words = self.words
+        if len(words) < SHINGLE_WORDS:
+            self.digests = b""
+            return
+        joined = b" ".join(words)
+        starts, position = [], 0
+        for word in words:
+            starts.append(position)
+            position += len(word) + 1
+        ends = [start + len(word) for start, word in zip(starts, words, strict=True)]
+        bounds = zip(starts[: len(words) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :], strict=True)
+        sha1 = hashlib.sha1
+        self.digests = b"".join([sha1(joined[start:end]).digest() for start, end in bounds])
+
+
+def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
+    """:func:`content_key_signature_and_form` of ``text``, its lines from ``memo`` (lines not there are added)."""
+    lines = []
+    for raw in text.split("\n"):
+        if not raw.strip():  # as normalize_paragraphs skips it
+            continue
+        line = memo.get(raw)
+        if line is None:
+            line = memo[raw] = _Line(raw)
+        lines.append(line)
+    paragraphs = "\n".join([line.normalized for line in lines])
+    key = content_key_of_paragraphs(paragraphs)
+    if sum(len(line.words) for line in lines) < SHINGLE_WORDS:  # a short text's shingles are its words
+        return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
+    sha1 = hashlib.sha1
+    digests: list[bytes] = []
+    before: list[bytes] = []  # the text's last SHINGLE_WORDS - 1 words before this line
+    for line in lines:
+        words = line.words
+        if not words:
+            continue
+        digests.append(line.digests)
+        # The shingles that start before the line and end on one of its first words: the runs of the words before
+        # and those first words.
+        around = before + words[: SHINGLE_WORDS - 1]
+        digests.extend(
+            [sha1(b" ".join(around[k : k + SHINGLE_WORDS])).digest() for k in range(len(around) - SHINGLE_WORDS + 1)]
+        )
+        before = around[-(SHINGLE_WORDS - 1) :] if len(words) < SHINGLE_WORDS - 1 else words[-(SHINGLE_WORDS - 1) :]
+    hashes = np.frombuffer(b"".join(digests), dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
+    return key, _minhash_of(hashes), paragraphs.encode("utf-8", "surrogatepass")
+
+
 def decoded(form: bytes) -> str:
     """A text that :func:`content_key_signature_and_form` encoded, as it was."""
     return form.decode("utf-8", "surrogatepass")
 
 
-def _map_block(job: tuple[Callable[[str], Result], list[str]]) -> list[Result]:
+def _map_block(job: tuple[Callable[[list[str]], list[Result]], list[str]]) -> list[Result]:
     function, texts = job
-    return [function(text) for text in texts]
+    return function(texts)
 
 
 def _verification_jobs(

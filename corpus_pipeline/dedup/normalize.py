@@ -73,7 +73,12 @@ def paragraphs_and_content_key(text: str) -> tuple[str, str]:
     included, made one space: both normalize line by line, and a blank line adds no word to either.
     """
     paragraphs = normalize_paragraphs(text)
-    return paragraphs, _digest(" ".join(paragraphs.split()))
+    return paragraphs, content_key_of_paragraphs(paragraphs)
+
+
+def content_key_of_paragraphs(paragraphs: str) -> str:
+    """``content_key`` of a text from its :func:`normalize_paragraphs` (see :func:`paragraphs_and_content_key`)."""
+    return _digest(" ".join(paragraphs.split()))
 
 
 def _digest(normalized: str) -> str:

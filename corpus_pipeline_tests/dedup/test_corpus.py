@@ -1,11 +1,13 @@
+import os
 import random
 import unicodedata
 from datetime import UTC, datetime
 
 import polars as pl
 
-from corpus_pipeline.dedup.corpus import _distinct_texts, deduplicate
+from corpus_pipeline.dedup.corpus import _distinct_texts, _page_order, deduplicate
 from corpus_pipeline.dedup.groups import build_canonical_url_groups
+from corpus_pipeline.dedup.near import PARALLEL_FROM
 from corpus_pipeline.dedup.normalize import normalize_content
 from corpus_pipeline_tests.dedup.conftest import record, records_frame
 
@@ -112,3 +114,36 @@ def test_external_copies_lose_the_election():
         record("http://e.org/original", text),
     ])
     assert corpus["url"].to_list() == ["http://e.org/original"]
+
+
+def _children() -> set[int]:
+    """This process's child processes, from /proc (the workers are started with subprocess)."""
+    own = str(os.getpid())
+    children = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[1] == own:
+                    children.add(int(pid))
+        except OSError:  # ended meanwhile
+            continue
+    return children
+
+
+def test_workers_give_the_frame_of_one_process_and_are_gone_when_it_returns():
+    rows = [record(f"http://e.org/{i:05d}", prose(i, paragraphs=2)) for i in range(PARALLEL_FROM + 60)]
+    for n in range(0, 60, 6):  # exact and near copies far apart in URL order
+        rows[n]["content"] = rows[PARALLEL_FROM + n]["content"]
+        rows[n + 1]["content"] = rows[PARALLEL_FROM + n + 1]["content"].replace(" ", "  ", 1) + " zucchini"
+    groups, _ = build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])
+    before = _children()
+    parallel, parallel_counts = deduplicate(groups, threshold=0.9, workers=2)
+    assert _children() <= before  # the workers were closed (in the background) before the frame was returned
+    serial, serial_counts = deduplicate(groups, threshold=0.9, workers=1)
+    assert parallel.equals(serial) and parallel_counts == serial_counts
+    assert serial_counts["same_content"] == 10 and serial_counts["near_duplicate"] >= 10
+
+
+def test_page_order_puts_a_pages_copies_under_other_folders_together():
+    urls = ["http://e.org/fr/b.html", "http://e.org/en/a.html", "http://e.org/en/b.html", "http://e.org/fr/a.html?x=1"]
+    assert _page_order(urls) == [1, 3, 2, 0]

@@ -10,15 +10,19 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance.Indel import distance as Indel_distance
 
 from corpus_pipeline.dedup.near import (
+    _CHUNK,
     NUM_PERM,
     PARALLEL_FROM,
     _aligned,
     _characters,
     _Distances,
+    _guided_sizes,
     _Paragraphs,
     _verify_block,
     connected_components,
     content_key_and_signature,
+    content_key_signature_and_form,
+    content_keys_signatures_and_forms,
     map_texts,
     minhash_values,
     near_duplicate_pairs,
@@ -145,6 +149,27 @@ def test_minhash_values_of_any_text_are_datasketchs_bit_for_bit(text):
     assert np.array_equal(minhash_values(text), reference.hashvalues.astype(np.uint64))
 
 
+LINES = st.text(alphabet="ab cé \t_1-,.!ΣσЖж日本\u0301\u00a0xY\r😀٣", max_size=50)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=8), st.lists(st.lists(st.integers(0, 7), max_size=9), max_size=6))
+def test_a_block_keys_and_signs_each_text_as_alone(lines, picks):
+    # Texts made of lines drawn from a few, so that they share lines (the memo's hits), in any order, short ones and
+    # blank ones among them: every key, signature and form is the text's own, and the signature datasketch's.
+    texts = ["\n".join(lines[k % len(lines)] for k in pick) for pick in picks] + ["\n".join(lines)]
+    block = content_keys_signatures_and_forms(texts)
+    for text, (key, signature, form) in zip(texts, block, strict=True):
+        alone = content_key_signature_and_form(text)
+        assert key == alone[0] == content_key(text) and form == alone[2]
+        assert np.array_equal(signature, alone[1])
+        reference = MinHash(num_perm=NUM_PERM)
+        grams = shingles(normalize_paragraphs(text))
+        if grams:
+            reference.update_batch(list(grams))
+        assert np.array_equal(signature, reference.hashvalues.astype(np.uint64))
+
+
 def test_shingles_are_five_word_runs_and_short_texts_give_their_words():
     assert shingles("one two three four five six") == {b"one two three four five", b"two three four five six"}
     assert shingles("one, two!") == {b"one", b"two"}
@@ -177,6 +202,20 @@ def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
     with worker_pool(2, PARALLEL_FROM) as pool:  # too few texts for workers
         assert pool is None
         assert map_texts(len, ["ab", "c"], pool, 2) == [2, 1]
+
+
+def test_guided_blocks_cover_every_text_in_order_and_shrink_towards_the_end():
+    rng = random.Random(8)
+    costs = [rng.randint(200, 20_000) for _ in range(3000)]
+    sizes = _guided_sizes(costs, 2)
+    assert sum(sizes) == len(costs) and all(1 <= size <= _CHUNK for size in sizes)
+    ends = np.cumsum(sizes)
+    block_costs = [sum(costs[end - size : end]) for size, end in zip(sizes, ends, strict=True)]
+    assert max(block_costs[-4:]) < min(block_costs[:4]) / 4  # the last blocks are short
+    assert _guided_sizes([5, 0, 0], 2) == [1, 2] and _guided_sizes([], 2) == []
+    texts = [f"text {n} " * (cost % 7) for n, cost in enumerate(costs[: PARALLEL_FROM + 50])]
+    with worker_pool(2, len(texts)) as pool:
+        assert map_texts(str.upper, texts, pool, 2, costs=[len(text) for text in texts]) == [t.upper() for t in texts]
 
 
 def test_connected_components_join_every_chain_of_pairs():
