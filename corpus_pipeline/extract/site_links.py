@@ -39,7 +39,7 @@ def page_links(document: html.HtmlElement, url: str) -> frozenset[str]:
     folder = _folder(base)
     targets = set()
     for href in {(node.get("href") or "").split("#", 1)[0].strip() for node in document.iter("a")}:
-        key = _link_key(href, folder if folder and href[:1] not in _WHOLE_BASE_NEEDED else base, host)
+        key = _link_key(href, resolution_base(href, folder, base), host)
         if key and key != own:
             targets.add(key)
     return frozenset(targets)
@@ -48,6 +48,18 @@ def page_links(document: html.HtmlElement, url: str) -> frozenset[str]:
 # A link whose reference begins with these (or is empty) is resolved against the whole base: its path, query or
 # parameters; any other reference only against the base's scheme, host and folder (RFC 3986's merge).
 _WHOLE_BASE_NEEDED = frozenset(("", "?", ";"))
+
+
+def resolution_base(href: str, folder: str | None, base: str) -> str:
+    """What :func:`page_links` resolves ``href`` against: the base's ``folder`` (see :func:`_folder`), shared by the
+    base's neighbours, where that gives the same URL as ``base``; else ``base``.
+
+    A network-path reference (``//host/path``) keeps only the base's scheme in RFC 3986, but ``urljoin`` reads an
+    empty authority (``//``) as no reference at all and returns the base itself: those go against the whole base.
+    """
+    if folder and href[:1] not in _WHOLE_BASE_NEEDED and not href.startswith("//"):
+        return folder
+    return base
 
 
 def _folder(base: str) -> str | None:

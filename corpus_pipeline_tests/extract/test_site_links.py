@@ -2,12 +2,12 @@
 
 import gzip
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.core.urls import absolutize
 from corpus_pipeline.extract.boilerplate import parse_page
-from corpus_pipeline.extract.site_links import _WHOLE_BASE_NEEDED, _folder, page_key, page_links, sitemap_listing
+from corpus_pipeline.extract.site_links import _folder, page_key, page_links, resolution_base, sitemap_listing
 from corpus_pipeline.extract.site_survey import survey_site
 
 SITE = "http://127.0.0.1:8000"
@@ -61,13 +61,12 @@ _SEGMENTS = st.sampled_from(["a", "b.html", "", ".", "..", "c;p", "d%2Fe", "x?y"
     st.lists(_SEGMENTS, min_size=1, max_size=4),
     st.sampled_from(["", "?q=1", "#top", "/"]),
 )
-def test_a_reference_with_a_path_resolves_the_same_against_the_base_and_its_folder(host, base_path, path, end):
+@example("http://127.0.0.1:8000", ["a"], ["", ""], "/")  # href "//": urljoin returns the base itself
+@example("http://h", ["a", "b.html"], ["", "", "x"], "")  # href "//x": another host
+def test_a_reference_resolves_the_same_against_its_resolution_base_and_the_whole_base(host, base_path, path, end):
     base = f"{host}/{'/'.join(base_path)}"
     href = ("/".join(path) + end).strip()
-    folder = _folder(base)
-    if folder is None or href[:1] in _WHOLE_BASE_NEEDED:
-        return  # page_links resolves these against the whole base
-    assert absolutize(href, folder) == absolutize(href, base)
+    assert absolutize(href, resolution_base(href, _folder(base), base)) == absolutize(href, base)
 
 
 def test_links_relative_to_a_folder_query_or_base_tag_are_those_of_the_whole_base():
