@@ -91,25 +91,27 @@ def test_restoring_only_inserts_lines(lines, anchors):
 
 
 def _restored_in_full(text: str, anchors: list[tuple[str, str]]) -> str:
-    """restore_headings as it was written first: every line's opening found, then each anchor looked up."""
+    """restore_headings by its definition: each heading missing from the text goes before the first line that its
+    anchor opens, looked up line by line with no shortcut."""
     from corpus_pipeline.extract.text import line_key
 
-    if not anchors:
-        return text
     lines = text.split("\n")
-    keys = [line_key(line) for line in lines]
-    present = set(keys)
-    opening_line: dict[str, int] = {}
-    for index, key in enumerate(keys):
-        if opening := " ".join(key.split()[: DEFAULT_SETTINGS.anchor_words]):
-            opening_line.setdefault(opening, index)
-    inserted: dict[int, list[str]] = {}
+    seen = {line_key(line) for line in lines}
+    before: dict[int, list[str]] = {}
     for heading, following in anchors:
-        at = opening_line.get(following)
-        if at is not None and line_key(heading) and line_key(heading) not in present:
-            inserted.setdefault(at, []).append(heading)
-            present.add(line_key(heading))
-    return "\n".join(restored for index, line in enumerate(lines) for restored in [*inserted.get(index, []), line])
+        if not line_key(heading) or line_key(heading) in seen:
+            continue
+        for index, line in enumerate(lines):
+            opening = " ".join(line_key(line).split()[: DEFAULT_SETTINGS.anchor_words])
+            if opening and opening == following:
+                before.setdefault(index, []).append(heading)
+                seen.add(line_key(heading))
+                break
+    restored: list[str] = []
+    for index, line in enumerate(lines):
+        restored += before.get(index, [])
+        restored.append(line)
+    return "\n".join(restored)
 
 
 _WORDS = st.sampled_from(["a", "b", "ab", "Ab", "x", "y z", "", " ", ".", "\t"])
