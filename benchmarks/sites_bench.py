@@ -2,6 +2,7 @@
 their template's main container.
 
 Usage: python benchmarks/sites_bench.py [--quick] [--sites NAME ...] [--keep DIR]
+       python benchmarks/sites_bench.py --real [--sites NAME ...] [--keep DIR] [--reuse]  (see sites/real/bench.py)
 
 Websites (Debian bookworm packages, apt-installed when missing; see benchmarks/sites/build.py):
 - debian-handbook: 21 languages x 127 pages (2,667), one folder per language, many pages untranslated;
@@ -40,6 +41,7 @@ import trafilatura
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import WORD, PeakMemory, bag_f1, print_table  # noqa: E402
+from benchmarks.sites.real import bench as real_bench  # noqa: E402
 from benchmarks.sites.build import (  # noqa: E402
     QUICK_HANDBOOK_LANGS,
     SiteSpec,
@@ -123,7 +125,13 @@ def main() -> None:
     parser.add_argument("--sites", nargs="*", help="only these websites (names as printed)")
     parser.add_argument("--keep", type=Path, help="build and keep the sites, registry and warehouse in this folder")
     parser.add_argument("--reuse", action="store_true", help="with --keep: score the stored warehouse, do not run the job")
+    parser.add_argument("--real", action="store_true",
+                        help="the real-websites bench: many generators, truth from each site's source (sites/real/)")
+    real_bench.add_arguments(parser)
     args = parser.parse_args()
+    if args.real:
+        real_bench.run(args)
+        return
     specs = [debian_handbook(QUICK_HANDBOOK_LANGS)] if args.quick else [
         debian_handbook(), debian_reference(), developers_reference(), python_docs()
     ]

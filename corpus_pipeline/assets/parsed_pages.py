@@ -26,6 +26,9 @@ PREVIEW = ["url", "title", "date", "lang", "content", "error"]
 # pymalloc's 512 bytes, they come from malloc's heap and leave it holey. Handing its free pages back every 64
 # records (a few ms each) kept the process ~5-10 MiB smaller on the Debian handbook.
 TRIM_EVERY_RECORDS = 64
+# Pages that vote for the website's content container (extract/content_container.py): a few hundred agree as well
+# as thousands, and each vote costs a second reading of its page.
+CONTAINER_VOTERS = 300
 
 
 @dg.asset(
@@ -56,6 +59,7 @@ def parsed_pages(
             ((page.url, page.hreflang, page.body) for page in _html_pages(raw_path)),
             iter_sitemap_bodies(raw_path),
             workers=crawler_config.workers,
+            container_sample_every=max(1, count_documents(raw_path, "html") // CONTAINER_VOTERS),
         )
         return_freed_memory()  # what the survey's reading of every body left, before the parse reads them again
         pages = parse_html_pages(

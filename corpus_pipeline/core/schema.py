@@ -70,7 +70,8 @@ RECORD_FIELDS = [
     pa.field("in_sitemap", pa.bool_()),  # a sitemap of the website lists the document (null: not known)
     pa.field("inlinks", pa.int32()),  # pages of the website linking to the document (null: not known)
     # Which path produced an HTML page's content (extract/main_content.py Extraction; null for PDFs):
-    # markup (the website's `markup` selector) | trafilatura_fast | trafilatura_full | trafilatura_precision (an
+    # markup (the website's `markup` selector) | site_container (the element the website's pages agree holds their
+    # text, extract/content_container.py) | trafilatura_fast | trafilatura_full | trafilatura_precision (an
     # article in precision mode) | second_opinion_merged (Resiliparse's missed lines merged into trafilatura's) |
     # card_grid_added (the page's card grid appended) | resiliparse_only (trafilatura found nothing) |
     # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content) |

@@ -188,9 +188,11 @@ class PageTemplate:
 
 @dataclass(frozen=True)
 class BoilerplateModel:
-    """A website's template, one :class:`PageTemplate` per language."""
+    """A website's template, one :class:`PageTemplate` per language, and the names of the elements of that template
+    which hold its documents (``containers``, see :mod:`corpus_pipeline.extract.content_container`)."""
 
     templates: Mapping[str, PageTemplate] = field(default_factory=dict)
+    containers: tuple[str, ...] = ()
 
     def for_page(self, document: html.HtmlElement, url: str, lang_hint: str | None = None) -> PageTemplate:
         """The template of the page's language (empty when the model learned nothing for it)."""

@@ -62,6 +62,7 @@ class Extraction(StrEnum):
     """Which path produced a record's text (the ``extraction`` column; see core/schema.py)."""
 
     MARKUP = "markup"
+    SITE_CONTAINER = "site_container"
     TRAFILATURA_FAST = "trafilatura_fast"
     TRAFILATURA_FULL = "trafilatura_full"
     TRAFILATURA_PRECISION = "trafilatura_precision"

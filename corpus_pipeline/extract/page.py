@@ -17,7 +17,9 @@ from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.consent import remove_consent_banners
+from corpus_pipeline.extract.content_container import container_elements, holds_reading
 from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.headings import page_titles, without_headline
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
 from corpus_pipeline.extract.markup import element_text, select_markup
@@ -31,6 +33,7 @@ from corpus_pipeline.extract.metadata import (
     normalize_lang,
     page_dates,
 )
+from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import WORD, KeyedLines, normalize_whitespace
 
@@ -45,6 +48,9 @@ CODE_TAGS = ("pre", "code")
 # (article leads often live in a <header>). Scripts stay: trafilatura reads ld+json bodies from them, and
 # forum threads often carry their posts there (wcxb-dev forum pages: 0.648 with scripts stripped, 0.685 kept).
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
+# Inside a website's content container, what is never a document's text (its template's repeated blocks go by the
+# boilerplate model): scripts, forms and their controls, navigation.
+CONTAINER_CHROME_TAGS = ("script", "nav", "form", "button", "input", "select", "textarea", "dialog")
 # Parsing workers start as fresh interpreters: a forked worker maps its parent's memory, and under Dagster that
 # parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
 # worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
@@ -236,9 +242,10 @@ def _fill(
         record["canonical_url"] = canonical_url(record["rel_canonical"])
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
+    containers = boilerplate.containers if boilerplate is not None else ()
     try:
         dates = (record["published"], record["date"])
-        content, extraction = _main_text(document, text, page.url, website, template, settings, dates)
+        content, extraction = _main_text(document, text, page.url, website, template, settings, dates, containers)
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
         content, extraction = "", Extraction.NO_DOCUMENT
@@ -264,15 +271,21 @@ def _fill(
 
 def _main_text(
     document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None,
-    settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (),
+    settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (), containers: tuple[str, ...] = (),
 ) -> tuple[str, Extraction]:
-    """The page's main text and the path that produced it (``dates``: the page's, for its byline lines)."""
+    """The page's main text and the path that produced it (``dates``: the page's, for its byline lines;
+    ``containers``: the names of the elements that hold the website's documents, learned from all its pages)."""
     removable: tuple[str, ...] = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
         removable += CODE_TAGS
     if website.markup:
         _clear(document, removable, boilerplate, settings)
         return select_markup(document, website.markup), Extraction.MARKUP
+    if containers and settings.site_containers:
+        held = _container_text(document, text, removable, boilerplate, containers, settings)
+        if held is not None:
+            return held, Extraction.SITE_CONTAINER
+        document = _parse(text)  # the container's reading cleared the tree: the page's own readers start afresh
     # The extractors read the whole page, template included, and the template's lines leave their text afterwards.
     # A tree stripped of its template is read differently (the Debian handbook's German index, stripped of only
     # "Download the ebook" and "Weiter", lost its three copyright lines to trafilatura and the merge): this way the
@@ -291,6 +304,25 @@ def _main_text(
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
     body = _cleaned(text, NON_CONTENT_TAGS, boilerplate, settings).find("body")
     return (element_text(body) if body is not None else ""), Extraction.VISIBLE_TEXT
+
+
+def _container_text(
+    document: html.HtmlElement, text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None,
+    containers: tuple[str, ...], settings: ExtractionSettings,
+) -> str | None:
+    """The text of the page's element that holds the website's documents, without the template's blocks; None when
+    the page holds no such element or when it misses most of what the page's own reader finds (another template).
+    """
+    elements = container_elements(document, containers)
+    if not elements:
+        return None
+    titles = page_titles(document) if settings.headline_left_out else ()
+    _clear(document, removable + CONTAINER_CHROME_TAGS, boilerplate, settings)
+    held = "\n".join(element_text(e) for e in elements if e.getparent() is not None)
+    if not WORD.search(held) or not holds_reading(held, resiliparse_main_text(text)):
+        return None
+    lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
+    return normalize_whitespace(lines.replace("\n", "\n\n"))
 
 
 def _clear(

@@ -48,6 +48,10 @@ class ExtractionSettings:
     min_expected_words: int = 50  # below this, the second opinion's length says little
     fast_trafilatura_first: bool = True  # switch: off reads every page in trafilatura's full mode
 
+    # -- the website's content container (content_container.py) -----------------------------------------------------
+    # switch: off reads every page alone, even when its website's pages agree on the element that holds their text
+    site_containers: bool = True
+
     # -- articles --------------------------------------------------------------------------------------------------
     # Precision mode kept unless it keeps under this share of the second opinion's words (article benchmark F1:
     # default mode 0.960, precision alone 0.964, precision with this guard 0.969).

@@ -6,8 +6,13 @@ Each page is parsed once, on worker processes, for both the boilerplate model
 
 from __future__ import annotations
 
+import dataclasses
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
+
+from lxml import etree
 
 from corpus_pipeline.extract.boilerplate import (
     BoilerplateLearner,
@@ -16,6 +21,9 @@ from corpus_pipeline.extract.boilerplate import (
     parse_page,
     template_language,
 )
+from corpus_pipeline.extract.content_container import ContainerVote, page_container, website_containers
+from corpus_pipeline.extract.decode import decode_html
+from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.pool import map_in_windows
 from corpus_pipeline.extract.site_links import InlinkCounter, page_key, page_links, sitemap_listing
 
@@ -39,27 +47,43 @@ class _PageFacts:
     language: str
     signatures: frozenset[int]
     links: frozenset[str]
+    container: ContainerVote | None = None
 
 
 def survey_site(
-    pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[bytes] = (), workers: int = 2
+    pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[bytes] = (), workers: int = 2,
+    container_sample_every: int = 1,
 ) -> SiteSurvey:
     """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps' bodies.
 
     ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
     (raw_pages ``hreflang``) or None. Streams: memory holds one window of pages and the per-page signatures of
-    the previous page of each language, never the website's bodies.
+    the previous page of each language, never the website's bodies. One page in ``container_sample_every`` (chosen by
+    its URL, so the same pages each night) votes for the element that holds the website's documents.
     """
-    learner, links = BoilerplateLearner(), InlinkCounter()
-    for facts in map_in_windows(_page_facts, pages, workers):
+    learner, links, votes = BoilerplateLearner(), InlinkCounter(), []
+    for facts in map_in_windows(partial(_page_facts, sample_every=container_sample_every), pages, workers):
         learner.add(facts.language, facts.signatures)
         links.add(facts.links)
-    return SiteSurvey(learner.model(), sitemap_listing(sitemaps), links.counts())
+        votes.append(facts.container)
+    model = dataclasses.replace(learner.model(), containers=website_containers(votes))
+    return SiteSurvey(model, sitemap_listing(sitemaps), links.counts())
 
 
-def _page_facts(page: tuple[str, str | None, bytes]) -> _PageFacts:
+def _page_facts(page: tuple[str, str | None, bytes], sample_every: int = 1) -> _PageFacts:
     url, lang_hint, body = page
-    document = parse_page(body) if body else None
+    votes = sample_every > 0 and zlib.crc32(url.encode()) % sample_every == 0
+    text = decode_html(body) if body and votes else None
+    document = (_parsed(text) if text is not None else parse_page(body)) if body else None
     if document is None:
         return _PageFacts(template_language(None, url, lang_hint), frozenset(), frozenset())
-    return _PageFacts(template_language(document, url, lang_hint), page_signatures(document), page_links(document, url))
+    language, signatures = template_language(document, url, lang_hint), page_signatures(document)
+    container = page_container(document, text) if text is not None else None
+    return _PageFacts(language, signatures, page_links(document, url), container)
+
+
+def _parsed(text: str):
+    try:
+        return parse_html(text)
+    except (etree.ParserError, ValueError):
+        return None
