@@ -41,7 +41,6 @@ import trafilatura
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import WORD, PeakMemory, bag_f1, print_table  # noqa: E402
-from benchmarks.sites.real import bench as real_bench  # noqa: E402
 from benchmarks.sites.build import (  # noqa: E402
     QUICK_HANDBOOK_LANGS,
     SiteSpec,
@@ -51,6 +50,7 @@ from benchmarks.sites.build import (  # noqa: E402
     python_docs,
     write_site,
 )
+from benchmarks.sites.real import bench as real_bench  # noqa: E402
 from benchmarks.sites.score import line_keys, mean_f1, pages_per_line, truth_text, without_lines  # noqa: E402
 from corpus_pipeline.core.raw_pages import iter_documents  # noqa: E402
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR, Website, parse_registry  # noqa: E402
