@@ -54,9 +54,11 @@ def ensure_debian_packages(*packages: str) -> None:
     if not missing:
         return
     sudo = [] if shutil.which("sudo") is None or _is_root() else ["sudo"]
-    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=True)
+    # Wait for another apt-get (a concurrent build) instead of failing on dpkg's lock.
+    lock = ["-o", "DPkg::Lock::Timeout=900"]
+    subprocess.run([*sudo, "apt-get", *lock, "update", "-qq"], check=True)
     subprocess.run(
-        [*sudo, "apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+        [*sudo, "apt-get", *lock, "install", "-y", "-qq", "--no-install-recommends", *missing],
         check=True,
         env={"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
     )

@@ -61,7 +61,12 @@ def fragment_text(fragment: str) -> str:
 
 
 def _walk(element: html.HtmlElement, pieces: list[str]) -> None:
-    tag = element.tag if isinstance(element.tag, str) else ""
+    if not isinstance(element.tag, str):
+        # A comment or processing instruction: its text is no content (<!-- introduced_in=v4.15.0 -->).
+        if element.tail:
+            pieces.append(element.tail)
+        return
+    tag = element.tag
     if tag in SKIPPED_TAGS:
         if element.tail:
             pieces.append(element.tail)
