@@ -35,6 +35,9 @@ LINE_TAGS = frozenset(
     "address article aside blockquote dd details div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 header li "
     "main nav ol p pre section summary table tbody td th thead tfoot tr ul".split()
 )
+# What a template holds its documents in: an element that lays out lines, never a line itself (a paragraph named
+# after its parent, ``div.post>p``, would name every paragraph and no list).
+CONTAINER_TAGS = frozenset({"div", "main", "article", "section", "td"})
 _NUMBERED = re.compile(r"\d")
 # A name votes only when many pages agree: at least this many pages, and this share of the pages that voted.
 MIN_VOTES = 3
@@ -92,7 +95,8 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
         return None
     balance: dict[etree._Element, int] = {}
     held: dict[etree._Element, int] = {}
-    for leaf in _leaf_blocks(body):
+    leaves = _leaf_blocks(body)
+    for leaf in leaves:
         key = line_key(leaf.text_content())
         words = len(key.split()) if key else 0
         if not words:
@@ -104,12 +108,17 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
                 held[element] = held.get(element, 0) + words
             if element is body:
                 break
-    best = max((e for e in balance if e is not body), key=lambda e: (balance[e], -_depth(e)), default=None)
+    leaf_set = set(leaves)
+    candidates = (e for e in balance if e is not body and e.tag in CONTAINER_TAGS and e not in leaf_set)
+    best = max(candidates, key=lambda e: (balance[e], -_depth(e)), default=None)
     if best is None or balance[best] <= 0:
         return None
     # Widen while nothing is lost: an ancestor holding the same balance is the same container with wrapping, and
     # the outermost one is the name pages share (a page whose text sits in one section names its section).
-    while (parent := best.getparent()) is not None and parent is not body and balance.get(parent) == balance[best]:
+    while (
+        (parent := best.getparent()) is not None and parent is not body and parent.tag in CONTAINER_TAGS
+        and balance.get(parent) == balance[best]
+    ):
         best = parent
     return ContainerVote(element_name(best), held.get(best, 0))
 

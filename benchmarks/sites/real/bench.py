@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trafilatura
@@ -45,6 +45,7 @@ from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.core.urls import normalize_url
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 from corpus_pipeline_demo.server import serve_site
 
 GENERATOR_MODULES = ("python_docs", "static_sites", "cms_sites")
@@ -70,6 +71,7 @@ class SiteResult:
     bag: dict[str, list[float]] = field(default_factory=dict)
     aeb: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     speed: dict[str, float] = field(default_factory=dict)  # CPU seconds per page, one by one, one process
+    ablation: dict[str, float] = field(default_factory=dict)  # rule switched off -> mean word-bag F1 of ours (page)
     pages: list[dict] = field(default_factory=list)  # per-document detail, written with --keep
 
     def mean_bag(self, extractor: str) -> float:
@@ -118,10 +120,12 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
                     started = time.perf_counter()
                     run_job(work, site.name)
                     print(f"  corpus_job: {time.perf_counter() - started:.1f} s", flush=True)
-                results.append(score_site(site, split.get(site.name, "unassigned"), registry, base_url, work))
+                results.append(score_site(site, split.get(site.name, "unassigned"), registry, base_url, work,
+                                          ablate=args.ablation))
             if args.keep:
                 _write_pages(work / "scores" / f"{site.name}.jsonl", results[-1].pages)
     report(results)
+    report_ablation(results)
     return results
 
 
@@ -133,8 +137,9 @@ def _write_registry(work: Path, site: BuiltSite, base_url: str):
     return parse_registry({"websites": [entry]}).websites[0]
 
 
-def score_site(site: BuiltSite, part: str, website, base_url: str, work: Path) -> SiteResult:
-    """Score the pipeline's records and every extractor's reading of the same stored pages against the truth."""
+def score_site(site: BuiltSite, part: str, website, base_url: str, work: Path, ablate: bool = False) -> SiteResult:
+    """Score the pipeline's records and every extractor's reading of the same stored pages against the truth
+    (``ablate``: also ours (page) with each extraction rule switched off in turn)."""
     warehouse = Warehouse(work / "data" / "warehouse")
     stored = {normalize_url(p.url): p for p in (_html_page(row) for row in
               iter_documents(warehouse.path("raw_pages", site.name), kind="html"))}
@@ -162,6 +167,15 @@ def score_site(site: BuiltSite, part: str, website, base_url: str, work: Path) -
         result.bag[name] = [bag_f1(p, t) for p, t in zip(predictions, truths)]
         result.aeb[name] = aeb_f1(predictions, truths)
     result.speed = _speed([p for _, p in documents][:60], website)
+    if ablate:
+        from benchmarks.extraction_bench import ABLATIONS
+
+        for rule, overrides in ABLATIONS.items():
+            settings = replace(DEFAULT_SETTINGS, **overrides)
+            texts = [r["content"] or "" for r in parse_html_pages(
+                [p for _, p in documents], website, None, workers=WORKERS, budget=UNTIMED, settings=settings)]
+            scores = [bag_f1(_without_title(t, page.title), truth) for t, (page, _), truth in zip(texts, documents, truths)]
+            result.ablation[rule] = sum(scores) / len(scores)
     for index, (page, stored_page) in enumerate(documents):
         result.pages.append({"path": page.path, "kind": page.kind, "url": stored_page.url,
                              "words": len(WORD.findall(truths[index])),
@@ -234,7 +248,7 @@ def _reading(item: tuple[str, bytes, str]) -> str:
 def _speed(pages: list[HtmlPage], website) -> dict[str, float]:
     """CPU seconds per page, one by one in this process: ours (without the site model) and trafilatura."""
     started = time.process_time()
-    parse_html_pages(pages, website, None, workers=1, budget=UNTIMED)
+    list(parse_html_pages(pages, website, None, workers=1, budget=UNTIMED))
     ours = time.process_time() - started
     started = time.process_time()
     for page in pages:
@@ -328,6 +342,25 @@ def report(results: list[SiteResult]) -> None:
                     "readability-lxml)", ["website", "ours", "better reference", "difference", "result"], rows)
 
 
+def report_ablation(results: list[SiteResult]) -> None:
+    """Each rule off in turn: the change of ours (page) on the tuning and the validation websites."""
+    rules = sorted({rule for r in results for rule in r.ablation})
+    if not rules:
+        return
+    rows = []
+    for rule in rules:
+        row: list[object] = [rule]
+        for part in ("tuning", "validation"):
+            chosen = [r for r in results if r.part == part and rule in r.ablation]
+            deltas = [r.ablation[rule] - r.mean_bag("ours (page)") for r in chosen]
+            row += [sum(deltas) / len(deltas) if deltas else float("nan"),
+                    f"{sum(d > 1e-9 for d in deltas)}+/{sum(d < -1e-9 for d in deltas)}-"]
+        rows.append(row)
+    print_table("Ablation on the real websites: ours (page) with each rule off, mean F1 change per website "
+                "(positive: the rule loses there)",
+                ["rule switched off", "tuning dF1", "tuning sites +/-", "validation dF1", "validation sites +/-"], rows)
+
+
 def _write_pages(path: Path, pages: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as out:
@@ -338,6 +371,7 @@ def _write_pages(path: Path, pages: list[dict]) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The bench's options (sites_bench.py --real)."""
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where built websites and downloads are kept")
+    parser.add_argument("--ablation", action="store_true", help="ours (page) with each extraction rule off in turn")
 
 
 def clear_cache(cache: Path) -> None:
