@@ -35,13 +35,10 @@ from benchmarks.sites.real.truth import markdown_text, strip_front_matter
 
 # Content and themes, pinned so a rebuild gives the same site.
 FASTIFY = "fastify@5.12.8"
-KNEX = "knex@3.3.0"
-PINO = "pino@10.4.0"
 DATE_FNS = "date-fns@4.4.0"
 UNDICI = "undici@8.13.1"
 ESLINT_IMPORT = "eslint-plugin-import@2.32.0"
 CLOUDFLARE_DOCS_THEME = "@cloudflare/hugo-cloudflare-docs@1.0.4"
-DOKS_THEME = "@hyas/doks@0.5.0"
 VITEPRESS_TOOL = {"vitepress": "1.6.4", "vue": "3.5.45"}
 DOCUSAURUS_TOOL = {
     "@docusaurus/core": "3.10.2",
@@ -138,7 +135,7 @@ def take_title(body: str, fallback: str) -> tuple[str, str]:
         match = HEADING.match(line) or HTML_HEADING.match(line)
         if match:
             title = re.sub(r"<[^>]+>", "", match.group(2)).strip()
-            title = re.sub(r"[`*_]", "", title) or fallback
+            title = re.sub(r"`|\*\*", "", title) or fallback
             return title, "\n".join(lines[:index] + lines[index + 1 :]).lstrip("\n") + "\n"
         break
     return fallback, body
