@@ -114,7 +114,7 @@ class CrawlerConfig(dg.ConfigurableResource):
     max_markup_depth: int = Field(
         default=ExtractionBudget().max_markup_depth,
         ge=1,
-        description="Pages whose tags nest deeper than this are recorded with an error, not parsed.",
+        description="Pages whose tags nest deeper than this are read flattened to this depth (lxml keeps 255).",
     )
     ocr_time_budget_s: float = Field(
         default=PdfSettings().ocr_budget_s or 0.0,
