@@ -22,9 +22,11 @@ def pypi_sdist(name: str, version: str, cache: Path) -> Path:
         return target
     downloads = cache / "pypi" / "_downloads"
     downloads.mkdir(parents=True, exist_ok=True)
+    # pip prepares an sdist's metadata even for a download: with build isolation it fetches the sdist's own build
+    # backend (flit_core, hatchling, a recent setuptools) instead of needing it in the running environment.
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-         "--no-build-isolation", "--dest", str(downloads), f"{name}=={version}"],
+         "--dest", str(downloads), f"{name}=={version}"],
         check=True,
     )
     archive = next(p for p in sorted(downloads.iterdir()) if _is_release(p, name, version))

@@ -64,12 +64,12 @@ def _walk(element: html.HtmlElement, pieces: list[str]) -> None:
     if not isinstance(element.tag, str):
         # A comment or processing instruction: its text is no content (<!-- introduced_in=v4.15.0 -->).
         if element.tail:
-            pieces.append(element.tail)
+            pieces.append(element.tail.replace("\n", " "))
         return
     tag = element.tag
     if tag in SKIPPED_TAGS:
         if element.tail:
-            pieces.append(element.tail)
+            pieces.append(element.tail.replace("\n", " "))
         return
     block = tag in BLOCK_TAGS
     if block:
@@ -78,7 +78,8 @@ def _walk(element: html.HtmlElement, pieces: list[str]) -> None:
         pieces.append((element.text_content() or "").replace("\n", "\n"))
     else:
         if element.text:
-            pieces.append(element.text)
+            # A line break in the source of a paragraph is a space, not a new block (only <pre> keeps lines).
+            pieces.append(element.text.replace("\n", " "))
         for child in element:
             _walk(child, pieces)
     if block:
@@ -86,4 +87,4 @@ def _walk(element: html.HtmlElement, pieces: list[str]) -> None:
     elif tag in {"td", "th"}:
         pieces.append(" ")
     if element.tail:
-        pieces.append(element.tail)
+        pieces.append(element.tail.replace("\n", " "))
