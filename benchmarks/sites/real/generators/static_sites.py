@@ -439,6 +439,8 @@ def build_hugo_learn_docs(cache: Path) -> BuiltSite:
         generator="hugo",
         theme="hugo-cloudflare-docs",
         folder=cache / "hugo-learn-docs",
+        # The theme's home page is a landing page whose links all leave the site; its navigation starts at the guides.
+        start_path="/guides/",
         sitemap_path="/sitemap.xml",
     )
     if reuse(cache, site) is not None:
