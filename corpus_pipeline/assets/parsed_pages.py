@@ -27,8 +27,8 @@ PREVIEW = ["url", "title", "date", "lang", "content", "error"]
 # records (a few ms each) kept the process ~5-10 MiB smaller on the Debian handbook.
 TRIM_EVERY_RECORDS = 64
 # Pages that vote for the website's content container (extract/content_container.py): a few hundred agree as well
-# as thousands, and each vote costs a second reading of its page.
-CONTAINER_VOTERS = 300
+# as thousands, and each vote costs two more readings of its page.
+CONTAINER_VOTERS = 150
 
 
 @dg.asset(

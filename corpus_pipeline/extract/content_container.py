@@ -3,19 +3,22 @@
 A generated website puts every document's text in the same element of its template: Sphinx's ``div.body``, a
 WordPress theme's ``.entry-content``, MkDocs Material's ``article``. An extractor that sees one page at a time guesses
 where the text is from that page alone, and leaves out what does not look like prose to it: a long table, a
-gallery's captions, a thread's replies, a manual's option lists. The website answers that question with evidence from
+gallery's captions, a thread's replies, a changelog's lists. The website answers that question with evidence from
 all of its pages:
 
-- on a page, every leaf block (a block element holding no other block) whose line an independent reader
-  (Resiliparse's main-content reading) keeps counts its words for the elements around it, every other leaf block
-  against them; the element with the highest balance, widened while the balance holds, is that page's container;
-- each page votes for its container's *name* (tag, id and classes without the digits that number posts and pages);
-- the names that many pages vote for are the website's containers. A page that holds one of them is read as that
-  element's text, provided it holds most of what the page's own reader finds.
+- on a page, every leaf block (a block element holding no other block) counts its words for the elements around it
+  as far as one of two independent readers (Resiliparse's and trafilatura's main-content readings) keeps them, and
+  against them as far as neither does; the element with the highest balance, widened while the balance holds, is
+  that page's container;
+- each page votes for its container's *name* (tag, id and classes without the digits that number posts and pages),
+  with the weight of the words it holds;
+- the names that carry many pages and a fair share of the weight are the website's containers. A page that holds one
+  of them is read as that element's text (the innermost, when one holds another), unless its own reader finds a
+  document elsewhere.
 
-One page cannot outvote the website, so a page whose reader misses its table still gets it from the container the
-other pages agree on; and a website with no shared container (one-off pages, a wcxb page) learns none and is read as
-before.
+One page cannot outvote the website, so a page whose readers miss its table still gets it from the container the
+other pages agree on; and a website with no shared container (one-off pages, a page of a benchmark) learns none and
+is read as before.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import trafilatura
 from lxml import etree, html
 
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
@@ -42,8 +46,10 @@ _NUMBERED = re.compile(r"\d")
 # A name votes only when many pages agree: at least this many pages, and this share of the pages that voted.
 MIN_VOTES = 3
 MIN_VOTE_SHARE = 0.1
-# A page is read through its container only when the container holds this share of its own reader's words.
-MIN_READER_RECALL = 0.6
+# A page is read through its container unless its own reader finds a document elsewhere: at least this many words
+# outside the container, and this many times the container's words.
+MAX_OUTSIDE_WORDS = 100
+MAX_OUTSIDE_RATIO = 4
 
 
 @dataclass(frozen=True)
@@ -90,22 +96,22 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
     body = document.find("body")
     if body is None:
         return None
-    kept = {key for key in map(line_key, resiliparse_main_text(text).split("\n")) if key}
-    if not kept:
+    # Two independent readers: a line either keeps is evidence for the elements around it (one reader alone fails on
+    # whole templates: Resiliparse reads Docusaurus's blog posts as their headings).
+    evidence = _Evidence((resiliparse_main_text(text), _trafilatura_text(text)))
+    if not evidence:
         return None
-    balance: dict[etree._Element, int] = {}
-    held: dict[etree._Element, int] = {}
+    balance: dict[etree._Element, float] = {}
+    held: dict[etree._Element, float] = {}
     leaves = _leaf_blocks(body)
     for leaf in leaves:
-        key = line_key(leaf.text_content())
-        words = len(key.split()) if key else 0
-        if not words:
+        tokens = line_key(leaf.text_content()).split()
+        if not tokens:
             continue
-        inside = key in kept
+        kept = evidence.kept_share(tokens) * len(tokens)
         for element in (leaf, *leaf.iterancestors()):
-            balance[element] = balance.get(element, 0) + (words if inside else -words)
-            if inside:
-                held[element] = held.get(element, 0) + words
+            balance[element] = balance.get(element, 0) + 2 * kept - len(tokens)
+            held[element] = held.get(element, 0) + kept
             if element is body:
                 break
     leaf_set = set(leaves)
@@ -120,20 +126,60 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
         and balance.get(parent) == balance[best]
     ):
         best = parent
-    return ContainerVote(element_name(best), held.get(best, 0))
+    return ContainerVote(element_name(best), round(held.get(best, 0)))
+
+
+class _Evidence:
+    """What the readers kept, as word sequences: a leaf block counts as kept for the share of its word triples found
+    in a reading (a reader splits a list item at its line break, or joins two paragraphs: the words stay in order).
+    A leaf of one or two words counts when a reading holds it as a whole line."""
+
+    def __init__(self, readings: tuple[str, ...]) -> None:
+        self.lines: set[str] = set()
+        self.triples: set[tuple[str, ...]] = set()
+        for reading in readings:
+            keys = [key for key in map(line_key, reading.split("\n")) if key]
+            self.lines.update(keys)
+            words = " ".join(keys).split()
+            self.triples.update(zip(words, words[1:], words[2:], strict=False))
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    def kept_share(self, tokens: list[str]) -> float:
+        if len(tokens) < 3:
+            return 1.0 if " ".join(tokens) in self.lines else 0.0
+        triples = list(zip(tokens, tokens[1:], tokens[2:], strict=False))
+        return sum(t in self.triples for t in triples) / len(triples)
+
+
+def _trafilatura_text(text: str) -> str:
+    return trafilatura.extract(text, include_comments=False, include_tables=True, fast=True) or ""
 
 
 def website_containers(votes: Iterable[ContainerVote | None]) -> tuple[str, ...]:
-    """The names many pages of a website vote for, most votes first."""
-    counts = Counter(vote.name for vote in votes if vote is not None)
-    voters = sum(counts.values())
+    """The names many pages of a website vote for, heaviest first: a vote weighs the words its container holds, so
+    that the hundreds of near-empty pages a wiki or a forum serves (edit forms, histories) do not outvote its articles.
+    """
+    counts: Counter[str] = Counter()
+    weights: Counter[str] = Counter()
+    for vote in votes:
+        if vote is not None and vote.words > 0:
+            counts[vote.name] += 1
+            weights[vote.name] += vote.words
+    total = sum(weights.values())
     return tuple(
-        name for name, n in counts.most_common() if n >= MIN_VOTES and n >= MIN_VOTE_SHARE * voters
+        name for name, weight in weights.most_common()
+        if counts[name] >= MIN_VOTES and weight >= MIN_VOTE_SHARE * total
     )
 
 
 def container_elements(document: html.HtmlElement, containers: tuple[str, ...]) -> list[etree._Element]:
-    """The page's elements named by the first of ``containers`` it holds, outermost only, in document order."""
+    """The page's elements of the heaviest of ``containers`` it holds, outermost only, in document order.
+
+    Where the page holds two of them one inside the other (a docs page's ``div.markdown`` in the ``article`` a blog
+    post is voted for), the inner one is the document's: the outer one adds its template's header and footer.
+    """
     if not containers:
         return []
     body = document.find("body")
@@ -147,19 +193,32 @@ def container_elements(document: html.HtmlElement, containers: tuple[str, ...]) 
         name = element_name(element)
         if name in wanted:
             by_name.setdefault(name, []).append(element)
+    present = {name: _outermost(elements) for name, elements in by_name.items()}
+    holders = {
+        name for name, elements in present.items()
+        if any(_contains(outer, inner) for other, inners in present.items() if other != name
+               for outer in elements for inner in inners)
+    }
     for name in containers:
-        if name in by_name:
-            return _outermost(by_name[name])
+        if name in present and name not in holders:
+            return present[name]
     return []
 
 
-def holds_reading(container_text: str, reading: str, min_recall: float = MIN_READER_RECALL) -> bool:
-    """Whether the container's text holds most of the words of the page's own reading."""
-    wanted = Counter(WORD.findall(reading.lower()))
-    if not wanted:
-        return bool(WORD.search(container_text))
+def _contains(outer: etree._Element, inner: etree._Element) -> bool:
+    return any(ancestor is outer for ancestor in inner.iterancestors())
+
+
+def reader_agrees(container_text: str, reading: str) -> bool:
+    """Whether the page's own reader finds no document outside the container: the words of its ``reading`` that the
+    container's text lacks are fewer than ``MAX_OUTSIDE_WORDS`` or than ``MAX_OUTSIDE_RATIO`` times the container's.
+
+    A short post keeps its container even though its byline, dates and tags, which the reader also reads, outnumber
+    its words; a page of another template, whose text lies elsewhere, does not.
+    """
     found = Counter(WORD.findall(container_text.lower()))
-    return sum((wanted & found).values()) >= min_recall * sum(wanted.values())
+    outside = sum((Counter(WORD.findall(reading.lower())) - found).values())
+    return outside < MAX_OUTSIDE_WORDS or outside < MAX_OUTSIDE_RATIO * sum(found.values())
 
 
 def _leaf_blocks(body: etree._Element) -> list[etree._Element]:

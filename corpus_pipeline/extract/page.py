@@ -16,8 +16,9 @@ from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
+from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.consent import remove_consent_banners
-from corpus_pipeline.extract.content_container import container_elements, holds_reading
+from corpus_pipeline.extract.content_container import container_elements, reader_agrees
 from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.headings import page_titles, without_headline
 from corpus_pipeline.extract.html_tree import parse_html
@@ -35,7 +36,7 @@ from corpus_pipeline.extract.metadata import (
 )
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import WORD, KeyedLines, normalize_whitespace
+from corpus_pipeline.extract.text import WORD, KeyedLines, line_key, normalize_whitespace
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -255,10 +256,11 @@ def _fill(
         record["error"] = str(no_document)[:500]
         content, extraction = "", Extraction.NO_DOCUMENT
     words = _words_up_to(content, website.min_content_words)
-    if not website.markup and 0 < words < website.min_content_words:
+    if not website.markup and extraction is not Extraction.SITE_CONTAINER and 0 < words < website.min_content_words:
         # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
         # leaves: no document. (Text the website's markup points at is kept, however short.) The words go into
-        # the error, so nothing is dropped silently.
+        # the error, so nothing is dropped silently. (Text in the element the website's pages agree holds their
+        # documents is kept however short, as the markup's is: a two-line post is a post.)
         reason = f"too little text for a document: {words} words (min_content_words {website.min_content_words})"
         record["error"] = f"{reason}: {content!r}"[:500]
         content = ""
@@ -302,7 +304,7 @@ def _main_text(
         _clear(document, removable, boilerplate, settings)
         return select_markup(document, website.markup), Extraction.MARKUP
     if containers and settings.site_containers:
-        held = _container_text(document, text, removable, boilerplate, containers, settings)
+        held = _container_text(document, text, removable, boilerplate, containers, settings, dates)
         if held is not None:
             return held, Extraction.SITE_CONTAINER
         document = _parse(text)  # the container's reading cleared the tree: the page's own readers start afresh
@@ -328,21 +330,37 @@ def _main_text(
 
 def _container_text(
     document: html.HtmlElement, text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None,
-    containers: tuple[str, ...], settings: ExtractionSettings,
+    containers: tuple[str, ...], settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (),
 ) -> str | None:
-    """The text of the page's element that holds the website's documents, without the template's blocks; None when
-    the page holds no such element or when it misses most of what the page's own reader finds (another template).
+    """The text of the page's element that holds the website's documents, less the template's lines around it; None
+    when the page holds no such element or when its own reader finds a document elsewhere (another template).
+
+    Only the edges are trimmed (the headline and what stands above it, then template, byline, date and tag lines
+    before the first and after the last line of the document's own): a line the author repeats on many pages (a
+    "Fixed" heading, a standing note) sits between the document's own lines, and stays.
     """
     elements = container_elements(document, containers)
     if not elements:
         return None
     titles = page_titles(document) if settings.headline_left_out else ()
-    _clear(document, removable + CONTAINER_CHROME_TAGS, boilerplate, settings)
+    template = {line_key(line) for line in boilerplate.lines(document)} if boilerplate is not None else set()
+    authors = page_authors(document)
+    _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
     held = "\n".join(element_text(e) for e in elements if e.getparent() is not None)
-    if not WORD.search(held) or not holds_reading(held, resiliparse_main_text(text)):
+    if not WORD.search(held) or not reader_agrees(held, resiliparse_main_text(text)):
         return None
     lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
+    if settings.container_edges_trimmed:
+        lines = _without_edge_lines(lines, template)
+        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings), template)
     return normalize_whitespace(lines.replace("\n", "\n\n"))
+
+
+def _without_edge_lines(text: str, template: set[str]) -> str:
+    """``text`` without the template's lines before its first and after its last line that is not the template's."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    own = [index for index, line in enumerate(lines) if line_key(line) not in template]
+    return "\n".join(lines[own[0] : own[-1] + 1]) if own else ""
 
 
 def _clear(

@@ -121,3 +121,30 @@ def test_a_vote_names_an_element_that_holds_the_readers_text(paragraphs, depth):
     held = container_elements(document, (vote.name,))
     assert held
     assert all(p in " ".join(e.text_content() for e in held) for p in paragraphs)
+
+
+def _post(number: int) -> str:
+    story = PROSE[number % len(PROSE)]
+    return f"""<html><head><title>Release {number}.0 | Harbour news</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news/">All the harbour news of the season</a></nav>
+    <article class="post"><h1>Release {number}.0</h1><p class="meta">By harbourmaster</p>
+      <p>{story} Entry {number}.</p><h3>Fixed</h3><ul><li>{PROSE[(number + 1) % len(PROSE)]} Item {number}.</li></ul>
+      <h3>Added</h3><ul><li>{PROSE[(number + 2) % len(PROSE)]} Item {number}b.</li></ul>
+      <p class="tags">Tags: harbour, release notes</p></article>
+    <footer><p>Harbour office, Quay Street 1. Open every day of the year except holidays.</p></footer>
+    </body></html>"""
+
+
+def test_template_lines_at_the_container_edges_go_and_repeated_headings_inside_it_stay():
+    pages = [HtmlPage(f"http://127.0.0.1:9/news/{i}/", _post(i).encode(), "text/html", datetime.now(UTC))
+             for i in range(12)]
+    survey = survey_site((p.url, None, p.body) for p in pages)
+    assert survey.boilerplate.containers
+    records = list(parse_html_pages(pages, _site(), survey.boilerplate, workers=1))
+    for record in records:
+        assert record["extraction"] == "site_container"
+        lines = record["content"].split("\n\n")
+        assert "Fixed" in lines and "Added" in lines  # on every page, but between the post's own lines
+        assert "By harbourmaster" not in record["content"]  # the byline above the post
+        assert "Tags:" not in record["content"]  # the tag line below it
+        assert not lines[0].startswith("Release")  # the headline is the title's
