@@ -35,7 +35,7 @@ def free_port() -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     session_dir = Path(tempfile.mkdtemp(prefix="corpus_pipeline_tests_"))
-    demo_port, closed_port, nightly_port = free_port(), free_port(), free_port()
+    demo_port, closed_port, nightly_port, blog_port = free_port(), free_port(), free_port(), free_port()
     registry = session_dir / "websites.yaml"
     registry.write_text(
         f"""
@@ -54,12 +54,16 @@ websites:
     mode: sitemap
     langs: [fr]
     default_lang: en
+  - name: blog
+    url: http://127.0.0.1:{blog_port}/
+    mode: crawl
 """
     )
     os.environ[REGISTRY_ENV_VAR] = str(registry)
     os.environ[DATA_DIR_ENV_VAR] = str(session_dir / "data")
     config.stash[_SESSION] = (session_dir, demo_port)
     config.stash[NIGHTLY_PORT] = nightly_port
+    config.stash[BLOG_PORT] = blog_port
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -70,6 +74,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 _SESSION = pytest.StashKey[tuple[Path, int]]()
 NIGHTLY_PORT = pytest.StashKey[int]()
+BLOG_PORT = pytest.StashKey[int]()
 
 
 @pytest.fixture(scope="session")
@@ -89,3 +94,17 @@ def demo_site(pytestconfig):
 def nightly_site_port(pytestconfig) -> int:
     """Loopback port of the registry's ``nightly`` website, which tests start and stop themselves."""
     return pytestconfig.stash[NIGHTLY_PORT]
+
+
+@pytest.fixture(scope="session")
+def blog_site(pytestconfig):
+    """A small blog with date, tag and category archives and a paginated home page (corpus_pipeline_tests/blog_site.py),
+    served on the registry's ``blog`` port."""
+    from corpus_pipeline_demo.server import serve_site
+    from corpus_pipeline_tests.blog_site import build_blog_site
+
+    session_dir, _ = pytestconfig.stash[_SESSION]
+    root = session_dir / "blog_site"
+    facts = build_blog_site(root)
+    with serve_site(root, port=pytestconfig.stash[BLOG_PORT]) as base_url:
+        yield base_url, facts

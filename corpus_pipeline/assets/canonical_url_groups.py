@@ -13,7 +13,7 @@ from corpus_pipeline.dedup.groups import build_canonical_url_groups
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import UNIQUE_CANONICAL_URLS, judge_records, unique_canonical_urls
-from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse
+from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "canonical_url_groups"
 PREVIEW = ["canonical_url", "candidates", "url", "title", "date"]
@@ -33,9 +33,11 @@ PREVIEW = ["canonical_url", "candidates", "url", "title", "date"]
 def canonical_url_groups(
     context: dg.AssetExecutionContext,
     crawler_config: CrawlerConfig,
+    websites: WebsiteRegistry,
     warehouse: ParquetWarehouse,
 ):
-    """One row per canonical URL: its candidate URLs and the elected record (urls_to_ignore dropped here)."""
+    """One row per canonical URL: its candidate URLs and the elected record (urls_to_ignore, listings and error pages
+    dropped here, unless the website's registry entry keeps its listings)."""
     store = warehouse.open()
     website = context.partition_key
     records = pl.concat(
@@ -43,7 +45,10 @@ def canonical_url_groups(
     )
     with store.history(ASSET, website).lock() as history:
         groups, counts = build_canonical_url_groups(
-            records, urls_to_ignore=crawler_config.urls_to_ignore, keep_query_keys=crawler_config.keep_query_keys
+            records,
+            urls_to_ignore=crawler_config.urls_to_ignore,
+            keep_query_keys=crawler_config.keep_query_keys,
+            keep_listings=websites.website(website).keep_listings,
         )
         with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(groups)

@@ -1,19 +1,24 @@
 """parsed_pages: the text and metadata of every HTML page."""
 
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import dagster as dg
+import polars as pl
 
 from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
+from corpus_pipeline.core.partition_writer import PartitionWriter
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.metadata import unload_language_model
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
+from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
+from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
 from corpus_pipeline.extract.site_survey import survey_site
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
@@ -21,7 +26,7 @@ from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "parsed_pages"
-PREVIEW = ["url", "title", "date", "lang", "content", "error"]
+PREVIEW = ["url", "title", "date", "lang", "page_kind", "content", "error"]
 # The records' texts pass through this process while the parsing workers run, the run's peak: larger than
 # pymalloc's 512 bytes, they come from malloc's heap and leave it holey. Handing its free pages back every 64
 # records (a few ms each) kept the process ~5-10 MiB smaller on the Debian handbook.
@@ -69,19 +74,28 @@ def parsed_pages(
             workers=crawler_config.workers,
             budget=crawler_config.extraction_budget(),
         )
-        with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
-            for written, record in enumerate(pages, start=1):
-                version.write(record | survey.facts_for(record["url"]))
-                if written % TRIM_EVERY_RECORDS == 0:
-                    return_freed_memory()
-        # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of RSS
-        # after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow in the run.
-        unload_language_model()
-        return_freed_memory()
+        with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
+            # The records go to a draft first: each page's kind is decided from the whole website's records
+            # (extract/site_page_kinds.py), read back from the draft, then written with the records to the version.
+            draft = Path(scratch) / "records.parquet"
+            with PartitionWriter(draft, RECORD_SCHEMA) as writer:
+                for written, record in enumerate(pages, start=1):
+                    writer.write(record | survey.facts_for(record["url"]))
+                    if written % TRIM_EVERY_RECORDS == 0:
+                        return_freed_memory()
+            # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
+            # RSS after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow.
+            unload_language_model()
+            return_freed_memory()
+            kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
+            return_freed_memory()
+            with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
+                write_with_page_kinds(version, draft, kinds)
+        counts = kinds.counts()
 
         current = history.current_file()
         outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), warehouse.gate_policy())
-        yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW)
+        yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 
 def _html_pages(raw_path: Path) -> Iterator[HtmlPage]:

@@ -61,6 +61,16 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "extraction": (
             "Which path produced an HTML page's content (markup, trafilatura_fast, second_opinion_merged...)."
         ),
+        "page_kind": (
+            "What the page is: document, listing (archives, tag and date pages, paginated lists, search results: "
+            "other pages' titles, excerpts or texts) or error_page (a soft 404); null for PDFs. Listings and error "
+            "pages stay out of the corpus unless the registry's keep_listings."
+        ),
+        "page_kind_evidence": (
+            "Why: the page's declarations (body classes, structured data...), then the website's evidence."
+        ),
+        "title_links": "Same-host pages the page's headings link to (a listing's title links).",
+        "title_inlinks": "Listings of the website that link to the page from a heading.",
         "candidate_urls": "Every record URL of the canonical-URL group.",
         "candidates": "How many records the canonical-URL group holds.",
         "absorbed": "Records merged into this one: {url, reason (same_url, same_content, near_duplicate), score}.",

@@ -78,6 +78,7 @@ class Website:
     skip_unchanged_lastmod: bool = True
     ocr: int = 1
     max_pages: int | None = None
+    keep_listings: bool = False  # listings and error pages (page_kind) go on to canonical_url_groups and corpus
 
     @property
     def base_url(self) -> str:
@@ -201,6 +202,8 @@ def _parse_website(entry: Any, where: str) -> Website:
     for bool_option in ("restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod"):
         if bool_option in entry:
             options[bool_option] = _expect(entry, bool_option, bool, fail)
+    if "keep_listings" in entry:
+        options["keep_listings"] = _expect(entry, "keep_listings", bool, fail)
     if "max_recurse_level" in entry:
         level = _expect(entry, "max_recurse_level", int, fail)
         if level == 0 or level < -1:

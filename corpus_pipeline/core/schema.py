@@ -78,6 +78,14 @@ RECORD_FIELDS = [
     # block_model_filtered (lines the block model judged boilerplate dropped; only with min_block_probability set) |
     # second_opinion_lines_added (lines of Resiliparse's reading the line arbiter judged main content put back).
     pa.field("extraction", pa.string()),
+    # What the page is (issue 42; extract/page_kind.py, extract/site_page_kinds.py; null for PDFs, which are documents):
+    # document | listing (archives, indexes, tag and date pages, paginated lists, search results: other pages' titles,
+    # excerpts or texts) | error_page (a soft 404). Listings and error pages stay out of canonical_url_groups and corpus
+    # unless the website's registry entry sets keep_listings.
+    pa.field("page_kind", pa.string()),
+    pa.field("page_kind_evidence", pa.string()),  # the page's declarations, then the site-wide pass's reasons
+    pa.field("title_links", pa.list_(pa.string())),  # same-host pages the page's headings link to (a listing's titles)
+    pa.field("title_inlinks", pa.int32()),  # listings of the website linking to the page from a heading
 ]
 RECORD_SCHEMA = pa.schema(RECORD_FIELDS)
 

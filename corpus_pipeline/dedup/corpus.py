@@ -29,6 +29,7 @@ from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
 _DECISION_COLUMNS = [
     "url", "canonical_url", "category", "date", "lang", "alternates", "candidate_urls", "in_sitemap", "inlinks",
+    "rel_canonical", "page_kind", "title_inlinks",
 ]
 
 

@@ -26,15 +26,40 @@ def path_cleanliness(url: str) -> tuple[bool, int]:
     return bool(parts.query or parts.fragment), len(parts.path)
 
 
+# Rank of a page_kind in the election (extract/page_kind.py): a document's own page over a page that shows it among
+# others (a listing), over an error page. Null (PDFs, records from before page kinds) is a document.
+_KIND_RANK = {"document": 0, "listing": 1, "error_page": 2}
+
+
+def names_itself_canonical(record: dict) -> bool:
+    """Whether the page's own ``rel=canonical`` names the page itself (its fragment and the default port aside)."""
+    declared = record.get("rel_canonical")
+    if not declared:
+        return False
+    return _address(declared) == _address(record.get("url") or "")
+
+
+def _address(url: str) -> tuple[str, str, str]:
+    parts = urlsplit(url.split("#", 1)[0])
+    host = (parts.hostname or "").lower()
+    port = parts.port if parts.port not in (None, 80, 443) else None
+    return host + (f":{port}" if port else ""), parts.path.rstrip("/") or "/", parts.query
+
+
 def election_key(record: dict) -> tuple:
     """Sort key, best first.
 
-    On-site, language as declared; then what the website itself puts forward: listed in its sitemaps, linked to
-    from more of its pages, at the cleanest address; only then the most recent, the longest, the smallest URL.
+    On-site, language as declared; then the document's own page (issue 42): the page whose own rel=canonical names
+    it, a document over a listing (``page_kind``), the page the website's listings link to from their titles; then
+    what the website itself puts forward: listed in its sitemaps, linked to from more of its pages, at the cleanest
+    address; only then the most recent, the longest, the smallest URL.
     """
     return (
         record.get("category") == "external",
         not declares_its_own_language(record),
+        not names_itself_canonical(record),
+        _KIND_RANK.get(record.get("page_kind") or "document", 0),
+        -(record.get("title_inlinks") or 0),
         not record.get("in_sitemap"),
         -(record.get("inlinks") or 0),
         path_cleanliness(record.get("url") or ""),

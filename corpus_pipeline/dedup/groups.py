@@ -12,13 +12,22 @@ from corpus_pipeline.dedup.election import election_key
 
 # What the grouping and the election read of a record (dedup.election.election_key, _key below); the texts
 # themselves stay in the collected frame, of which only the elected rows are gathered.
-_ELECTION_COLUMNS = ("url", "rel_canonical", "category", "alternates", "lang", "in_sitemap", "inlinks", "date")
+_ELECTION_COLUMNS = (
+    "url", "rel_canonical", "category", "alternates", "lang", "in_sitemap", "inlinks", "date", "page_kind",
+    "title_inlinks",
+)
+# Kinds of pages that are not documents (extract/page_kind.py): out of the groups unless the website keeps them.
+NOT_DOCUMENTS = ("listing", "error_page")
 
 
 def build_canonical_url_groups(
-    records: pl.LazyFrame, *, urls_to_ignore: Sequence[str], keep_query_keys: Sequence[str] = DEFAULT_KEPT_QUERY_KEYS
+    records: pl.LazyFrame, *, urls_to_ignore: Sequence[str], keep_query_keys: Sequence[str] = DEFAULT_KEPT_QUERY_KEYS,
+    keep_listings: bool = False,
 ) -> tuple[pl.DataFrame, dict[str, int]]:
-    """One row per canonical URL: the elected record, its candidate URLs, and counts of what was dropped and why."""
+    """One row per canonical URL: the elected record, its candidate URLs, and counts of what was dropped and why.
+
+    Listings and error pages (``page_kind``) are dropped, as ``urls_to_ignore`` are, unless ``keep_listings``.
+    """
     columns = [c for c in RECORD_COLUMNS if c in records.collect_schema().names()]
     frame = records.select(columns).collect()
     usable = pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != "")
@@ -26,20 +35,27 @@ def build_canonical_url_groups(
         ignored = pl.any_horizontal(pl.col("url").str.contains(needle, literal=True) for needle in urls_to_ignore)
     else:
         ignored = pl.lit(False)
+    if "page_kind" in columns and not keep_listings:
+        not_document = pl.col("page_kind").is_in(NOT_DOCUMENTS).fill_null(False)
+    else:
+        not_document = pl.lit(False)
     # Row numbers and the election's few columns, not the records: a site's texts are held once, in `frame`.
     candidates = frame.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_row"),
         *(c for c in _ELECTION_COLUMNS if c in columns),
         length=pl.col("content").fill_null("").str.len_chars(),
         _usable=usable,
-        _kept=usable & ~ignored,
+        _listing=usable & ~ignored & not_document,
+        _kept=usable & ~ignored & ~not_document,
     )
     usable_count = int(candidates["_usable"].sum())
-    kept = candidates.filter(pl.col("_kept")).drop("_usable", "_kept")
+    listings = int(candidates["_listing"].sum())
+    kept = candidates.filter(pl.col("_kept")).drop("_usable", "_kept", "_listing")
     counts = {
         "records_in": frame.height,
         "records_unusable": frame.height - usable_count,
-        "records_ignored": usable_count - kept.height,
+        "records_ignored": usable_count - kept.height - listings,
+        "records_not_documents": listings,
     }
     del candidates
 

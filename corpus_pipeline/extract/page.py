@@ -34,6 +34,7 @@ from corpus_pipeline.extract.metadata import (
     normalize_lang,
     page_dates,
 )
+from corpus_pipeline.extract.page_kind import page_declarations
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import WORD, KeyedLines, line_key, normalize_whitespace
@@ -205,6 +206,10 @@ def _empty_record(page: HtmlPage, website: Website) -> dict:
         "rel_canonical": None,
         "error": None,
         "extraction": Extraction.NO_DOCUMENT.value,
+        "page_kind": None,
+        "page_kind_evidence": None,
+        "title_links": [],
+        "title_inlinks": None,
     }
 
 
@@ -246,6 +251,7 @@ def _fill(
     record["rel_canonical"] = _same_host_canonical(document, page.url)
     if record["rel_canonical"]:
         record["canonical_url"] = canonical_url(record["rel_canonical"])
+    record.update(page_declarations(document, page.url, record["rel_canonical"]))
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
     containers = boilerplate.containers if boilerplate is not None else ()

@@ -1,0 +1,164 @@
+"""What a page declares it is: a document, a listing of other pages, or an error page (issue 42).
+
+Read from the untouched page during its parse: the CMS's ``body`` classes (WordPress, Ghost, Drupal), the page's
+structured data (CollectionPage, SearchResultsPage, a single Article), its ``<link rel=next/prev>`` pagination and
+a paginated address, whether its ``rel=canonical`` names the page itself, and the links of its headings (a
+listing's title links: ``<h2><a href=post>``, ``rel=bookmark``). These are declarations only: the site-wide pass
+(:mod:`corpus_pipeline.extract.site_page_kinds`) weighs them with what the page's text shows of the website's other
+pages, and decides.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from lxml import html
+
+from corpus_pipeline.core.urls import absolutize
+from corpus_pipeline.extract.site_links import page_key
+from corpus_pipeline.extract.structured_data import ld_json_objects
+
+DOCUMENT, LISTING, ERROR_PAGE = "document", "listing", "error_page"
+PAGE_KINDS = (DOCUMENT, LISTING, ERROR_PAGE)
+
+# body classes, as the CMSs write them. WordPress: body_class() ("archive category category-news", "blog", "search
+# search-results", "paged paged-2", "error404"; a post "single single-post postid-12", a page "page page-id-2"; the
+# static front page is "home page", so "home" alone says nothing). Ghost: "home-template", "tag-template",
+# "author-template", "paged", "post-template", "page-template", "error-template". Drupal: "path-taxonomy",
+# "page-node-type-article", "path-node".
+_LISTING_CLASSES = frozenset(
+    {"archive", "blog", "search", "search-results", "search-no-results", "paged", "home-template", "tag-template",
+     "author-template", "path-taxonomy", "page-taxonomy-term"}
+)
+_DOCUMENT_CLASSES = frozenset({"single", "single-post", "post-template", "page-template", "path-node"})
+_DOCUMENT_CLASS_PREFIXES = ("postid-", "page-id-", "page-node-type-")
+_ERROR_CLASSES = frozenset({"error404", "error-template", "page-404", "not-found"})
+# schema.org types of a page of pages, and of one document.
+_LISTING_TYPES = frozenset({"collectionpage", "searchresultspage"})
+_ARTICLE_TYPES = frozenset(
+    {"article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "reportagenewsarticle",
+     "analysisnewsarticle", "opinionnewsarticle", "liveblogposting"}
+)
+# A paginated list's address: WordPress's /page/2/ and ?paged=2, Hugo's /page/2/, Jekyll's /page2/.
+_PAGINATED_PATH = re.compile(r"/page/?\d+/?$")
+_PAGINATED_QUERY = re.compile(r"(?:^|&)(?:paged|page)=\d+(?:&|$)")
+# What an error page's title or headline says, at its start ("404", "Page not found", "Oops! That page can't be
+# found."), on a short page only: a long post titled "404 errors in nginx" is a document.
+_ERROR_TITLE = re.compile(
+    r"^\W*(?:error\W+)?(?:404\b|page\s+not\s+found|not\s+found\b|nothing\s+(?:was\s+)?found|oops\b.*\bfound|"
+    r"(?:this\s+|the\s+)?page\s+(?:does\s*n[o']t|can\s*n[o']t|could\s*n[o']t|cannot)\s+(?:exist|be\s+found))",
+    re.IGNORECASE,
+)
+ERROR_PAGE_MAX_WORDS = 150
+MAX_TITLE_LINKS = 500
+
+
+def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str | None) -> dict:
+    """``page_kind`` (what the page's own declarations make it, or None when they do not tell), its evidence
+    (space-separated tokens such as ``body:archive``, ``ld:collectionpage``, ``pagination``, ``canonical:self``) and
+    ``title_links`` (the same-host pages its headings link to), read from the untouched page found at ``url``."""
+    tokens: list[str] = []
+    body = next(document.iter("body"), None)
+    classes = set((body.get("class") or "").lower().split()) if body is not None else set()
+    tokens += [f"body:{c}" for c in sorted(classes & _LISTING_CLASSES)]
+    document_classes = (classes & _DOCUMENT_CLASSES) | {
+        c.split("-", 1)[0] + "-id" for c in classes if c.startswith(_DOCUMENT_CLASS_PREFIXES)
+    }
+    tokens += [f"body:{c}" for c in sorted(document_classes)]
+    tokens += [f"body:{c}" for c in sorted(classes & _ERROR_CLASSES)]
+    types = _schema_types(document)
+    tokens += [f"ld:{t}" for t in sorted(set(types) & _LISTING_TYPES)]
+    articles = sum(1 for t in types if t in _ARTICLE_TYPES)
+    if articles == 1:
+        tokens.append("ld:article")
+    elif articles >= 3:
+        tokens.append(f"ld:articles:{articles}")
+    if _paginated(document, url):
+        tokens.append("pagination")
+    own = page_key(url)
+    if rel_canonical:
+        tokens.append("canonical:self" if page_key(rel_canonical) == own else "canonical:other")
+    else:
+        tokens.append("canonical:none")
+    kind = declared_kind(tokens)
+    return {"page_kind": kind, "page_kind_evidence": " ".join(tokens), "title_links": title_links(document, url)}
+
+
+def declared_kind(tokens: list[str] | set[str]) -> str | None:
+    """What the declarations alone make a page: ``error_page``, ``listing``, or None (the site-wide pass decides)."""
+    tokens = set(tokens)
+    if any(t.startswith("body:") and t[5:] in _ERROR_CLASSES for t in tokens):
+        return ERROR_PAGE
+    listing = any(t.startswith("body:") and t[5:] in _LISTING_CLASSES for t in tokens) or any(
+        t.startswith("ld:") and (t[3:] in _LISTING_TYPES or t.startswith("ld:articles:")) for t in tokens
+    )
+    if listing and not document_declared(tokens):
+        return LISTING
+    return None
+
+
+def document_declared(tokens: list[str] | set[str]) -> bool:
+    """Whether the CMS or the structured data says the page is one document (a post, a page, an article)."""
+    return any(
+        (t.startswith("body:") and (t[5:] in _DOCUMENT_CLASSES or t.endswith("-id"))) or t == "ld:article"
+        for t in tokens
+    )
+
+
+def error_title(title: str | None, words: int) -> bool:
+    """Whether a page of ``words`` words titled ``title`` is an error page that says so (a soft 404)."""
+    return bool(title) and words <= ERROR_PAGE_MAX_WORDS and bool(_ERROR_TITLE.match(title or ""))
+
+
+def title_links(document: html.HtmlElement, url: str) -> list[str]:
+    """Page keys of the same-host pages that the page's headings (``h1``-``h6``) or ``rel=bookmark`` links point
+    at, in page order, the page itself left out: a listing's title links to the documents it shows."""
+    own, host = page_key(url), urlsplit(url).netloc.lower()
+    found: list[str] = []
+    seen: set[str] = set()
+    for anchor in document.iter("a"):
+        href = (anchor.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        in_heading = "bookmark" in (anchor.get("rel") or "").lower().split() or any(
+            isinstance(parent.tag, str) and parent.tag in _HEADINGS for parent in anchor.iterancestors()
+        )
+        if not in_heading:
+            continue
+        target = absolutize(href, url)
+        if not target or urlsplit(target).netloc.lower() != host:
+            continue
+        key = page_key(target)
+        if key and key != own and key not in seen:
+            seen.add(key)
+            found.append(key)
+            if len(found) >= MAX_TITLE_LINKS:
+                break
+    return found
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def _paginated(document: html.HtmlElement, url: str) -> bool:
+    """``<link rel=next|prev>`` in the page's head (an article's ``<a rel=prev>`` to the previous post is not
+    pagination), or a paginated address."""
+    for link in document.iter("link"):
+        if {"next", "prev", "previous"} & set((link.get("rel") or "").lower().split()):
+            return True
+    parts = urlsplit(url)
+    return bool(_PAGINATED_PATH.search(parts.path) or _PAGINATED_QUERY.search(parts.query))
+
+
+def _schema_types(document: html.HtmlElement) -> list[str]:
+    """The schema.org types the page declares (microdata and ld+json), lower-cased, once per declaration."""
+    kinds: list[str] = []
+    for node in document.xpath("//*[@itemtype]"):
+        kinds += [t.rstrip("/").rsplit("/", 1)[-1].lower() for t in node.get("itemtype", "").split()]
+    for item in ld_json_objects(document):
+        declared = item.get("@type")
+        for kind in declared if isinstance(declared, list) else [declared]:
+            if isinstance(kind, str):
+                kinds.append(kind.rsplit("/", 1)[-1].lower())
+    return kinds

@@ -1,0 +1,304 @@
+"""The kind of every page of a website, from what its text shows of the website's other pages (issue 42).
+
+A listing (an archive, a tag or date page, a paginated home page, search results, a print view of several posts) is
+a page whose main content is a sequence of other pages' titles, excerpts or full texts: the website's own records
+show it, their texts are contained in it. So every record is read twice, one at a time:
+
+1. each record's *probes* are kept: the word 5-shingles of its opening (what an excerpt shows) and a bottom-k sketch
+   of all its shingles (the k smallest hashes: when the record's whole text stands in another, its sketch does too,
+   and the share of the sketch found there estimates how much of it does). A few dozen integers a record, in sorted
+   arrays: no text is held, no pair of texts compared;
+2. each record's shingles are looked up among the probes: the records whose opening (or whole text) it shows.
+
+Then the page's own declarations (:mod:`corpus_pipeline.extract.page_kind`: body classes, structured data,
+pagination, rel=canonical) and its title links decide between a listing and a document where the text alone cannot:
+a month archive holding one post holds the same text as the post; the archive links to the post from its heading,
+declares itself an archive, and names no canonical URL, while the post names itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from corpus_pipeline.core.partition_writer import PartitionWriter
+from corpus_pipeline.extract.page_kind import (
+    DOCUMENT,
+    ERROR_PAGE,
+    LISTING,
+    declared_kind,
+    document_declared,
+    error_title,
+)
+from corpus_pipeline.extract.site_links import page_key
+
+SHINGLE_WORDS = 5
+MIN_PROBE_WORDS = 10  # a shorter text (a form's prompt, a one-line page) is shown by too many pages by chance
+LEAD_SHINGLES = 12  # the opening's first 16 words: every excerpt shows them (WordPress's are 55 words)
+SKETCH_SIZE = 24
+SHOWN_SHARE = 0.8  # of a record's opening (or of its sketch) found in a page for the page to show it
+COPY_COVERAGE = 0.8  # share of a page's words that other pages' texts cover for the page to be made of them
+DOCUMENT_COVERAGE = 0.5  # the same, for a page that declares itself one document (a post, an article)
+TITLE_LIST_LINES = 0.4  # share of a page's lines that are the titles it links to, for a list of titles
+MIN_TITLE_LIST = 3
+_WORD = re.compile(r"\w+")
+_MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
+_WEIGHTS = np.array([0x9E3779B97F4A7C15 * (2 * j + 1) % (1 << 64) for j in range(SHINGLE_WORDS)], dtype=np.uint64)
+_MEMO_LIMIT = 1 << 20
+# The columns the pass reads.
+COLUMNS = ("url", "canonical_url", "title", "content", "error", "page_kind", "page_kind_evidence", "title_links")
+
+
+@dataclass(frozen=True)
+class SitePageKinds:
+    """One entry per record, in the records' order: its kind, why, and how many listings link to it by title."""
+
+    page_kind: list[str | None]
+    page_kind_evidence: list[str | None]
+    title_inlinks: list[int]
+
+    def counts(self) -> dict[str, int]:
+        """Records of each kind (``pages_listing``...), for the asset's metadata."""
+        found: dict[str, int] = defaultdict(int)
+        for kind in self.page_kind:
+            found[f"pages_{kind or 'unknown'}"] += 1
+        return dict(found)
+
+
+class _Shingler:
+    """Word 5-shingles of texts as 64-bit hashes: each distinct word hashed once (BLAKE2b, the same in every process
+    and run), a shingle a vectorized mix of its words' hashes."""
+
+    def __init__(self) -> None:
+        self._memo: dict[str, int] = {}
+
+    def words(self, text: str) -> list[str]:
+        return _WORD.findall(text.lower())
+
+    def hashes(self, words: list[str]) -> np.ndarray:
+        if len(words) < SHINGLE_WORDS:
+            return np.empty(0, dtype=np.uint64)
+        memo = self._memo
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        values = []
+        for word in words:
+            value = memo.get(word)
+            if value is None:
+                value = memo[word] = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+            values.append(value)
+        ids = np.array(values, dtype=np.uint64)
+        count = len(words) - SHINGLE_WORDS + 1
+        mixed = np.zeros(count, dtype=np.uint64)
+        for j in range(SHINGLE_WORDS):
+            mixed += ids[j : j + count] * _WEIGHTS[j]
+        mixed ^= mixed >> np.uint64(31)
+        mixed *= _MIX[0]
+        mixed ^= mixed >> np.uint64(29)
+        mixed *= _MIX[1]
+        mixed ^= mixed >> np.uint64(32)
+        return mixed
+
+
+def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
+    """The kind of each record of a website (``COLUMNS`` of parsed_pages, in any order of rows).
+
+    Records with an error or no text keep their declared kind (error pages stay error pages), else ``document``.
+    """
+    size = records.height
+    column = {name: records[name] if name in records.columns else pl.Series(name, [None] * size) for name in COLUMNS}
+    contents, errors = column["content"], column["error"].to_list()
+    usable = [errors[row] is None and bool(contents[row]) for row in range(size)]
+    shingler = _Shingler()
+
+    # 1. Probes: each record's opening and sketch.
+    probe_hashes, probe_owners, probe_leads = [], [], []
+    lead_sizes = np.zeros(size, dtype=np.int32)
+    sketch_sizes = np.zeros(size, dtype=np.int32)
+    word_counts = np.zeros(size, dtype=np.int32)
+    for row in range(size):
+        if not usable[row]:
+            continue
+        words = shingler.words(contents[row])
+        word_counts[row] = len(words)
+        if len(words) < MIN_PROBE_WORDS:
+            continue
+        hashes = shingler.hashes(words)
+        lead = np.unique(hashes[:LEAD_SHINGLES])
+        sketch = np.unique(hashes)[:SKETCH_SIZE]
+        lead_sizes[row], sketch_sizes[row] = len(lead), len(sketch)
+        probe_hashes += [lead, sketch]
+        probe_owners += [np.full(len(lead) + len(sketch), row, dtype=np.int32)]
+        probe_leads += [np.ones(len(lead), dtype=bool), np.zeros(len(sketch), dtype=bool)]
+    if probe_hashes:
+        hashes_all = np.concatenate(probe_hashes)
+        order = np.argsort(hashes_all, kind="stable")
+        index = hashes_all[order]
+        owners = np.concatenate(probe_owners)[order]
+        leads = np.concatenate(probe_leads)[order]
+    else:
+        index, owners, leads = np.empty(0, np.uint64), np.empty(0, np.int32), np.empty(0, bool)
+    del probe_hashes, probe_owners, probe_leads
+
+    # 2. Which records each page shows (their opening, or their whole text).
+    canonical = column["canonical_url"].to_list()
+    shows: dict[int, dict[int, bool]] = {}  # page -> {record shown: whole text shown}
+    for row in range(size):
+        if not usable[row] or not len(index):
+            continue
+        hashes = np.unique(shingler.hashes(shingler.words(contents[row])))
+        if not len(hashes):
+            continue
+        lefts, rights = np.searchsorted(index, hashes, "left"), np.searchsorted(index, hashes, "right")
+        hit = rights > lefts
+        if not hit.any():
+            continue
+        lefts, rights = lefts[hit], rights[hit]
+        spans = rights - lefts
+        positions = np.repeat(lefts - np.cumsum(spans) + spans, spans) + np.arange(spans.sum())
+        found_owners, found_leads = owners[positions], leads[positions]
+        lead_hits = np.bincount(found_owners[found_leads], minlength=size)
+        sketch_hits = np.bincount(found_owners[~found_leads], minlength=size)
+        shown: dict[int, bool] = {}
+        for other in np.flatnonzero((lead_hits > 0) | (sketch_hits > 0)).tolist():
+            if other == row or canonical[other] == canonical[row]:
+                continue
+            whole = sketch_hits[other] >= SHOWN_SHARE * sketch_sizes[other]
+            if whole or lead_hits[other] >= SHOWN_SHARE * lead_sizes[other]:
+                shown[other] = bool(whole)
+        if shown:
+            shows[row] = shown
+
+    # 3. Decisions.
+    keys = [page_key(url or "") or (url or "") for url in column["url"].to_list()]
+    titles = column["title"].to_list()
+    links = [list(value or []) for value in column["title_links"].to_list()]
+    declared_tokens = [_declared_tokens(value) for value in column["page_kind_evidence"].to_list()]
+    declared_kinds = column["page_kind"].to_list()
+    title_of_key = {keys[row]: _line_form(titles[row]) for row in range(size) if usable[row] and titles[row]}
+    kinds: list[str | None] = []
+    evidence: list[str | None] = []
+    for row in range(size):
+        tokens = declared_tokens[row]
+        if not usable[row]:
+            kind = ERROR_PAGE if declared_kinds[row] == ERROR_PAGE or declared_kind(tokens) == ERROR_PAGE else None
+            kinds.append(kind)
+            evidence.append(" ".join(tokens) or None)
+            continue
+        kind, why = _decide(row, tokens, shows, keys, links, contents, titles, title_of_key, int(word_counts[row]),
+                            declared_tokens, shingler)
+        kinds.append(kind)
+        evidence.append("; ".join(part for part in (" ".join(tokens), why) if part) or None)
+
+    inlinks: dict[str, int] = defaultdict(int)
+    for row in range(size):
+        if kinds[row] == LISTING:
+            for key in set(links[row]):
+                inlinks[key] += 1
+    return SitePageKinds(kinds, evidence, [inlinks.get(key, 0) for key in keys])
+
+
+def _decide(
+    row: int, tokens: list[str], shows: dict[int, dict[int, bool]], keys: list[str], links: list[list[str]],
+    contents: pl.Series, titles: list, title_of_key: dict[str, str], words: int, declared_tokens: list[list[str]],
+    shingler: _Shingler,
+) -> tuple[str, str]:
+    declared = declared_kind(tokens)
+    if declared == ERROR_PAGE or error_title(titles[row], words):
+        return ERROR_PAGE, "an error page" if declared == ERROR_PAGE else "an error page's title"
+    is_document = document_declared(tokens)
+    shown = shows.get(row, {})
+    strict = [other for other in shown if row not in shows.get(other, {})]
+    mutual = [other for other in shown if row in shows.get(other, {})]
+    linked = set(links[row])
+    # A listing's text is other pages' texts; a document may quote a page or two, and keeps its own words.
+    if len(strict) >= 2:
+        if not is_document:
+            return LISTING, f"shows {len(strict)} of the website's pages"
+        coverage = _coverage(contents[row], [contents[other] for other in strict], shingler)
+        if coverage >= DOCUMENT_COVERAGE:
+            return LISTING, f"shows {len(strict)} of the website's pages ({coverage:.0%} of its words)"
+        return DOCUMENT, f"declares one document; quotes {len(strict)} pages ({coverage:.0%} of its words)"
+    if not is_document:
+        # One other page's text, or the same text as another page: the page that links to the other from its
+        # heading, declares itself a list or names no canonical address where the other names itself, is the list.
+        for other in strict + mutual:
+            reasons = []
+            if keys[other] in linked and keys[row] not in links[other]:
+                reasons.append("links to it from a heading")
+            if declared == LISTING or "pagination" in tokens:
+                reasons.append("declares a list")
+            if "canonical:self" in declared_tokens[other] and "canonical:self" not in tokens:
+                reasons.append("it names itself canonical")
+            if other in strict and not reasons:
+                coverage = _coverage(contents[row], [contents[other]], shingler)
+                if coverage >= COPY_COVERAGE:
+                    reasons.append(f"its text is {coverage:.0%} of this page's words")
+            if reasons:
+                what = "shows" if other in strict else "holds the same text as"
+                return LISTING, f"{what} {keys[other]}: " + ", ".join(reasons)
+        titled = _title_lines(contents[row], [title_of_key.get(key) for key in linked])
+        lines = max(1, sum(1 for line in (contents[row] or "").split("\n") if line.strip()))
+        if (titled >= MIN_TITLE_LIST and titled >= TITLE_LIST_LINES * lines) or (titled and titled == lines):
+            return LISTING, f"lists {titled} of the website's pages by title"
+    if declared == LISTING:
+        return LISTING, "declares a list"
+    return DOCUMENT, ""
+
+
+def _declared_tokens(evidence: str | None) -> list[str]:
+    """The parse's declaration tokens (the part of ``page_kind_evidence`` before the site-wide pass's reasons)."""
+    return (evidence or "").split(";", 1)[0].split()
+
+
+def _line_form(text: str | None) -> str:
+    return " ".join(_WORD.findall((text or "").lower()))
+
+
+def _title_lines(content: str | None, titles: Sequence[str | None]) -> int:
+    """Lines of ``content`` that are one of ``titles`` (as words, case aside)."""
+    wanted = {title for title in titles if title}
+    if not wanted:
+        return 0
+    return sum(1 for line in (content or "").split("\n") if line.strip() and _line_form(line) in wanted)
+
+
+def _coverage(text: str, others: Sequence[str], shingler: _Shingler) -> float:
+    """Share of ``text``'s words that stand in a shingle of one of ``others``."""
+    words = shingler.words(text or "")
+    hashes = shingler.hashes(words)
+    if not len(hashes):
+        return 0.0
+    known = np.unique(np.concatenate([shingler.hashes(shingler.words(other or "")) for other in others]))
+    hit = np.isin(hashes, known)
+    covered = np.zeros(len(words), dtype=bool)
+    for j in range(SHINGLE_WORDS):
+        covered[j : j + len(hit)] |= hit
+    return float(covered.mean())
+
+
+def write_with_page_kinds(writer: PartitionWriter, draft: str | Path, kinds: SitePageKinds) -> None:
+    """The records of the Parquet file ``draft``, a row group at a time, with their kinds (``kinds``, in the file's
+    order of rows), into ``writer``."""
+    source = pq.ParquetFile(draft)
+    start = 0
+    for group in range(source.num_row_groups):
+        table = source.read_row_group(group)
+        end = start + table.num_rows
+        for name, values, kind in (
+            ("page_kind", kinds.page_kind[start:end], pa.string()),
+            ("page_kind_evidence", kinds.page_kind_evidence[start:end], pa.string()),
+            ("title_inlinks", kinds.title_inlinks[start:end], pa.int32()),
+        ):
+            table = table.set_column(table.schema.get_field_index(name), name, pa.array(values, type=kind))
+        writer.write_table(table)
+        start = end

@@ -1,0 +1,151 @@
+"""Page kinds (issue 42): what a page declares, and what the website's other records show it is."""
+
+from __future__ import annotations
+
+import random
+
+import polars as pl
+from lxml import html
+
+from corpus_pipeline.extract.page_kind import declared_kind, page_declarations, title_links
+from corpus_pipeline.extract.site_page_kinds import site_page_kinds
+
+SITE = "http://blog.test"
+_WORDS = (
+    "garden soil water seed winter frost compost leaf root branch spring summer autumn harvest tomato bean pea "
+    "onion garlic potato carrot beet radish lettuce spinach kale cabbage pepper squash melon berry apple pear plum "
+    "cherry orchard fence shed path bed mulch worm bee bird rain sun shade wind cloud stone gravel clay sand"
+).split()
+
+
+def _text(seed: int, words: int = 120) -> str:
+    pick = random.Random(seed)
+    sentences = []
+    while sum(len(s.split()) for s in sentences) < words:
+        sentences.append(" ".join(pick.choice(_WORDS) for _ in range(12)).capitalize() + ".")
+    lines = [" ".join(sentences[i : i + 3]) for i in range(0, len(sentences), 3)]
+    return "\n\n".join(lines)
+
+
+def _record(path: str, content: str, *, title: str | None = None, declared: str = "", links=(), kind=None) -> dict:
+    return {
+        "url": SITE + path, "canonical_url": SITE + path, "title": title or path, "content": content, "error": None,
+        "page_kind": kind, "page_kind_evidence": declared, "title_links": [SITE + link for link in links],
+    }
+
+
+def _kinds(records: list[dict]) -> dict[str, str | None]:
+    result = site_page_kinds(pl.DataFrame(records))
+    return {r["url"][len(SITE):]: kind for r, kind in zip(records, result.page_kind, strict=True)}
+
+
+def _excerpt(text: str, words: int = 55) -> str:
+    return " ".join(text.split()[:words]) + " [...]"
+
+
+POSTS = {f"/2024/0{n}/1{n}/post-{n}/": _text(n) for n in range(1, 6)}
+
+
+def test_a_page_of_other_posts_full_texts_is_a_listing_and_the_posts_are_documents():
+    home = "\n\n".join(POSTS.values())
+    records = [_record(path, text) for path, text in POSTS.items()] + [_record("/", home)]
+    kinds = _kinds(records)
+    assert kinds["/"] == "listing"
+    assert all(kinds[path] == "document" for path in POSTS)
+
+
+def test_a_page_of_excerpts_is_a_listing():
+    tag = "\n\n".join(f"Post {n}\n\n{_excerpt(text)}" for n, text in enumerate(POSTS.values()))
+    records = [_record(path, text) for path, text in POSTS.items()] + [_record("/topics/soil/", tag)]
+    assert _kinds(records)["/topics/soil/"] == "listing"
+
+
+def test_a_month_archive_holding_one_post_is_the_listing_by_its_title_link():
+    (path, text), *_ = POSTS.items()
+    records = [_record(path, text), _record("/2024/01/", text, links=[path])]
+    kinds = _kinds(records)
+    assert kinds == {path: "document", "/2024/01/": "listing"}
+
+
+def test_the_same_text_with_canonical_declarations_decides_without_links():
+    (path, text), *_ = POSTS.items()
+    records = [
+        _record(path, text, declared="canonical:self"),
+        _record("/2024/01/", text, declared="canonical:none"),
+    ]
+    assert _kinds(records) == {path: "document", "/2024/01/": "listing"}
+
+
+def test_two_copies_with_nothing_to_tell_them_apart_stay_documents_for_the_dedup():
+    (path, text), *_ = POSTS.items()
+    kinds = _kinds([_record(path, text), _record("/copy/", text)])
+    assert kinds == {path: "document", "/copy/": "document"}
+
+
+def test_a_document_quoting_another_posts_opening_stays_a_document():
+    first, second = list(POSTS.values())[:2]
+    quoting = _text(99, 400) + "\n\nAs I wrote before: " + _excerpt(first, 30)
+    kinds = _kinds([_record("/a/", first), _record("/b/", second), _record("/c/", quoting)])
+    assert kinds == {"/a/": "document", "/b/": "document", "/c/": "document"}
+
+
+def test_a_declared_post_that_embeds_two_teasers_stays_a_document():
+    first, second = list(POSTS.values())[:2]
+    post = _text(77, 600) + "\n\n" + _excerpt(first, 25) + "\n\n" + _excerpt(second, 25)
+    records = [_record("/a/", first), _record("/b/", second), _record("/c/", post, declared="body:single")]
+    assert _kinds(records)["/c/"] == "document"
+
+
+def test_a_list_of_linked_titles_is_a_listing():
+    titles = {path: f"The story of the {n} garden" for n, path in enumerate(POSTS)}
+    index = "\n\n".join(f"{title}\n\nMarch {n}, 2024" for n, title in enumerate(titles.values()))
+    records = [_record(path, text, title=titles[path]) for path, text in POSTS.items()]
+    records.append(_record("/archives/", index, links=list(POSTS)))
+    assert _kinds(records)["/archives/"] == "listing"
+
+
+def test_declared_archive_without_shown_posts_is_still_a_listing_and_an_error_page_is_an_error_page():
+    records = [
+        _record("/category/empty/", "Nothing here yet, come back later when we have written something.",
+                declared="body:archive canonical:none", kind="listing"),
+        _record("/missing/", "Sorry, the page you were looking for is not here.", title="Page not found"),
+    ]
+    assert _kinds(records) == {"/category/empty/": "listing", "/missing/": "error_page"}
+
+
+def test_title_inlinks_count_listings_linking_to_a_page_by_title():
+    home = "\n\n".join(POSTS.values())
+    records = [_record(path, text) for path, text in POSTS.items()] + [_record("/", home, links=list(POSTS))]
+    result = site_page_kinds(pl.DataFrame(records))
+    assert result.title_inlinks == [1] * len(POSTS) + [0]
+
+
+def _page(body_class: str = "", head: str = "", body: str = "") -> html.HtmlElement:
+    return html.fromstring(f'<html><head>{head}</head><body class="{body_class}">{body}</body></html>')
+
+
+def test_wordpress_body_classes_declare_listings_documents_and_error_pages():
+    archive = page_declarations(_page("archive category category-news"), SITE + "/category/news/", None)
+    assert archive["page_kind"] == "listing" and "body:archive" in archive["page_kind_evidence"]
+    post = page_declarations(_page("single single-post postid-7"), SITE + "/p/", SITE + "/p/")
+    assert post["page_kind"] is None and "canonical:self" in post["page_kind_evidence"]
+    assert declared_kind(post["page_kind_evidence"].split()) is None
+    missing = page_declarations(_page("error404"), SITE + "/nope/", None)
+    assert missing["page_kind"] == "error_page"
+    blog = page_declarations(_page("home blog paged paged-2"), SITE + "/page/2/", None)
+    assert blog["page_kind"] == "listing" and "pagination" in blog["page_kind_evidence"]
+
+
+def test_structured_data_declares_a_collection():
+    head = '<script type="application/ld+json">{"@type": "CollectionPage", "name": "News"}</script>'
+    declared = page_declarations(_page(head=head), SITE + "/news/", None)
+    assert declared["page_kind"] == "listing" and "ld:collectionpage" in declared["page_kind_evidence"]
+
+
+def test_title_links_are_the_same_host_links_of_headings_and_bookmarks():
+    body = (
+        '<h1><a href="/">Blog</a></h1><h2 class="entry-title"><a href="/a/">A</a></h2>'
+        '<a rel="bookmark" href="/b/#more">B</a><a href="/c/">not a title</a>'
+        '<h2><a href="http://elsewhere.test/x/">off site</a></h2><h2><a href="/list/">itself</a></h2>'
+    )
+    assert title_links(_page(body=body), SITE + "/list/") == [SITE + "/", SITE + "/a/", SITE + "/b/"]
