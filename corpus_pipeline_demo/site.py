@@ -45,6 +45,7 @@ ARCHIVES = {
     "/author/claire.html": ("Posts by Claire", "water"),
 }
 DISALLOWED = ("/login/",)
+NOINDEX = ("/volunteers-draft.html",)  # fetched, but its <meta name="robots" content="noindex"> keeps it out of the corpus
 
 # How each dated post declares its date; the expected value is the last modification, in UTC.
 DATE_MARKUP = {
@@ -75,6 +76,7 @@ class DemoSiteFacts:
     scanned_words: tuple[str, ...]
     dated_pages: dict[str, datetime]
     disallowed_paths: tuple[str, ...]
+    noindex_pages: tuple[str, ...] = NOINDEX
 
 
 def build_demo_site(dest: Path) -> DemoSiteFacts:
@@ -110,12 +112,16 @@ def build_demo_site(dest: Path) -> DemoSiteFacts:
         "Write to the committee using the letterbox at the garden gate, or come to the open hour on the second "
         "Tuesday of each month, from six to seven in the evening.",
     )).encode()
+    files[NOINDEX[0]] = _layout("Volunteers wanted (draft)", (
+        "<article><h1>Volunteers wanted</h1>\n<p>Draft: we are looking for volunteers to water the shared plots "
+        "during the summer holidays, two evenings a week, from July to the end of August.</p></article>"
+    ), head='<meta name="robots" content="noindex">').encode()
     files["/login/index.html"] = _simple_page("Member login", ("This page is for committee members only.",)).encode()
     files[REPORT_PDF], outline = _report_pdf()
     files[SCANNED_PDF] = _scanned_pdf()
 
     blog_entries = ["/", "/blog/"] + [f"/blog/{p.slug}.html" for p in POSTS] + [EXACT_DUPLICATE[1], NEAR_DUPLICATE[1]]
-    page_entries = ["/docs/", "/about.html", "/contact.html", *ARCHIVES, *(f"/docs/{d.slug}.html" for d in DOCS),
+    page_entries = ["/docs/", "/about.html", "/contact.html", *NOINDEX, *ARCHIVES, *(f"/docs/{d.slug}.html" for d in DOCS),
                     REPORT_PDF, SCANNED_PDF]
     files["/sitemap-blog.xml"] = _urlset(blog_entries, alternates={f"/blog/{s}.html": f"/fr/blog/{s}.html" for s in french}).encode()
     files["/sitemap-pages.xml.gz"] = gzip.compress(_urlset(page_entries).encode(), mtime=0)

@@ -63,6 +63,19 @@ def test_archive_pages_are_absent_from_the_corpus(demo_run):
         assert canonical_url(base_url + page) not in urls, page
 
 
+def test_a_noindex_page_is_fetched_and_recorded_but_kept_out_of_the_corpus(demo_run):
+    base_url, facts, warehouse, result = demo_run
+    (page,) = facts.noindex_pages
+    url = normalize_url(base_url + page)
+    raw = warehouse.scan("raw_pages", "demo").filter(pl.col("url") == url).collect()
+    assert raw.select("outcome", "indexable", "robots").rows() == [("fetched", False, "noindex")]
+    assert raw["body"][0], "the body is kept: nothing is dropped silently"
+    for asset in ("parsed_pages", "corpus"):
+        assert warehouse.scan(asset, "demo").filter(pl.col("url") == url).collect().is_empty(), asset
+    (crawl,) = [m.materialization for m in result.get_asset_materialization_events() if m.asset_key.path == ["raw_pages"]]
+    assert crawl.metadata["pages_noindex"].value == 1
+
+
 def test_duplicates_are_reduced_to_one_record_with_the_merge_recorded(demo_run):
     base_url, facts, warehouse, _ = demo_run
     corpus = warehouse.scan("corpus", "demo").collect()

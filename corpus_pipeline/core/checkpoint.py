@@ -64,7 +64,7 @@ class Checkpoint:
         The list of parts is taken now, not when iteration starts, so parts appended
         while a resumed run reads its past never come back to it as past.
         """
-        return _read_parts(self.parts(), batch_rows, self._open_part)
+        return _read_parts(self.parts(), batch_rows, self._open_part, self.file_schema)
 
     def start(self) -> None:
         """Begin a fresh run: forget older parts and note the start time."""
@@ -146,10 +146,16 @@ class CheckpointAppender:
         self.flush()
 
 
-def _read_parts(parts: list[Any], batch_rows: int, open_part: Callable[[Any], pq.ParquetFile]) -> Iterator[pa.Table]:
+def _read_parts(parts: list[Any], batch_rows: int, open_part: Callable[[Any], pq.ParquetFile],
+                schema: pa.Schema) -> Iterator[pa.Table]:
     for part in parts:
         for batch in open_part(part).iter_batches(batch_size=batch_rows):
-            yield pa.Table.from_batches([batch])
+            table = pa.Table.from_batches([batch])
+            # A part written before a column was added to the schema (a run resumed after an upgrade): nulls.
+            for name in schema.names:
+                if name not in table.column_names:
+                    table = table.append_column(schema.field(name), pa.nulls(table.num_rows, schema.field(name).type))
+            yield table
 
 
 def _rows_of(tables: Iterator[pa.Table], extra: Mapping[str, Any]) -> Iterator[dict[str, Any]]:

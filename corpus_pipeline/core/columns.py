@@ -29,9 +29,16 @@ RAW_PAGES_COLUMN_DOCS = MappingProxyType(
         "source": "How the URL was found: start, sitemap, sitemap_index, link, alternate or robots.",
         "category": "The website's registry category, or 'external' for pages off the website.",
         "hreflang": "Language of the hreflang alternate that led to the URL.",
-        "indexable": "Whether the page goes on to parsed_pages (the registry's contains_str).",
+        "indexable": (
+            "Whether the page goes on to parsed_pages: the registry's contains_str lets it in and the page says no "
+            "robots noindex."
+        ),
         "fetched_at": "When the row was decided (UTC).",
         "body": "The response body, kept for usable documents, sitemaps and robots.txt.",
+        "robots": (
+            "The page's robots directives that bind this crawler (meta robots or its own agent's, X-Robots-Tag): "
+            "noindex, nofollow or 'noindex, nofollow'; null when none restricts."
+        ),
     }
 )
 

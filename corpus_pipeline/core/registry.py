@@ -76,6 +76,7 @@ class Website:
     keep_code_blocks: bool = True
     min_content_words: int = 10
     skip_unchanged_lastmod: bool = True
+    follow_nofollow_links: bool = False  # follow links marked rel=nofollow, ugc or sponsored
     ocr: int = 1
     max_pages: int | None = None
     keep_listings: bool = False  # listings and error pages (page_kind) go on to canonical_url_groups and corpus
@@ -199,7 +200,9 @@ def _parse_website(entry: Any, where: str) -> Website:
         options["langs"] = tuple(_language(lang, "langs", fail) for lang in options["langs"])
     for host in options.get("same_site_hosts", ()):
         _check_netloc(host, "same_site_hosts", fail)
-    for bool_option in ("restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod"):
+    for bool_option in (
+        "restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod", "follow_nofollow_links"
+    ):
         if bool_option in entry:
             options[bool_option] = _expect(entry, bool_option, bool, fail)
     if "keep_listings" in entry:

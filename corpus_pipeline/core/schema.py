@@ -39,9 +39,12 @@ RAW_PAGES_SCHEMA = pa.schema(
         pa.field("source", pa.string()),  # start | sitemap | link | alternate | robots | sitemap_index
         pa.field("category", pa.string()),  # registry category, or "external"
         pa.field("hreflang", pa.string()),  # language of the alternate that led here
-        pa.field("indexable", pa.bool_()),  # contains_str verdict: goes to parsed_pages
+        pa.field("indexable", pa.bool_()),  # contains_str and no robots noindex: goes to parsed_pages
         pa.field("fetched_at", UTC_TIMESTAMP, nullable=False),
         pa.field("body", pa.large_binary()),
+        # Added later (partitions written before lack it): the page's robots directives that bind us (meta robots,
+        # X-Robots-Tag): "noindex", "nofollow", "noindex, nofollow"; null when none restricts (crawl/robots_meta.py).
+        pa.field("robots", pa.string()),
     ]
 )
 

@@ -24,9 +24,10 @@ from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.fetcher import Expected, Fetcher, FetchResult, HopGuard, Refusal
-from corpus_pipeline.crawl.links import extract_links
+from corpus_pipeline.crawl.links import PageLinks, extract_links
 from corpus_pipeline.crawl.politeness import RobotsRules, is_private_address, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
+from corpus_pipeline.crawl.robots_meta import from_column, from_headers, from_meta, meta_names
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.sitemaps import ChildSitemap, SitemapError, iter_sitemap
 from corpus_pipeline.crawl.throttle import HostThrottle
@@ -92,6 +93,7 @@ class _Crawl:
         # a rare double entry is still de-duplicated by _claim).
         self.links_seen: set[str] = set()
         self.robots: dict[str, RobotsRules] = {}
+        self.robots_meta_names = meta_names(settings.user_agent)
         self.robots_lock = threading.Lock()
         self.robots_host_locks: dict[str, threading.Lock] = {}
         self.private_hosts: dict[str, bool] = {}
@@ -334,9 +336,29 @@ class _Crawl:
         result = self._fetch(task, lambda hop: self._hop_refusal(hop, task.expected, rows))
         task = self._retarget(task, result.final_url)
         discovered: list[CrawlTask] = []
-        if result.outcome in USABLE_OUTCOMES and result.body and result.kind == "html":
-            discovered = self._from_page(task, result.body, result.final_url or task.url)
+        if result.outcome in USABLE_OUTCOMES and result.kind in ("html", "pdf"):
+            task, discovered = self._read_document(task, result)
         return _Done(rows, task, result, discovered)
+
+    def _read_document(self, task: CrawlTask, result: FetchResult) -> tuple[CrawlTask, list[CrawlTask]]:
+        """What a fetched document lets us do: its robots directives (X-Robots-Tag, robots meta tags) go on its row,
+        ``noindex`` keeps it out of the corpus (``indexable``), ``nofollow`` keeps its links unqueued."""
+        robots = from_headers(result.robots_headers, self.settings.user_agent)
+        links = None
+        page_url = result.final_url or task.url
+        if result.kind == "html" and result.body:
+            links = self._links(result.body, page_url)
+            robots |= from_meta(links.robots_meta)
+        result.robots = robots.value
+        if robots.noindex:
+            task = dataclasses.replace(task, indexable=False)
+        if links is None or robots.nofollow:
+            return task, []
+        return task, self._from_page(task, links, page_url)
+
+    def _links(self, body: bytes, page_url: str) -> PageLinks:
+        return extract_links(body, page_url, alternates=bool(self.website.langs), robots_names=self.robots_meta_names,
+                             follow_nofollow=self.website.follow_nofollow_links)
 
     def _retarget(self, task: CrawlTask, final_url: str | None) -> CrawlTask:
         """Category and link following follow where a redirect ended: a site page sent off-site is external."""
@@ -373,6 +395,8 @@ class _Crawl:
         result.content_type = cached.content_type
         result.etag = result.etag or cached.etag
         result.last_modified = result.last_modified or cached.last_modified
+        if not result.robots_headers and cached.robots:  # a 304 need not repeat X-Robots-Tag: last time's holds
+            result.robots_headers = (cached.robots,)
         return result
 
     def _from_sitemap(self, task: CrawlTask, body: bytes, has_room: Callable[[], bool]) -> Iterator[CrawlTask | None]:
@@ -396,8 +420,7 @@ class _Crawl:
                     alternate = self._document_task(item.alternates[lang], 0, "alternate", page.url, hreflang=lang)
                     yield from [alternate] if alternate else []
 
-    def _from_page(self, task: CrawlTask, body: bytes, page_url: str) -> list[CrawlTask]:
-        links = extract_links(body, page_url, alternates=bool(self.website.langs))
+    def _from_page(self, task: CrawlTask, links: PageLinks, page_url: str) -> list[CrawlTask]:
         tasks: list[CrawlTask | None] = []
         for lang in self.website.langs:
             if lang in links.alternates:
@@ -480,7 +503,10 @@ class _Crawl:
                 self._read_sitemap(task, body, gathered.accept, gathered.has_room)
             elif row.get("kind") == "html":
                 chains[task.url] = task.chain
-                from_pages.extend(self._from_page(task, body, row.get("final_url") or task.url))
+                page_url = row.get("final_url") or task.url
+                links = self._links(body, page_url)
+                if not (from_column(row.get("robots")) | from_meta(links.robots_meta)).nofollow:
+                    from_pages.extend(self._from_page(task, links, page_url))
         return from_sitemaps, from_pages
 
     def _resumed_task(self, row: Mapping[str, Any], chains: dict[str, int]) -> CrawlTask:
@@ -528,6 +554,7 @@ class _Crawl:
             "category": task.category,
             "hreflang": task.hreflang,
             "indexable": task.indexable,
+            "robots": result.robots,
             "fetched_at": result.fetched_at or datetime.now(UTC),
             "body": result.body if keep_body else None,
         }

@@ -62,6 +62,8 @@ class FetchResult:
     bytes: int = 0
     fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     redirect_to: str | None = None  # Location of a redirect not yet followed (never stored)
+    robots_headers: tuple[str, ...] = ()  # X-Robots-Tag fields of the final response, each as sent
+    robots: str | None = None  # the directives that bind us, once the crawler has read the page (crawl/robots_meta.py)
 
 
 def sniff_kind(content_type: str | None, head: bytes, url: str) -> str:
@@ -210,6 +212,8 @@ class Fetcher:
                 content_type=headers.get("Content-Type"),
                 etag=headers.get("ETag"),
                 last_modified=parse_http_date(headers.get("Last-Modified")),
+                # Each field apart: joined with ", ", a "googlebot:" prefix would reach the next field's directives.
+                robots_headers=tuple(headers.getlist("X-Robots-Tag")),
             )
             if response.status_code in REDIRECT_STATUSES and headers.get("Location"):
                 result.redirect_to = headers["Location"]

@@ -1,4 +1,4 @@
-"""Links of an HTML page, as the crawler needs them: hrefs and hreflang alternates."""
+"""Links of an HTML page, as the crawler needs them: hrefs, hreflang alternates and the page's robots meta tags."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ _PLAIN_RELATIVE = re.compile(rf"{_PLAIN_SEGMENT}(?:/{_PLAIN_SEGMENT})*/?")
 # A base whose folder such a path joins by concatenation: a lower-case http(s) scheme, a plain host, a path of plain
 # segments (none empty, ".", or ".."), no parameters, query or fragment.
 _PLAIN_BASE = re.compile(rf"https?://[A-Za-z0-9.:-]+(?:/{_PLAIN_SEGMENT})*/(?:{_PLAIN_SEGMENT})?")
+# rel values by which a page says it does not vouch for a link (Google's link attributes): not followed by default.
+UNFOLLOWED_RELS = frozenset({"nofollow", "ugc", "sponsored"})
 
 
 @dataclass(frozen=True)
@@ -24,13 +26,17 @@ class PageLinks:
 
     links: tuple[str, ...] = ()
     alternates: dict[str, str] = field(default_factory=dict)
+    robots_meta: tuple[str, ...] = ()  # content of the <meta> tags named in robots_names, in document order
 
 
-def extract_links(body: bytes, page_url: str, alternates: bool = True) -> PageLinks:
+def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_names: frozenset[str] = frozenset(),
+                  follow_nofollow: bool = False) -> PageLinks:
     """All ``<a href>`` targets and ``<link rel=alternate hreflang>`` of a page; broken HTML gives what can be read.
 
     ``alternates=False`` leaves the ``<link>`` elements unread (a crawl without ``langs`` never uses them; a
-    multilingual page holds one per translation).
+    multilingual page holds one per translation). Links marked ``rel=nofollow``, ``ugc`` or ``sponsored`` are left
+    out unless ``follow_nofollow``. The ``content`` of ``<meta>`` tags whose name (any case) is in ``robots_names``
+    is kept in ``robots_meta``.
     """
     if not body or not body.strip():
         return PageLinks()
@@ -48,7 +54,14 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True) -> PageLi
     links: dict[str, None] = {}
     hrefs_seen: set[str] = set()
     translations: dict[str, str] = {}
-    for node in document.iter("a", "area", "link") if alternates else document.iter("a", "area"):
+    robots_meta: list[str] = []
+    tags = ("a", "area") + (("link",) if alternates else ()) + (("meta",) if robots_names else ())
+    for node in document.iter(*tags):
+        if node.tag == "meta":
+            content = node.get("content")
+            if content and (node.get("name") or "").strip().lower() in robots_names:
+                robots_meta.append(content)
+            continue
         href = node.get("href")
         if not href:
             continue
@@ -59,7 +72,8 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True) -> PageLi
             if "alternate" in rel and lang and target and lang not in translations:
                 translations[lang] = target
             continue
-        if (node.get("rel") or "").lower() == "nofollow":
+        rels = node.get("rel")
+        if rels and not follow_nofollow and UNFOLLOWED_RELS.intersection(rels.lower().split()):
             continue
         # Fragments never name another document: drop them before the (costly) join, and join each
         # spelling once per page (an index page links to the same page under hundreds of anchors).
@@ -70,7 +84,7 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True) -> PageLi
         target = join_link(href, base, folder)
         if target:
             links.setdefault(target)
-    return PageLinks(tuple(links), translations)
+    return PageLinks(tuple(links), translations, tuple(robots_meta))
 
 
 def join_link(href: str, base: str, folder: str | None) -> str | None:

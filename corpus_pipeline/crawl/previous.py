@@ -19,6 +19,8 @@ from corpus_pipeline.core.arrow_values import table_rows
 from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
 
 _VALIDATOR_COLUMNS = ["url", "final_url", "outcome", "kind", "content_type", "etag", "last_modified", "sitemap_lastmod"]
+# Columns added to raw_pages later: read when the partition has them (a partition written before has not).
+_LATER_COLUMNS = ["robots"]
 _CACHED_ROW_GROUPS = 4
 
 
@@ -34,6 +36,7 @@ class CachedFetch:
     sitemap_lastmod: datetime | None
     row_group: int
     row_index: int
+    robots: str | None = None  # the page's robots directives last time (its X-Robots-Tag is not in a 304)
 
     def conditional_headers(self) -> dict[str, str]:
         """``If-None-Match`` / ``If-Modified-Since`` for a conditional GET."""
@@ -59,13 +62,14 @@ class PreviousCrawl:
         """Index a raw_pages partition: validators in memory, bodies left on disk."""
         parquet = pq.ParquetFile(path)
         entries: dict[str, CachedFetch] = {}
+        columns = _VALIDATOR_COLUMNS + [c for c in _LATER_COLUMNS if c in parquet.schema_arrow.names]
         for group in range(parquet.num_row_groups):
-            rows = table_rows(parquet.read_row_group(group, columns=_VALIDATOR_COLUMNS))  # to_pylist imports pandas
+            rows = table_rows(parquet.read_row_group(group, columns=columns))  # to_pylist imports pandas
             for index, row in enumerate(rows):
                 if row["outcome"] in USABLE_OUTCOMES:
                     entries[row["url"]] = CachedFetch(
                         row["final_url"], row["kind"], row["content_type"], row["etag"],
-                        row["last_modified"], row["sitemap_lastmod"], group, index,
+                        row["last_modified"], row["sitemap_lastmod"], group, index, row.get("robots"),
                     )
         return cls(parquet, entries)
 

@@ -15,13 +15,20 @@ UNCHANGED = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.val
 
 
 def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[str, int | float]:
-    """Requests by outcome, bytes, pages/s, and new / changed / unchanged / gone pages against the previous crawl."""
-    current = rows.select("url", "outcome", "kind", "etag", "bytes", "attempts", "elapsed_s", "fetched_at").collect()
+    """Requests by outcome, bytes, pages/s, pages kept out by their robots directives, and new / changed / unchanged /
+    gone pages against the previous crawl."""
+    current = rows.select(
+        "url", "outcome", "kind", "etag", "bytes", "attempts", "elapsed_s", "fetched_at", "robots"
+    ).collect()
     summary: dict[str, int | float] = {
         f"outcome_{outcome}": count for outcome, count in current.group_by("outcome").len().iter_rows()
     }
     documents = current.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
     summary["documents"] = documents.height
+    # Fetched and kept in raw_pages, but out of parsed_pages and the corpus (noindex), or their links not followed.
+    robots = documents["robots"].fill_null("")
+    summary["pages_noindex"] = int(robots.str.contains("noindex", literal=True).sum())
+    summary["pages_nofollow"] = int(robots.str.contains("nofollow", literal=True).sum())
     summary["requests"] = int(current["attempts"].fill_null(0).sum())
     summary["bytes_received"] = int(current["bytes"].fill_null(0).sum())
     if current.height:
