@@ -51,3 +51,19 @@ def test_an_old_or_empty_checkpoint_is_not_resumed(tmp_path):
     assert not checkpoint.is_resumable(timedelta(0))
     checkpoint.clear()
     assert checkpoint.parts() == [] and checkpoint.started_at() is None
+
+
+def test_parts_written_before_a_column_was_added_are_read_with_it_null(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    old_schema = RAW_PAGES_SCHEMA.remove(RAW_PAGES_SCHEMA.get_field_index("robots"))
+    old = warehouse.checkpoint("raw_pages", "site", old_schema)
+    old.start()
+    with old.appender(flush_rows=2) as journal:
+        for n in range(3):
+            journal.write(row(n))
+    resumed = warehouse.checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)  # the run resumed after an upgrade
+    assert [r["robots"] for r in resumed.rows()] == [None] * 3
+    with warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out:
+        for table in resumed.tables():
+            out.write_table(table)
+    assert warehouse.scan("raw_pages", "site").collect()["robots"].to_list() == [None] * 3
