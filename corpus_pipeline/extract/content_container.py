@@ -32,7 +32,7 @@ import trafilatura
 from lxml import etree, html
 
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
-from corpus_pipeline.extract.text import WORD, line_key
+from corpus_pipeline.extract.text import WORD, ReadWords, line_key
 
 # Elements whose children are laid out as separate lines; a leaf block holds none of them.
 LINE_TAGS = frozenset(
@@ -98,7 +98,7 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
         return None
     # Two independent readers: a line either keeps is evidence for the elements around it (one reader alone fails on
     # whole templates: Resiliparse reads Docusaurus's blog posts as their headings).
-    evidence = _Evidence((resiliparse_main_text(text), _trafilatura_text(text)))
+    evidence = ReadWords((resiliparse_main_text(text), _trafilatura_text(text)))
     if not evidence:
         return None
     balance: dict[etree._Element, float] = {}
@@ -108,7 +108,7 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
         tokens = line_key(leaf.text_content()).split()
         if not tokens:
             continue
-        kept = evidence.kept_share(tokens) * len(tokens)
+        kept = evidence.read_share(tokens) * len(tokens)
         for element in (leaf, *leaf.iterancestors()):
             balance[element] = balance.get(element, 0) + 2 * kept - len(tokens)
             held[element] = held.get(element, 0) + kept
@@ -127,30 +127,6 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
     ):
         best = parent
     return ContainerVote(element_name(best), round(held.get(best, 0)))
-
-
-class _Evidence:
-    """What the readers kept, as word sequences: a leaf block counts as kept for the share of its word triples found
-    in a reading (a reader splits a list item at its line break, or joins two paragraphs: the words stay in order).
-    A leaf of one or two words counts when a reading holds it as a whole line."""
-
-    def __init__(self, readings: tuple[str, ...]) -> None:
-        self.lines: set[str] = set()
-        self.triples: set[tuple[str, ...]] = set()
-        for reading in readings:
-            keys = [key for key in map(line_key, reading.split("\n")) if key]
-            self.lines.update(keys)
-            words = " ".join(keys).split()
-            self.triples.update(zip(words, words[1:], words[2:], strict=False))
-
-    def __bool__(self) -> bool:
-        return bool(self.lines)
-
-    def kept_share(self, tokens: list[str]) -> float:
-        if len(tokens) < 3:
-            return 1.0 if " ".join(tokens) in self.lines else 0.0
-        triples = list(zip(tokens, tokens[1:], tokens[2:], strict=False))
-        return sum(t in self.triples for t in triples) / len(triples)
 
 
 def _trafilatura_text(text: str) -> str:

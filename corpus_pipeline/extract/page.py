@@ -363,10 +363,15 @@ def _container_text(
 
 
 def _without_edge_lines(text: str, template: set[str]) -> str:
-    """``text`` without the template's lines before its first and after its last line that is not the template's."""
+    """``text`` without the template's lines before its first and after its last line that is not the template's.
+
+    When those lines would take most of its words, the "template" is the document itself, shown whole on a
+    neighbouring page (a month's archive of one post): the text stays as it is.
+    """
     lines = [line for line in text.split("\n") if line.strip()]
     own = [index for index, line in enumerate(lines) if line_key(line) not in template]
-    return "\n".join(lines[own[0] : own[-1] + 1]) if own else ""
+    kept = "\n".join(lines[own[0] : own[-1] + 1]) if own else ""
+    return kept if 2 * len(WORD.findall(kept)) >= len(WORD.findall(text)) else text
 
 
 def _clear(

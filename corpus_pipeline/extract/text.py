@@ -181,3 +181,29 @@ def _is_degenerate(line: str, key: str, settings: ExtractionSettings) -> bool:
     if _DIGIT.search(key) is None:
         return False
     return sum(bool(_IDENTIFIER.match(word)) for word in words) >= settings.min_identifier_share * count
+
+
+class ReadWords:
+    """What some readings of a page keep, as word sequences: a line counts as read for the share of its word triples
+    found in one of them (a reader splits a list item at its line break, or joins two paragraphs: the words stay in
+    order). A line of one or two words counts when a reading holds it as a whole line."""
+
+    def __init__(self, readings: tuple[str, ...]) -> None:
+        self.lines: set[str] = set()
+        self.triples: set[tuple[str, ...]] = set()
+        for reading in readings:
+            keys = [key for key in map(line_key, reading.split("\n")) if key]
+            self.lines.update(keys)
+            words = " ".join(keys).split()
+            self.triples.update(zip(words, words[1:], words[2:], strict=False))
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    def read_share(self, tokens: list[str]) -> float:
+        """The share of a line's words (its ``line_key`` split) that the readings keep."""
+        if len(tokens) < 3:
+            return 1.0 if " ".join(tokens) in self.lines else 0.0
+        triples = list(zip(tokens, tokens[1:], tokens[2:], strict=False))
+        return sum(t in self.triples for t in triples) / len(triples)
+

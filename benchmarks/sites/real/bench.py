@@ -111,6 +111,9 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
     with ExitStack() as stack:
         work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="real_sites_")))
         work.mkdir(parents=True, exist_ok=True)
+        if not args.reuse:
+            # Each run is a first night: a kept warehouse's earlier versions would hold this crawl to their row counts.
+            shutil.rmtree(work / "data", ignore_errors=True)
         for site in sites:
             with ExitStack() as serving:
                 base_url = serving.enter_context(site.serve() if site.serve else serve_site(site.root))
@@ -122,6 +125,10 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
                     print(f"  corpus_job: {time.perf_counter() - started:.1f} s", flush=True)
                 results.append(score_site(site, split.get(site.name, "unassigned"), registry, base_url, work,
                                           ablate=args.ablation))
+                done = results[-1]
+                print(f"  ours (pipeline) {done.mean_bag(OURS[0]):.3f}, ours (page) {done.mean_bag(OURS[1]):.3f}, "
+                      f"trafilatura {done.mean_bag('trafilatura'):.3f}, readability {done.mean_bag('readability'):.3f}",
+                      flush=True)
             if args.keep:
                 _write_pages(work / "scores" / f"{site.name}.jsonl", results[-1].pages)
     report(results)
