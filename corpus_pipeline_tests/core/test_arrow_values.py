@@ -21,6 +21,7 @@ RECORD = {
     "content": "Une ligne\nDeux", "h1": ["Titre"], "h2": [], "lang": "fr", "category": None, "kind": "html",
     "fetched_at": datetime(2025, 3, 1, tzinfo=UTC), "alternates": [{"lang": "en", "url": "https://a.example/en/x"}],
     "rel_canonical": None, "error": None, "in_sitemap": True, "inlinks": 7, "extraction": "trafilatura_fast",
+    "page_kind": "document", "page_kind_evidence": "declares one article", "title_links": [], "title_inlinks": 2,
 }
 EMPTY_RECORD = {name: None for name in RECORD} | {"website": "docs", "url": "u", "canonical_url": "u"}
 RAW_ROW = {
