@@ -53,6 +53,7 @@ NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embe
 # Inside a website's content container, what is never a document's text (its template's repeated blocks go by the
 # boilerplate model): scripts, forms and their controls, navigation.
 CONTAINER_CHROME_TAGS = ("script", "nav", "form", "button", "input", "select", "textarea", "dialog")
+NAVIGATION_LANDMARKS = "//*[@role='navigation' or @role='search']"
 # Parsing workers start as fresh interpreters: a forked worker maps its parent's memory, and under Dagster that
 # parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
 # worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
@@ -352,6 +353,8 @@ def _container_text(
     template = {line_key(line) for line in boilerplate.lines(document)} if boilerplate is not None else set()
     authors = page_authors(document)
     _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
+    for landmark in document.xpath(NAVIGATION_LANDMARKS):
+        landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is
     held = "\n".join(element_text(e) for e in elements if e.getparent() is not None)
     if not WORD.search(held) or not reader_agrees(held, resiliparse_main_text(text)):
         return None
