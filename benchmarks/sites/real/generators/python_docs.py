@@ -303,9 +303,9 @@ def _yaml_block(config_text: str, key: str) -> str:
 
 
 def _build_mkdocs(cache: Path, work: Path, *, project: Path, config: str, add_h1: bool,
-                  kind_of: Callable[[str], str]) -> list[TruthPage]:
+                  kind_of: Callable[[str], str], venv: tuple[str, list[str]] = MKDOCS_VENV) -> list[TruthPage]:
     """``mkdocs build`` of ``config`` (written at the copied project's root) and the hook's per-page content."""
-    bin_dir = tool_venv(cache, *MKDOCS_VENV)
+    bin_dir = tool_venv(cache, *venv)
     (work / "_bench_truth_hook.py").write_text(TRUTH_HOOK)
     (project / "mkdocs.yml").write_text(config + f"\nhooks:\n  - {work / '_bench_truth_hook.py'}\n")
     truth_file = work / "content.json"
