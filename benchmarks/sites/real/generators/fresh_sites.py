@@ -3,6 +3,8 @@
 Built with the machinery of ``python_docs`` and ``cms_sites`` (same truth rules), from other projects' documents:
 
 - ``sphinx-rtd``: Werkzeug's documentation (``docs/`` of the ``werkzeug`` sdist) with sphinx-rtd-theme;
+- ``sphinx-pydata``: Click's documentation (MyST Markdown, ``docs/`` of the ``click`` sdist) with
+  pydata-sphinx-theme, its changelog page left out (pelican-blog publishes Click's releases);
 - ``mkdocs-terminal``: Starlette's documentation (``docs/`` of the ``starlette`` sdist) with the Terminal.css theme
   (``mkdocs-terminal``); its release notes are split into one page per series, and each page gets its nav title as
   its heading (the docs are written for Material, which shows the title itself; Terminal does not);
@@ -43,6 +45,7 @@ from benchmarks.sites.real.truth import markdown_text, rst_text
 
 # The documents' releases: fixed so that a rebuild gives the same truth.
 WERKZEUG = ("werkzeug", "3.1.9")
+CLICK = ("click", "8.5.1")
 STARLETTE = ("starlette", "1.10.0")
 ITSDANGEROUS = ("itsdangerous", "2.2.0")
 MARKUPSAFE = ("markupsafe", "3.0.3")
@@ -50,6 +53,9 @@ DOTENV = "dotenv@17.2.3"
 
 SPHINX_RTD_VENV = ("sphinx-rtd", ["sphinx>=8.2,<9", "sphinx-rtd-theme>=3.1,<3.2", "pallets-sphinx-themes>=2.3,<3",
                                   "sphinxcontrib-log-cabinet>=1.0,<2", "werkzeug==3.1.9"])
+SPHINX_PYDATA_VENV = ("sphinx-pydata", ["sphinx>=8.2,<9", "pydata-sphinx-theme>=0.16,<1", "pallets-sphinx-themes>=2.3,<3",
+                                        "sphinx-tabs>=3.4,<4", "sphinxcontrib-log-cabinet>=1.0,<2", "myst-parser>=4,<6",
+                                        "click==8.5.1"])
 MKDOCS_TERMINAL_VENV = ("mkdocs-terminal", ["mkdocs>=1.6,<1.7", "mkdocs-terminal>=4.8,<5",
                                             "pymdown-extensions>=10.0,<14"])
 PELICAN_REFLEX_VENV = ("pelican-reflex", ["pelican[markdown]>=4.12,<4.13", "pelican-theme-reflex>=4.0,<5"])
@@ -79,6 +85,28 @@ def make_sphinx_rtd(cache: Path, work: Path) -> list[TruthPage]:
         overrides='html_theme = "sphinx_rtd_theme"\nhtml_theme_options = {}\nhtml_sidebars = {}\n'
                   'extensions = [name for name in extensions if name != "pallets_sphinx_themes"]',
         kind_of=_werkzeug_kind, skip=lambda docname: False,
+    )
+
+
+def _click_kind(docname: str) -> str:
+    if docname in ("api", "exceptions", "parameter-types", "option-decorators", "utils", "command-line-reference"):
+        return "reference"
+    if docname in ("quickstart", "virtualenv", "setuptools", "entry-points"):
+        return "tutorial"
+    return "manual"
+
+
+def make_sphinx_pydata(cache: Path, work: Path) -> list[TruthPage]:
+    """Click's documentation (MyST Markdown) with the PyData theme in place of the Pallets theme.
+
+    Its changelog page is left out: pelican-blog already publishes Click's releases.
+    """
+    return _build_sphinx(
+        cache, work, venv=SPHINX_PYDATA_VENV, sdist=CLICK, docs="docs",
+        overrides='html_theme = "pydata_sphinx_theme"\nhtml_theme_options = {}\nhtml_sidebars = {}\n'
+                  'html_logo = None\n'
+                  'extensions = [name for name in extensions if name != "pallets_sphinx_themes"]',
+        kind_of=_click_kind, skip=lambda docname: docname == "changes",
     )
 
 
@@ -295,6 +323,7 @@ WORDPRESS_TT22 = WordPressSpec("wordpress-tt22", "twentytwentytwo", "dotenv Rele
 
 SPECS: tuple[SiteSpec, ...] = (
     SiteSpec("sphinx-rtd", "sphinx", "sphinx_rtd_theme", "/index.html", None, make_sphinx_rtd),
+    SiteSpec("sphinx-pydata", "sphinx", "pydata_sphinx_theme", "/index.html", None, make_sphinx_pydata),
     SiteSpec("mkdocs-terminal", "mkdocs", "terminal", "/", None, make_mkdocs_terminal),
     SiteSpec("pelican-reflex", "pelican", "reflex", "/index.html", None, make_pelican_reflex),
 )
