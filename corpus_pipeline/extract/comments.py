@@ -23,6 +23,7 @@ _CONTAINERS = etree.XPath(
 )
 
 
+_CONTAINER_TAGS = frozenset({"div", "section", "ol", "ul", "details"})
 # What every container _CONTAINERS selects holds in its id or class, as the page's source writes it unless a numeric
 # character reference ("&#99;") spells part of it: a source with none of these and no reference has no container.
 _CONTAINER_WORDS = ("omment", "disqus", "comol", "dsq-")
@@ -36,18 +37,32 @@ def remove_comment_sections(document: html.HtmlElement, source: str | None = Non
     """
     if source is not None and "&#" not in source and not any(word in source for word in _CONTAINER_WORDS):
         return []
-    found: set[html.HtmlElement] = set()
+    found = comment_sections(document)
     selectors: dict[str, None] = {}  # ordered and unique: comment widgets repeat one id per reply
-    for node in _CONTAINERS(document):
-        if any(ancestor in found for ancestor in node.iterancestors()):
-            continue
+    for node in found:
         if _COMMENT_ID.search(node.get("id") or ""):
             selectors[css_attribute_selector("id", node.get("id"))] = None
-        elif _COMMENT_CLASS.search(node.get("class") or ""):
-            selectors[css_attribute_selector("class", node.get("class"))] = None
         else:
-            continue
-        found.add(node)
+            selectors[css_attribute_selector("class", node.get("class"))] = None
     for node in found:
         node.drop_tree()
     return list(selectors)
+
+
+def comment_sections(document: html.HtmlElement) -> list[html.HtmlElement]:
+    """The page's comment containers, outermost only, in document order (the tree is not changed)."""
+    found: list[html.HtmlElement] = []
+    for node in _CONTAINERS(document):
+        if any(ancestor in found for ancestor in node.iterancestors()):
+            continue
+        if is_comment_section(node):
+            found.append(node)
+    return found
+
+
+def is_comment_section(node: html.HtmlElement) -> bool:
+    """Whether ``node`` is a comment container by its own id or class (see ``comment_sections``)."""
+    return node.tag in _CONTAINER_TAGS and bool(
+        _COMMENT_ID.search(node.get("id") or "") or _COMMENT_CLASS.search(node.get("class") or "")
+    )
+

@@ -1,7 +1,7 @@
-"""The website's chrome around a page: header, footer, navigation, sidebars.
+"""The website's chrome around a page: header, footer, navigation, sidebars; and its readers' comments.
 
 What the website wraps around every page speaks for the website ("since 2019",
-"© 2024"), not for the page: page dates are never read there.
+"© 2024"), not for the page, and a comment's date is the comment's: page dates are never read there.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from copy import deepcopy
 
 from lxml import etree, html
+
+from corpus_pipeline.extract.comments import comment_sections, is_comment_section
 
 # Elements that say they are chrome, by tag, ARIA role or class/id; never inside the page's article or main.
 CHROME_TAGS = ("header", "footer", "nav", "aside")
@@ -88,7 +90,7 @@ def _drop(node: html.HtmlElement) -> _Dropped:
 
 def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
     """The outermost chrome elements of a page: those that say so (:func:`_says_chrome`) with no ancestor that is
-    the page's content (``article``, ``main``) or says so itself.
+    the page's content (``article``, ``main``) or says so itself; then the comment sections outside them.
 
     Only the few elements that may say so are tested (a chrome tag, or a chrome word anywhere in a class, id or
     role): a walk testing every element was 0.7 ms of a Debian handbook page, ~2.5 % of its parse.
@@ -107,6 +109,9 @@ def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
                 break
             if ancestor.tag in CONTENT_TAGS or _says_chrome(ancestor):
                 break
+    # Comments are no page's chrome, but their dates are theirs, wherever they sit (in the article too).
+    chrome = set(found)
+    found += [node for node in comment_sections(document) if not any(a in chrome for a in node.iterancestors())]
     return found
 
 
@@ -114,7 +119,7 @@ def in_page_chrome(node: html.HtmlElement) -> bool:
     """Whether ``node`` is, or is inside, the website's chrome."""
     in_content = False
     for element in [*reversed(list(node.iterancestors())), node]:
-        if not in_content and _says_chrome(element):
+        if is_comment_section(element) or (not in_content and _says_chrome(element)):
             return True
         in_content = in_content or element.tag in CONTENT_TAGS
     return False

@@ -301,3 +301,15 @@ def test_language_codes_remembered_are_normalized_as_in_full(code: str | None) -
 
     assert normalize_lang(code) == _normalized_in_full(code)
     assert normalize_lang(code) == _normalized_in_full(code)  # the remembered answer too
+
+
+def test_a_comment_dates_the_comment_not_the_post():
+    # A classic WordPress theme writes the post's date as text; only the comments carry <time> elements.
+    page = html.fromstring("""<html><body><main><article>
+      <header><h1>Release 0.6.3</h1><ul class="post-meta"><li><a href="/2019/06/24/r/">June 24, 2019</a></li></ul>
+      </header><div class="entry-content"><p>Fixed a regression in the connection pool.</p></div>
+      <div id="comments" class="comments-wrapper"><ol class="comment-list"><li><article>
+        <time datetime="2019-06-25T13:07:00+00:00">June 25, 2019 at 1:07 pm</time><p>Thanks!</p></article></li></ol>
+      </div></article></main></body></html>""")
+    _, published = page_dates(page, "https://blog.example/2019/06/24/r/")
+    assert published is not None and published.date().isoformat() == "2019-06-24"
