@@ -42,6 +42,10 @@ LINE_TAGS = frozenset(
 # What a template holds its documents in: an element that lays out lines, never a line itself (a paragraph named
 # after its parent, ``div.post>p``, would name every paragraph and no list).
 CONTAINER_TAGS = frozenset({"div", "main", "article", "section", "td"})
+# Tags that name a page's content by themselves, with no id or class.
+NAMED_TAGS = frozenset({"main", "article"})
+# A name holds at most this many ancestors' names above the element's own.
+MAX_NAME_LEVELS = 4
 _NUMBERED = re.compile(r"\d")
 # A name votes only when many pages agree: at least this many pages, and this share of the pages that voted.
 MIN_VOTES = 3
@@ -54,26 +58,47 @@ MAX_OUTSIDE_RATIO = 4
 
 @dataclass(frozen=True)
 class ContainerVote:
-    """One page's container: its name and the words of the reader's reading it holds."""
+    """One page's container: its name and the words of the readers' readings it holds."""
 
     name: str
     words: int
 
 
-def element_name(element: etree._Element) -> str:
-    """An element's name as the template writes it: tag, id and classes, less those that number a post or page.
-
-    A nameless element (no usable id or class) is named after its nearest named ancestor (``div.post>div``), so
-    that a bare ``<div>`` of the page is not every page's container.
-    """
-    own = _own_name(element)
-    if own != element.tag or element.tag in ("main", "article"):
-        return own
+def element_name(element: etree._Element, levels: int = 0) -> str:
+    """An element's name as the template writes it: tag, id and classes, less those that number a post or page,
+    after the names of its ``levels`` nearest ancestors (``main.site>div.group``)."""
+    names = [_own_name(element)]
     for ancestor in element.iterancestors():
-        ancestor_name = _own_name(ancestor)
-        if ancestor_name != ancestor.tag or ancestor.tag in ("main", "article", "body"):
-            return f"{ancestor_name}>{own}"
-    return own
+        if len(names) > levels:
+            break
+        names.append(_own_name(ancestor))
+    return ">".join(reversed(names))
+
+
+def vote_name(element: etree._Element, body: etree._Element) -> str:
+    """The name a page votes for: the element's own name, after as many of its ancestors' as it takes to name it
+    alone on the page (a layout class that also names the header's and the footer's groups names none of them),
+    and at least up to a named ancestor (a bare ``<div>`` is not every page's container)."""
+    levels = 0
+    if _own_name(element) == element.tag and element.tag not in NAMED_TAGS:
+        for levels, ancestor in enumerate(element.iterancestors(), start=1):
+            if levels >= MAX_NAME_LEVELS or ancestor is body or _own_name(ancestor) != ancestor.tag:
+                break
+    while levels < MAX_NAME_LEVELS and _named_elsewhere(element, body, levels):
+        levels += 1
+    return element_name(element, levels)
+
+
+def _named_elsewhere(element: etree._Element, body: etree._Element, levels: int) -> bool:
+    """Whether another element of the page, neither inside ``element`` nor around it, has its name."""
+    name, own = element_name(element, levels), _own_name(element)
+    around = set(element.iterancestors())
+    for other in body.iter(element.tag):
+        if other is element or other in around or _own_name(other) != own:
+            continue
+        if element_name(other, levels) == name and not _contains(element, other):
+            return True
+    return False
 
 
 def _own_name(element: etree._Element) -> str:
@@ -126,7 +151,7 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
         and balance.get(parent) == balance[best]
     ):
         best = parent
-    return ContainerVote(element_name(best), round(held.get(best, 0)))
+    return ContainerVote(vote_name(best, body), round(held.get(best, 0)))
 
 
 def _trafilatura_text(text: str) -> str:
@@ -162,13 +187,16 @@ def container_elements(document: html.HtmlElement, containers: tuple[str, ...]) 
     if body is None:
         return []
     by_name: dict[str, list[etree._Element]] = {}
-    wanted = set(containers)
+    levels_of = {name: name.count(">") for name in containers}
+    by_own: dict[str, list[str]] = {}
+    for name in containers:
+        by_own.setdefault(name.rsplit(">", 1)[-1], []).append(name)
     for element in body.iter():
         if not isinstance(element.tag, str):
             continue
-        name = element_name(element)
-        if name in wanted:
-            by_name.setdefault(name, []).append(element)
+        for name in by_own.get(_own_name(element), ()):
+            if element_name(element, levels_of[name]) == name:
+                by_name.setdefault(name, []).append(element)
     present = {name: _outermost(elements) for name, elements in by_name.items()}
     holders = {
         name for name, elements in present.items()
@@ -185,16 +213,21 @@ def _contains(outer: etree._Element, inner: etree._Element) -> bool:
     return any(ancestor is outer for ancestor in inner.iterancestors())
 
 
-def reader_agrees(container_text: str, reading: str) -> bool:
+def reader_agrees(container_text: str, reading: str, own_words: int | None = None) -> bool:
     """Whether the page's own reader finds no document outside the container: the words of its ``reading`` that the
     container's text lacks are fewer than ``MAX_OUTSIDE_WORDS`` or than ``MAX_OUTSIDE_RATIO`` times the container's.
 
     A short post keeps its container even though its byline, dates and tags, which the reader also reads, outnumber
-    its words; a page of another template, whose text lies elsewhere, does not.
+    its words; a page of another template, whose text lies elsewhere, does not; nor does a container holding only
+    template lines (``own_words``: the words of its lines that are not the template's, when known) while the reader
+    finds more words elsewhere.
     """
     found = Counter(WORD.findall(container_text.lower()))
+    held = sum(found.values())
     outside = sum((Counter(WORD.findall(reading.lower())) - found).values())
-    return outside < MAX_OUTSIDE_WORDS or outside < MAX_OUTSIDE_RATIO * sum(found.values())
+    if own_words == 0 and outside > held:
+        return False
+    return outside < MAX_OUTSIDE_WORDS or outside < MAX_OUTSIDE_RATIO * held
 
 
 def _leaf_blocks(body: etree._Element) -> list[etree._Element]:

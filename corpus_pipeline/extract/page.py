@@ -17,6 +17,7 @@ from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
+from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.content_container import container_elements, reader_agrees
 from corpus_pipeline.extract.decode import decode_html
@@ -346,6 +347,7 @@ def _container_text(
     before the first and after the last line of the document's own): a line the author repeats on many pages (a
     "Fixed" heading, a standing note) sits between the document's own lines, and stays.
     """
+    comments = remove_comment_sections(document, text) if settings.comments_removed else []
     elements = container_elements(document, containers)
     if not elements:
         return None
@@ -356,7 +358,8 @@ def _container_text(
     for landmark in document.xpath(NAVIGATION_LANDMARKS):
         landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is
     held = "\n".join(element_text(e) for e in elements if e.getparent() is not None)
-    if not WORD.search(held) or not reader_agrees(held, resiliparse_main_text(text)):
+    own_words = sum(len(WORD.findall(line)) for line in held.split("\n") if line_key(line) not in template)
+    if not WORD.search(held) or not reader_agrees(held, resiliparse_main_text(text, comments), own_words):
         return None
     lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
     if settings.container_edges_trimmed:

@@ -14,6 +14,7 @@ from corpus_pipeline.extract.content_container import (
     container_elements,
     element_name,
     page_container,
+    vote_name,
     website_containers,
 )
 from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
@@ -46,9 +47,22 @@ def _page(number: int, *, table_rows: int = 0) -> str:
 def test_element_name_leaves_out_numbers_and_names_bare_elements_after_their_ancestor():
     document = html.fromstring('<html><body><div id="post-12" class="post postid-12"><div><p>x</p></div>'
                                '</div></body></html>')
-    outer = document.find(".//div")
+    body, outer = document.find("body"), document.find(".//div")
     assert element_name(outer) == "div.post"
-    assert element_name(outer.find("div")) == "div.post>div"
+    assert vote_name(outer.find("div"), body) == "div.post>div"
+
+
+def test_a_vote_names_its_container_alone_on_the_page():
+    # One layout class for the header's, the content's and the footer's groups (WordPress block themes).
+    document = html.fromstring(
+        '<html><body><div class="site"><header class="wp-block-group"><p>Site</p></header>'
+        '<main class="wp-block-group layout-flow"><div class="wp-block-group"><p>Text</p></div></main>'
+        '<footer class="wp-block-group"><div class="wp-block-group"><p>Powered by</p></div></footer></div>'
+        "</body></html>")
+    content = document.find(".//main/div")
+    name = vote_name(content, document.find("body"))
+    assert name == "main.layout-flow.wp-block-group>div.wp-block-group"
+    assert container_elements(document, (name,)) == [content]
 
 
 def test_a_page_votes_for_the_element_holding_its_text():
