@@ -47,6 +47,14 @@ class BuiltSite:
     def root(self) -> Path:
         return self.folder / SITE_FOLDER
 
+    def read_built(self) -> bool:
+        """Whether the site is built in its folder already (its truth and its site folder): if so, its pages are
+        read from the truth, and a build reuses it."""
+        if (self.folder / TRUTH_FILE).is_file() and self.root.is_dir():
+            self.pages = read_truth(self.folder)
+            return True
+        return False
+
     def write_truth(self) -> None:
         with (self.folder / TRUTH_FILE).open("w", encoding="utf-8") as out:
             for page in self.pages:

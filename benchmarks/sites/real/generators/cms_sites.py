@@ -45,7 +45,7 @@ from pathlib import Path
 
 from lxml import html as lxml_html
 
-from benchmarks.sites.real.model import BuiltSite, TruthPage, read_truth
+from benchmarks.sites.real.model import BuiltSite, TruthPage
 from benchmarks.sites.real.sources import ensure_debian_packages, npm_package, pypi_sdist
 from benchmarks.sites.real.truth import fragment_text, strip_front_matter
 
@@ -600,11 +600,11 @@ def serve_wordpress(folder: Path) -> Callable[[], AbstractContextManager[str]]:
 
 
 def build_wordpress(spec: WordPressSpec, cache: Path) -> BuiltSite:
+    """The WordPress website of ``spec`` under ``cache``, built (installed, themed, filled) unless it is there."""
     folder = cache / spec.name
     site = BuiltSite(name=spec.name, generator="wordpress", theme=spec.theme, folder=folder, start_path="/",
                      sitemap_path="/wp-sitemap.xml", serve=serve_wordpress(folder))
-    if (folder / "truth.jsonl").is_file():
-        site.pages = read_truth(folder)
+    if site.read_built():
         return site
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -818,12 +818,12 @@ def _api(base: str, **params: str) -> dict:
 
 
 def build_mediawiki(cache: Path) -> BuiltSite:
+    """The MediaWiki website under ``cache``, built (installed, articles imported) unless it is there."""
     name = "mediawiki"
     folder = cache / name
     site = BuiltSite(name=name, generator="mediawiki", theme="vector", folder=folder, start_path="/wiki/Main_Page",
                      sitemap_path="/sitemap/sitemap-index-wiki.xml", serve=serve_mediawiki(folder))
-    if (folder / "truth.jsonl").is_file():
-        site.pages = read_truth(folder)
+    if site.read_built():
         return site
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)

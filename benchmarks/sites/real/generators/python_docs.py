@@ -34,7 +34,7 @@ from pathlib import Path
 
 from lxml import html as lxml_html
 
-from benchmarks.sites.real.model import SITE_FOLDER, TRUTH_FILE, BuiltSite, TruthPage, read_truth
+from benchmarks.sites.real.model import SITE_FOLDER, TRUTH_FILE, BuiltSite, TruthPage
 from benchmarks.sites.real.sources import ensure_debian_packages, pypi_sdist, tool_venv
 from benchmarks.sites.real.truth import fragment_text, markdown_text, rst_text
 
@@ -83,8 +83,7 @@ def _cached(cache: Path, spec: SiteSpec) -> BuiltSite:
     folder = cache / spec.name
     site = BuiltSite(name=spec.name, generator=spec.generator, theme=spec.theme, folder=folder,
                      start_path=spec.start_path, sitemap_path=spec.sitemap_path)
-    if (folder / TRUTH_FILE).is_file() and (folder / SITE_FOLDER).is_dir():
-        site.pages = read_truth(folder)
+    if site.read_built():
         return site
     work = cache / f".{spec.name}.building"
     shutil.rmtree(work, ignore_errors=True)

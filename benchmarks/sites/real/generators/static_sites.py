@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.sites.real.model import SITE_FOLDER, TRUTH_FILE, BuiltSite, TruthPage, read_truth
+from benchmarks.sites.real.model import SITE_FOLDER, BuiltSite, TruthPage
 from benchmarks.sites.real.sources import ensure_debian_packages, npm_package
 from benchmarks.sites.real.truth import markdown_text, strip_front_matter
 
@@ -350,11 +350,7 @@ def escape_pseudo_tags(body: str) -> str:
 
 def reuse(cache: Path, site: BuiltSite) -> BuiltSite | None:
     """``site`` with the truth already built in ``cache/name`` (truth and site folder present), else None."""
-    folder = cache / site.name
-    if (folder / TRUTH_FILE).is_file() and (folder / SITE_FOLDER).is_dir():
-        site.pages = read_truth(folder)
-        return site
-    return None
+    return site if site.read_built() else None
 
 
 def staging(cache: Path, name: str) -> Path:
