@@ -48,7 +48,6 @@ SKETCH_SIZE = 24
 SHOWN_SHARE = 0.8  # of a record's opening (or of its sketch) found in a page for the page to show it
 COPY_COVERAGE = 0.8  # share of a page's words that other pages' texts cover for the page to be made of them
 DOCUMENT_COVERAGE = 0.5  # the same, for a page that declares itself one document (a post, an article)
-TITLE_LIST_LINES = 0.4  # share of a page's lines that are the titles it links to, for a list of titles
 MIN_TITLE_LIST = 3
 _WORD = re.compile(r"\w+")
 _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
@@ -246,9 +245,12 @@ def _decide(
             if reasons:
                 what = "shows" if other in strict else "holds the same text as"
                 return LISTING, f"{what} {keys[other]}: " + ", ".join(reasons)
+        # Headings that link to other pages of the website, each titled as that page is, in the page's own text:
+        # a list of documents, however much byline, summary and "read more" each entry adds (a Pelican index page).
+        # A post's related-posts box links its headings too, but stands outside the post's text.
         titled = _title_lines(contents[row], [title_of_key.get(key) for key in linked])
-        lines = max(1, sum(1 for line in (contents[row] or "").split("\n") if line.strip()))
-        if (titled >= MIN_TITLE_LIST and titled >= TITLE_LIST_LINES * lines) or (titled and titled == lines):
+        lines = sum(1 for line in (contents[row] or "").split("\n") if line.strip())
+        if titled >= MIN_TITLE_LIST or (titled and titled == lines):
             return LISTING, f"lists {titled} of the website's pages by title"
     if declared == LISTING:
         return LISTING, "declares a list"

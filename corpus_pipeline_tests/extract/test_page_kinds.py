@@ -104,6 +104,27 @@ def test_a_list_of_linked_titles_is_a_listing():
     assert _kinds(records)["/archives/"] == "listing"
 
 
+def test_an_index_of_linked_titles_with_bylines_and_summaries_is_a_listing():
+    # A Pelican index page: each entry adds a date, a byline, a category, tags, a summary of its own and "read more".
+    titles = {path: f"The story of the {n} garden" for n, path in enumerate(POSTS)}
+    index = "\n\n".join(
+        f"{title}\n\nPublished: 2024-03-0{n}\n\nBy Ann\n\nIn Garden.\n\ntags: spring\n\nNotes of the season.\n\nread more"
+        for n, title in enumerate(titles.values())
+    )
+    records = [_record(path, text, title=titles[path]) for path, text in POSTS.items()]
+    records.append(_record("/index2.html", index, links=list(POSTS)))
+    kinds = _kinds(records)
+    assert kinds["/index2.html"] == "listing"
+    assert all(kinds[path] == "document" for path in POSTS)
+
+
+def test_a_post_whose_headings_link_elsewhere_but_whose_text_lists_no_titles_stays_a_document():
+    # A related-posts box links other posts from its headings, outside the post's own text.
+    records = [_record(path, text, title=f"Story {n}") for n, (path, text) in enumerate(POSTS.items())]
+    records.append(_record("/2024/07/17/post-7/", _text(7), title="Story 7", links=list(POSTS)))
+    assert _kinds(records)["/2024/07/17/post-7/"] == "document"
+
+
 def test_declared_archive_without_shown_posts_is_still_a_listing_and_an_error_page_is_an_error_page():
     records = [
         _record("/category/empty/", "Nothing here yet, come back later when we have written something.",
