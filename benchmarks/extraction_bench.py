@@ -69,8 +69,6 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "dropped headings restored": {"headings_restored": False},
     "headline (the title's heading) left out": {"headline_left_out": False},
     "header lines above the headline dropped": {"max_header_line_words": 0},
-    "second copy of a line dropped": {"min_copied_line_words": 10**9},
-    "copies kept on pages showing code": {"min_code_lines_keeping_copies": 10**9},
     "degenerate lines dropped": {"min_degenerate_line_words": 10**9},
     "article bylines and author notes dropped": {"metadata_edge_lines": 0},
     "ad labels dropped": {"ad_labels_removed": False},

@@ -328,7 +328,7 @@ def _main_text(
     # The line filters share the lines' keys (``KeyedLines``).
     extracted = KeyedLines.of(main.text).without_lines_in(template)
     if extracted.text.strip():
-        cleaned = extracted.without_copied_lines(settings).without_degenerate_lines(settings).text
+        cleaned = extracted.without_degenerate_lines(settings).text
         return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.

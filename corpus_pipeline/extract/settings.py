@@ -175,13 +175,6 @@ class ExtractionSettings:
     max_following_fragments: int = 12  # text nodes searched for a heading's opening words
 
     # -- line filters (text.py) ------------------------------------------------------------------------------------
-    # A line of this many words found exactly twice is a template's second rendering of one block; shorter labels
-    # repeat across records and stay (wcxb-dev +0.0012; article benchmark 0.971 either way).
-    min_copied_line_words: int = 8
-    # A page showing this many lines of code is a reference page, whose definitions repeat a sentence on purpose
-    # ("The return value of this function will be used" under two hooks): its copied lines stay (chosen on the
-    # tuning part, 3 of 2/3/5: tuning +0.0001, validation +0.00004, documentation 0.8955 -> 0.8964).
-    min_code_lines_keeping_copies: int = 3
     # A line this long that is one phrase over and over, a placeholder, a rating widget or a soup of ids is markup
     # debris (as in Gopher's repetition rules and C4's line filters); shorter lines are left alone.
     min_degenerate_line_words: int = 20

@@ -83,16 +83,6 @@ def reads_as_code(line: str) -> bool:
     return bool(_CODE_LINE.search(line))
 
 
-def without_copied_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
-    """``text`` without the second copy of any line of ``min_copied_line_words`` words that appears exactly twice.
-
-    A template renders some blocks twice (a mobile and a desktop copy, a carousel's clone); lines repeated three
-    times or more are the page's own structure (an interview's recurring question) and stay, and so do lines of code.
-    A page with ``min_code_lines_keeping_copies`` lines of code is a reference page and keeps all its lines.
-    """
-    return KeyedLines.of(text).without_copied_lines(settings).text
-
-
 def without_lines_in(text: str, blocks: list[str]) -> str:
     """``text`` without the lines that repeat one of ``blocks`` word for word."""
     if not blocks:
@@ -141,24 +131,6 @@ class KeyedLines:
         known = {line_key(block) for block in blocks}
         pairs = zip(self.lines, self.keys, strict=True)
         return self._kept([not (line.strip() and key in known) for line, key in pairs])
-
-    def without_copied_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
-        """:func:`without_copied_lines`."""
-        counts = Counter(self.keys)
-        if not any(count == 2 and len(key.split()) >= settings.min_copied_line_words for key, count in counts.items()):
-            return self  # nothing copied (most pages): the code lines need not be counted
-        code_lines = sum(1 for line in self.lines if reads_as_code(line))
-        if code_lines >= settings.min_code_lines_keeping_copies:
-            return self
-        seen: set[str] = set()
-        keep = []
-        for line, key in zip(self.lines, self.keys, strict=True):
-            # Code repeats by nature (one call in two examples): its second copy is the document's, not a template's.
-            copied = key in seen and counts[key] == 2 and len(key.split()) >= settings.min_copied_line_words
-            keep.append(not (copied and not reads_as_code(line)))
-            if keep[-1]:
-                seen.add(key)
-        return self._kept(keep)
 
     def without_degenerate_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
         """:func:`without_degenerate_lines`."""

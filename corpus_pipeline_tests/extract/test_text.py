@@ -11,50 +11,12 @@ from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 from corpus_pipeline.extract.text import (
     KeyedLines,
     line_key,
-    without_copied_lines,
     without_degenerate_lines,
     without_lines_in,
 )
 
 NOTICE = "Colour and model availability may vary depending on country, region or carrier."
 QUESTION = "Which dish from your childhood would you still cook for friends today?"
-
-
-def test_the_second_copy_of_a_sentence_rendered_twice_is_dropped():
-    text = "\n".join(["Galaxy tablet", NOTICE, "Bright screen for reading outdoors.", f"* {NOTICE}"])
-    assert without_copied_lines(text).split("\n") == ["Galaxy tablet", NOTICE, "Bright screen for reading outdoors."]
-
-
-def test_a_line_of_code_written_twice_in_a_document_stays_twice():
-    call = "print(Model.model_validate({'pet': {'pet_type': 'cat', 'age': 12}}))  # (1)!"
-    text = "\n".join(["First example:", call, "Second example, with a discriminator:", call])
-    assert without_copied_lines(text) == text
-
-
-def test_a_reference_page_showing_code_keeps_a_sentence_it_repeats_under_two_definitions():
-    hook = "The return value of this function will be used instead of the decoded dict."
-    definitions = ["object_hook", hook, "object_pairs_hook", hook]
-    examples = ["json.loads(text)", "json.dumps(obj)", "decoder.decode(text)"]
-    assert without_copied_lines("\n".join(definitions + examples)) == "\n".join(definitions + examples)
-    # Two lines of code are not yet a reference page: the template's second rendering goes.
-    assert without_copied_lines("\n".join(definitions + examples[:2])).count(hook) == 1
-
-
-def test_short_labels_and_lines_the_page_repeats_on_purpose_stay():
-    records = ["Tent, four people", "Add to cart", "Stove, two burners", "Add to cart"]
-    interview = [QUESTION, "Soup.", QUESTION, "Dumplings.", QUESTION, "Bread."]
-    assert without_copied_lines("\n".join(records)) == "\n".join(records)
-    assert without_copied_lines("\n".join(interview)) == "\n".join(interview)
-
-
-@given(st.lists(st.sampled_from([NOTICE, QUESTION, "Add to cart", "", "Soup."]), max_size=12))
-def test_lines_are_only_ever_dropped_and_every_text_stays_once(lines):
-    text = "\n".join(lines)
-    lines = text.split("\n")  # no lines at all read as one empty line
-    kept = without_copied_lines(text).split("\n")
-    remaining = iter(lines)
-    assert all(line in remaining for line in kept)  # kept lines are a subsequence, in order
-    assert {line_key(line) for line in kept} == {line_key(line) for line in lines}
 
 
 def test_lines_of_markup_debris_are_dropped():
@@ -134,10 +96,7 @@ def test_the_line_filters_chained_on_keyed_lines_give_each_filter_applied_to_the
     chained = KeyedLines.of(text).without_lines_in(template)
     assert chained.text == without_lines_in(text, template)
     assert chained.keys == [line_key(line) for line in chained.lines]
-    copied = chained.without_copied_lines()
-    assert copied.text == without_copied_lines(chained.text)
-    assert copied.keys == [line_key(line) for line in copied.lines]
-    assert copied.without_degenerate_lines().text == without_degenerate_lines(copied.text)
+    assert chained.without_degenerate_lines().text == without_degenerate_lines(chained.text)
 
 
 @given(st.lists(st.text(alphabet=st.sampled_from("aB é1_ .İſΣς\u00a0-"), max_size=1200), min_size=1, max_size=6))

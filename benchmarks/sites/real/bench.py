@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
             with ExitStack() as serving:
                 base_url = serving.enter_context(site.serve() if site.serve else serve_site(site.root))
                 print(f"\n{site.name} ({site.generator}, {site.theme}): {len(site.pages)} documents at {base_url}", flush=True)
-                registry = _write_registry(work, site, base_url)
+                registry = _write_registry(work, site, base_url, args.mode)
                 if not args.reuse:
                     started = time.perf_counter()
                     run_job(work, site.name)
@@ -137,9 +137,11 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
     return results
 
 
-def _write_registry(work: Path, site: BuiltSite, base_url: str):
+def _write_registry(work: Path, site: BuiltSite, base_url: str, mode: str = "crawl"):
     entry = {"name": site.name, "url": base_url + site.start_path, "mode": "crawl", "child": site.start_path,
              "default_lang": "en"}
+    if mode == "sitemap" and site.sitemap_path:
+        entry |= {"mode": "sitemap", "sitemap": site.sitemap_path}
     # run_job reads the registry of the work folder: one website at a time.
     (work / "websites.yaml").write_text(json.dumps({"websites": [entry]}, indent=2))
     return parse_registry({"websites": [entry]}).websites[0]
@@ -383,6 +385,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The bench's options (sites_bench.py --real)."""
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where built websites and downloads are kept")
     parser.add_argument("--ablation", action="store_true", help="ours (page) with each extraction rule off in turn")
+    parser.add_argument("--mode", choices=("crawl", "sitemap"), default="crawl",
+                        help="how each website is crawled (sitemap: from its sitemap, where it has one)")
 
 
 def clear_cache(cache: Path) -> None:
