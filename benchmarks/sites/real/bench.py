@@ -26,6 +26,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -57,6 +58,7 @@ PARTS = ("validation", "fresh", "tuning")  # the report's order
 # Issue 41: on every validation (and fresh) website ours >= the better of trafilatura and readability-lxml - 0.005; on
 # their mean >= that better one + 0.02.
 PER_SITE_MARGIN = -0.005
+DATED_PATH = re.compile(r"/(\d{4})/(\d{2})/(\d{2})/[^/]+/?$")
 MEAN_MARGIN = 0.02
 OURS = ("ours (pipeline)", "ours (page)")
 REFERENCES = ("trafilatura", "readability")
@@ -74,6 +76,7 @@ class SiteResult:
     speed: dict[str, float] = field(default_factory=dict)  # CPU seconds per page, one by one, one process
     ablation: dict[str, float] = field(default_factory=dict)  # rule switched off -> mean word-bag F1 of ours (page)
     pages: list[dict] = field(default_factory=list)  # per-document detail, written with --keep
+    records: dict[str, object] = field(default_factory=dict)  # the corpus against the documents (issue 42)
 
     def mean_bag(self, extractor: str) -> float:
         values = self.bag.get(extractor, [])
@@ -133,6 +136,7 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
             if args.keep:
                 _write_pages(work / "scores" / f"{site.name}.jsonl", results[-1].pages)
     report(results)
+    report_records(results)
     report_ablation(results)
     return results
 
@@ -161,6 +165,7 @@ def score_site(site: BuiltSite, part: str, website, base_url: str, work: Path, a
         if key is not None:
             documents.append((page, stored[key]))
     result = SiteResult(site=site, part=part, found=len(documents))
+    result.records = corpus_records(site, base_url, warehouse)
     if not documents:
         return result
     readings: dict[str, list[str]] = {}
@@ -209,6 +214,35 @@ def _html_page(row: dict) -> HtmlPage:
         fetched_at=row["fetched_at"], sitemap_lastmod=row["sitemap_lastmod"],
         http_last_modified=row["last_modified"], category=row["category"], hreflang=row["hreflang"],
     )
+
+
+def corpus_records(site: BuiltSite, base_url: str, warehouse: Warehouse) -> dict[str, object]:
+    """What issue 42 asks of a website's corpus: its rows that are no document of the truth (listings, indexes),
+    the documents of 10 words or more found under their own URL, the documents whose text stands in two rows or more
+    (a sequence of their words from the middle), and ``published`` right where a URL carries the date."""
+    corpus = warehouse.scan("corpus", site.name).select("url", "content", "published").collect()
+    rows = {normalize_url(url): (content or "", published) for url, content, published in corpus.iter_rows()}
+    documents = {normalize_url(base_url + page.path): page for page in site.pages}
+    not_documents = sorted(url for url in rows if _find(documents, url) is None)
+    long_documents = [key for key, page in documents.items() if len(WORD.findall(page.text)) >= 10]
+    texts = [" ".join(WORD.findall(content.lower())) for content, _ in rows.values()]
+    repeated = 0
+    for page in site.pages:
+        words = WORD.findall(page.text.lower())
+        if len(words) >= 25:
+            probe = " ".join(words[len(words) // 2 : len(words) // 2 + 12])
+            repeated += sum(probe in text for text in texts) >= 2
+    dated = right = 0
+    for url, (_, published) in rows.items():
+        if (match := DATED_PATH.search(url)) is not None:
+            dated += 1
+            right += published is not None and (published.year, published.month, published.day) == tuple(
+                map(int, match.groups()))
+    return {
+        "rows": len(rows), "not documents": len(not_documents), "examples": not_documents[:3],
+        "own URL": f"{sum(_find(rows, key) is not None for key in long_documents)}/{len(long_documents)}",
+        "text in 2+ rows": repeated, "published right": f"{right}/{dated}" if dated else "-",
+    }
 
 
 # -- the other extractors -------------------------------------------------------------------------
@@ -353,6 +387,18 @@ def report(results: list[SiteResult]) -> None:
         print_table(f"Targets of issue 41 on the {part} websites (word-bag F1, ours through the pipeline vs the better "
                     "of trafilatura and readability-lxml)", ["website", "ours", "better reference", "difference",
                                                              "result"], rows)
+
+
+def report_records(results: list[SiteResult]) -> None:
+    """The corpus against the documents: listing rows, documents under their own URL, repeated texts, dates."""
+    print_table(
+        "The corpus against the documents (issue 42): rows that are no document, documents of 10 words or more under "
+        "their own URL, documents whose text stands in 2+ rows, published right where the URL carries the date",
+        ["website", "corpus rows", "not documents", "own URL", "text in 2+ rows", "published right", "e.g."],
+        [[r.site.name, r.records.get("rows"), r.records.get("not documents"), r.records.get("own URL"),
+          r.records.get("text in 2+ rows"), r.records.get("published right"), " ".join(r.records.get("examples", []))[:90]]
+         for r in results if r.records],
+    )
 
 
 def report_ablation(results: list[SiteResult]) -> None:
