@@ -129,7 +129,7 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
     """Read and validate a registry file; raise :class:`RegistryError` on any problem."""
     path = Path(path) if path is not None else default_registry_path()
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = _load_yaml(path.read_text(encoding="utf-8"), str(path))
     except FileNotFoundError as exc:
         raise RegistryError(f"registry file not found: {path}") from exc
     except (OSError, UnicodeDecodeError) as exc:
@@ -137,6 +137,61 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
     except (yaml.YAMLError, RecursionError) as exc:
         raise RegistryError(f"registry {path} is not valid YAML: {exc}") from exc
     return parse_registry(document, source=str(path))
+
+
+class _DuplicateKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a key written twice in one mapping is an error, not "the last one wins"."""
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _load_yaml(text: str, source: str) -> Any:
+    """The YAML document of ``text``; a mapping that repeats a key raises :class:`RegistryError` naming it."""
+    loader = _DuplicateKeyLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _refuse_duplicate_keys(loader, node, source, "", set())
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _refuse_duplicate_keys(loader: yaml.SafeLoader, node: yaml.Node, source: str, where: str, seen: set[int]) -> None:
+    """Walk the composed document (each node once: aliases share nodes) and refuse any mapping that repeats a key."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _refuse_duplicate_keys(loader, item, source, f"{where}[{index}]", seen)
+    elif isinstance(node, yaml.MappingNode):
+        label = where
+        if where.startswith("websites[") and where.count("[") == 1:
+            name = next((v.value for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "name"
+                         and isinstance(v, yaml.ScalarNode)), None)
+            label = f"{where} ({_shown_name(name)})" if name is not None else where
+        keys: set[Any] = set()
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:  # "<<: *defaults": the entry's own keys override the merged ones
+                continue
+            key = loader.construct_object(key_node, deep=True) if isinstance(key_node, yaml.ScalarNode) else None
+            if key is not None:
+                try:
+                    duplicate = key in keys
+                except TypeError:  # an unhashable key: the constructor reports it
+                    duplicate = False
+                if duplicate:
+                    at = f"{label}: " if label else ""
+                    line = key_node.start_mark.line + 1
+                    raise RegistryError(f"{source}: {at}duplicate key {key!r} (line {line}): write each key once")
+                keys.add(key)
+            child = f"{where}.{key}" if where else str(key)
+            if where.startswith("websites[") and where.count("[") == 1:
+                child = f"{label}: field {key!r}"
+            _refuse_duplicate_keys(loader, value_node, source, child, seen)
 
 
 def parse_registry(document: Any, source: str = "<registry>") -> Registry:
@@ -291,6 +346,8 @@ def _is_valid_host(host: str) -> bool:
 
 def _path_or_url(entry: dict, key: str, fail) -> str:
     value = _expect(entry, key, str, fail)
+    if value.startswith(("//", "/\\")):
+        raise fail(key, f"a protocol-relative URL names another host: write an absolute http(s) URL, got {value!r}")
     if value.startswith(("http://", "https://")):
         _check_url(value, key, fail)
     elif not value.startswith("/"):

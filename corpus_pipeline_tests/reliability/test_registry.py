@@ -84,3 +84,39 @@ def test_unreadable_files_are_registry_errors(tmp_path):
     deep.write_text("websites: " + "[" * 5000 + "]" * 5000)
     with pytest.raises(RegistryError):
         load_registry(deep)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("websites:\n  - name: blog\n    url: http://a.example/\n    url: http://169.254.169.254/\n",
+         "websites[0] (blog): duplicate key 'url' (line 4)"),
+        ("websites: []\nwebsites:\n  - {name: blog, url: 'http://a.example/'}\n", "duplicate key 'websites' (line 2)"),
+        ("websites:\n  - name: blog\n    url: http://a.example/\n    markup: [div, {class: a, class: b}]\n",
+         "websites[0] (blog): field 'markup'[1]: duplicate key 'class' (line 4)"),
+        ("websites:\n  - {name: blog, url: 'http://a.example/', name: shop}\n", "duplicate key 'name' (line 2)"),
+    ],
+)
+def test_a_key_written_twice_fails_at_load_in_one_line_naming_key_and_website(tmp_path, text, says):
+    path = tmp_path / "websites.yaml"
+    path.write_text(text)
+    with pytest.raises(RegistryError) as error:
+        load_registry(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: ") and says in message and "\n" not in message, message
+
+
+def test_merged_defaults_may_be_overridden_by_the_entry(tmp_path):
+    path = tmp_path / "websites.yaml"
+    path.write_text("websites:\n  - &blog {name: blog, url: 'http://a.example/', mode: crawl}\n"
+                    "  - <<: *blog\n    name: shop\n")
+    registry = load_registry(path)
+    assert registry.names == ["blog", "shop"] and registry.get("shop").mode == "crawl"
+
+
+@pytest.mark.parametrize("field", ["child", "sitemap"])
+@pytest.mark.parametrize("value", ["//169.254.169.254/latest/meta-data/", "/\\169.254.169.254/latest/"])
+def test_a_protocol_relative_child_or_sitemap_fails_at_load(tmp_path, field, value):
+    with pytest.raises(RegistryError) as error:
+        load_with(tmp_path, {"name": "blog", "url": "http://blog.example/", field: value})
+    assert f"websites[1] (blog): field '{field}': a protocol-relative URL" in str(error.value)
