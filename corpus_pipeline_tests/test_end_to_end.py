@@ -192,3 +192,14 @@ def test_the_config_resource_is_overridden_per_run_from_the_cli(demo_site, tmp_p
     assert set(blog["outcome"]) == {"no_follow"}, "the run's no_follow replaced the default list"
     login = raw.filter(pl.col("url").str.contains("/login/"))
     assert login["outcome"].to_list() == ["robots_disallowed"], "the default no_follow list is gone for this run"
+
+
+def test_parsed_pages_says_which_element_of_the_template_its_documents_were_read_from(demo_run):
+    _, _, warehouse, result = demo_run
+    (parse,) = [m.materialization for m in result.get_asset_materialization_events()
+                if m.asset_key.path == ["parsed_pages"]]
+    containers = parse.metadata["content_containers"].value
+    assert isinstance(containers, str) and containers
+    read_through = warehouse.scan("parsed_pages", "demo").filter(pl.col("extraction") == "site_container").collect()
+    # Records read through a container exist exactly when the website agreed on one.
+    assert (containers == "none") == read_through.is_empty()

@@ -91,7 +91,9 @@ def parsed_pages(
             return_freed_memory()
             with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
                 write_with_page_kinds(version, draft, kinds)
-        counts = kinds.counts()
+        # Which element of the website's template its documents were read from (extract/content_container.py):
+        # "none" when its pages agree on none and each page is read alone.
+        counts = kinds.counts() | {"content_containers": ", ".join(survey.boilerplate.containers) or "none"}
 
         current = history.current_file()
         outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), warehouse.gate_policy())
