@@ -64,22 +64,38 @@ class PostgresServer:
 
 @dataclass(frozen=True)
 class RedisServer:
-    """Where a running Redis listens; database 0 is the Celery broker, database 1 its result backend."""
+    """Where a running Redis listens, and its password; database 0 is the Celery broker, database 1 its backend."""
 
     port: int
+    password: str
     host: str = LOOPBACK
 
     @property
     def broker_url(self) -> str:
-        return f"redis://{self.host}:{self.port}/0"
+        return f"redis://:{self.password}@{self.host}:{self.port}/0"
 
     @property
     def backend_url(self) -> str:
-        return f"redis://{self.host}:{self.port}/1"
+        return f"redis://:{self.password}@{self.host}:{self.port}/1"
 
     def env(self) -> dict[str, str]:
         """The variables deploy/celery.yaml and the Celery executor read the broker and backend from."""
         return {"CORPUS_PIPELINE_CELERY_BROKER": self.broker_url, "CORPUS_PIPELINE_CELERY_BACKEND": self.backend_url}
+
+
+def write_secret(path: Path, text: str) -> None:
+    """Write a file only its owner can read (0600 from its creation, whatever the umask), replacing it whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w") as handle:
+            os.fchmod(handle.fileno(), 0o600)  # the umask can only take bits away; make the mode exact
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def free_port() -> int:
@@ -131,7 +147,7 @@ def running_postgres(port: int | None = None) -> Iterator[PostgresServer]:
         run_as = _unprivileged_prefix(workdir)
         data_dir, log = workdir / "data", workdir / "postgres.log"
         password_file = workdir / "password"
-        password_file.write_text(server.password + "\n")
+        write_secret(password_file, server.password + "\n")
         _chown_to_runner(workdir, password_file)
         _run(run_as + [str(bin_dir / "initdb"), "-D", str(data_dir), "-U", server.user, "-A", "scram-sha-256",
                        f"--pwfile={password_file}", "-E", "UTF8", "--no-sync"], "initdb")
@@ -153,14 +169,19 @@ def running_postgres(port: int | None = None) -> Iterator[PostgresServer]:
 
 @contextmanager
 def running_redis(port: int | None = None) -> Iterator[RedisServer]:
-    """A fresh Redis on 127.0.0.1 that keeps nothing on disk; stopped on exit."""
+    """A fresh Redis on 127.0.0.1 that asks for a password and keeps nothing on disk; stopped on exit.
+
+    The password is in a 0600 configuration file, not on the command line where ``ps`` would show it.
+    """
     binary = redis_server_binary()
-    server = RedisServer(port=port or free_port())
+    server = RedisServer(port=port or free_port(), password=secrets.token_hex(16))
     workdir = Path(tempfile.mkdtemp(prefix="corpus_pipeline_redis_"))
     log = workdir / "redis.log"
+    config = workdir / "redis.conf"
+    write_secret(config, f"requirepass {server.password}\n")
     process = subprocess.Popen(
-        [str(binary), "--bind", LOOPBACK, "--port", str(server.port), "--dir", str(workdir), "--save", "",
-         "--appendonly", "no", "--logfile", str(log), "--daemonize", "no"],
+        [str(binary), str(config), "--bind", LOOPBACK, "--port", str(server.port), "--dir", str(workdir),
+         "--save", "", "--appendonly", "no", "--logfile", str(log), "--daemonize", "no"],
         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
     )
     try:
@@ -190,13 +211,24 @@ def _wait_for_redis(server: RedisServer, process: subprocess.Popen, log: Path) -
             raise RuntimeError(f"redis-server exited with {process.returncode}: {_tail(log)}")
         try:
             with socket.create_connection((server.host, server.port), timeout=1) as connection:
-                connection.sendall(b"PING\r\n")
-                if connection.recv(16).startswith(b"+PONG"):
+                connection.sendall(f"AUTH {server.password}\r\nPING\r\n".encode())
+                if _read_replies(connection, 2) == b"+OK\r\n+PONG\r\n":
                     return
         except OSError:
             pass
         time.sleep(0.1)
     raise RuntimeError(f"redis-server did not answer on {server.host}:{server.port} within {START_TIMEOUT_S} s")
+
+
+def _read_replies(connection: socket.socket, count: int) -> bytes:
+    """The next ``count`` one-line replies of a Redis connection."""
+    received = b""
+    while received.count(b"\r\n") < count:
+        chunk = connection.recv(256)
+        if not chunk:
+            break
+        received += chunk
+    return received
 
 
 def _unprivileged_prefix(workdir: Path) -> list[str]:
@@ -248,10 +280,12 @@ def main() -> None:
         signal.signal(sig, lambda signum, frame: stop.set())
     with running_services() as (postgres, redis):
         exports = "".join(f"export {key}={value}\n" for key, value in {**postgres.env(), **redis.env()}.items())
-        if args.env_file:
-            args.env_file.write_text(exports)
-        sys.stdout.write(exports)
-        sys.stdout.flush()
+        if args.env_file:  # the passwords go to the owner-only file alone, not to a log
+            write_secret(args.env_file, exports)
+            print(f"variables (passwords included) in {args.env_file}", flush=True)
+        else:
+            sys.stdout.write(exports)
+            sys.stdout.flush()
         stop.wait()
 
 

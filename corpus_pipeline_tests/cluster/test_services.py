@@ -21,6 +21,9 @@ def test_postgres_accepts_its_credentials_and_keeps_dagster_runs(postgres):
 
 def test_redis_answers_on_loopback(redis):
     with socket.create_connection((redis.host, redis.port), timeout=5) as connection:
-        connection.sendall(b"PING\r\n")
-        assert connection.recv(16).startswith(b"+PONG")
-    assert redis.env()["CORPUS_PIPELINE_CELERY_BROKER"] == f"redis://{LOOPBACK}:{redis.port}/0"
+        connection.sendall(f"AUTH {redis.password}\r\nPING\r\n".encode())
+        replies = b""
+        while replies.count(b"\r\n") < 2:
+            replies += connection.recv(64)
+        assert replies == b"+OK\r\n+PONG\r\n"
+    assert redis.env()["CORPUS_PIPELINE_CELERY_BROKER"] == f"redis://:{redis.password}@{LOOPBACK}:{redis.port}/0"
