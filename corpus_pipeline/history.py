@@ -4,8 +4,12 @@ Usage::
 
     python -m corpus_pipeline.history demo                       # every asset's versions
     python -m corpus_pipeline.history demo --roll-back corpus    # the version before the current one
-    python -m corpus_pipeline.history demo --roll-back all       # all five assets, each one step back
+    python -m corpus_pipeline.history demo --roll-back all       # all five assets to the versions of one earlier run
     python -m corpus_pipeline.history demo --roll-back raw_pages --to 20261124T020000123456Z-a1b2c3
+
+``--roll-back all`` moves every asset to the versions of one earlier run (the newest run that published all five,
+before the newest current version), or changes nothing. A roll-back first checks the file it restores (readable
+Parquet with the rows the ledger recorded) and refuses a damaged one.
 
 A roll-back is recorded in Dagster (a materialization of the partition, with the version it restored)
 when ``$DAGSTER_HOME`` is set, so the UI shows which version is current.
@@ -16,8 +20,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import ExitStack
 
-from corpus_pipeline.core.versions import PartitionBusyError, UnknownVersionError, Version
+from corpus_pipeline.core.versions import (
+    DamagedVersionError,
+    PartitionBusyError,
+    PartitionHistory,
+    UnknownVersionError,
+    Version,
+    VersionState,
+)
 from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
@@ -36,7 +48,8 @@ def describe(warehouse: Warehouse, website: str) -> str:
         for version in versions:
             mark = "*" if current is not None and version.id == current.id else " "
             cause = f"  {version.cause}" if version.cause else ""
-            lines.append(f"  {mark} {version.id}  {version.state:<9} {version.rows:>8} rows{cause}")
+            run = f"  run {version.run_id[:8]}" if version.run_id else ""
+            lines.append(f"  {mark} {version.id}  {version.state:<9} {version.rows:>8} rows{run}{cause}")
     return "\n".join(lines)
 
 
@@ -44,6 +57,56 @@ def roll_back(warehouse: Warehouse, website: str, asset: str, to: str | None = N
     """Make an earlier published version of one partition current again."""
     with warehouse.history(asset, website).lock() as history:
         return history.roll_back(to)
+
+
+def roll_back_all(warehouse: Warehouse, website: str) -> dict[str, Version]:
+    """Move every asset to its version of one earlier run, or change nothing; the versions now current, by asset.
+
+    The run is the newest one that published a version of every asset and came before the newest current
+    version, so a roll-back of one asset followed by "all" leaves the five on one run. Every partition is
+    locked and every version to restore checked before the first one becomes current; should a publication
+    fail half-way, the assets already moved are put back.
+    """
+    with ExitStack() as stack:
+        histories = {asset: stack.enter_context(warehouse.history(asset, website).lock()) for asset in ASSETS}
+        targets = _versions_of_earlier_run(histories)
+        for asset, version in targets.items():
+            histories[asset].verify(version.id)
+        previous = {asset: history.current() for asset, history in histories.items()}
+        moved: list[str] = []
+        try:
+            for asset, version in targets.items():
+                current = previous[asset]
+                if current is None or current.id != version.id:
+                    histories[asset].publish(version.id)
+                    moved.append(asset)
+        except BaseException:
+            for asset in reversed(moved):
+                before = previous[asset]
+                if before is not None:
+                    histories[asset].publish(before.id)
+            raise
+        return {asset: histories[asset].current() or targets[asset] for asset in ASSETS}
+
+
+def _versions_of_earlier_run(histories: dict[str, PartitionHistory]) -> dict[str, Version]:
+    currents = [history.current() for history in histories.values()]
+    newest_current = max((v.id for v in currents if v is not None), default=None)
+    if newest_current is None:
+        raise UnknownVersionError("no asset has a current version: nothing to roll back")
+    by_run: dict[str, dict[str, Version]] = {}
+    for asset, history in histories.items():
+        for version in history.versions():
+            if version.state is VersionState.PUBLISHED and version.run_id is not None:
+                by_run.setdefault(version.run_id, {})[asset] = version
+    complete = {run: versions for run, versions in by_run.items() if len(versions) == len(histories)}
+    earlier = [versions for versions in complete.values() if max(v.id for v in versions.values()) < newest_current]
+    if not earlier:
+        raise UnknownVersionError(
+            "no earlier run has a kept published version of every asset "
+            f"({', '.join(histories)}): nothing was rolled back"
+        )
+    return max(earlier, key=lambda versions: max(v.id for v in versions.values()))
 
 
 def _record_in_dagster(asset: str, website: str, version: Version) -> None:
@@ -73,13 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.roll_back:
         if args.to and args.roll_back == "all":
             parser.error("--to names one version of one asset; use it with a single asset")
-        assets = ASSETS if args.roll_back == "all" else (args.roll_back,)
-        for asset in assets:
-            try:
-                version = roll_back(warehouse, args.website, asset, args.to)
-            except (UnknownVersionError, PartitionBusyError) as error:
-                print(f"{asset}: not rolled back: {error}", file=sys.stderr)
-                return 1
+        try:
+            if args.roll_back == "all":
+                restored = roll_back_all(warehouse, args.website)
+            else:
+                restored = {args.roll_back: roll_back(warehouse, args.website, args.roll_back, args.to)}
+        except (UnknownVersionError, PartitionBusyError, DamagedVersionError) as error:
+            print(f"{args.roll_back}: not rolled back: {error}", file=sys.stderr)
+            return 1
+        for asset, version in restored.items():
             print(f"{asset}: version {version.id} is current again ({version.rows} rows)")
             if os.environ.get("DAGSTER_HOME"):
                 _record_in_dagster(asset, args.website, version)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from corpus_pipeline.core.object_versions import VERSION_METADATA, ObjectPartitionHistory
-from corpus_pipeline.core.versions import LEDGER_FILE, PartitionHistory
+from corpus_pipeline.core.versions import LEDGER_FILE, PartitionHistory, UnknownVersionError
 
 
 @dataclass
@@ -63,6 +63,11 @@ class _FolderVersions:
         version.path = self.path_of(version_id)
         history._store_version(version_id)
         history.record_candidate(version_id, version.rows, run_id)
+
+    def verify(self, version_id: str) -> None:
+        """A folder version is checked by whoever reads its files; here only that the ledger holds it."""
+        if self._history()._read_ledger().find(version_id) is None:
+            raise UnknownVersionError(f"no version {version_id!r} in {self._history().location()}")
 
     def _history(self) -> PartitionHistory:
         assert isinstance(self, PartitionHistory)

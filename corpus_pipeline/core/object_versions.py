@@ -111,6 +111,9 @@ class ObjectPartitionHistory(PartitionHistory):
     def _version_exists(self, version_id: str) -> bool:
         return self.store.exists(self._version_key(version_id))
 
+    def _local_version_file(self, version_id: str) -> Path:
+        return self.local_copy(version_id)
+
     def _delete_version(self, version_id: str) -> None:
         self._check_lease()
         self.store.delete(self._version_key(version_id))

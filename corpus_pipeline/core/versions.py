@@ -52,6 +52,10 @@ class UnknownVersionError(LookupError):
     """A version id that the ledger does not hold, or that cannot become current."""
 
 
+class DamagedVersionError(RuntimeError):
+    """A kept version whose file is not what the ledger recorded (unreadable, other rows, other checksum)."""
+
+
 @dataclass(frozen=True)
 class Version:
     """One version of a partition, as the ledger records it."""
@@ -196,12 +200,40 @@ class PartitionHistory:
             to = earlier[-1].id
         if to not in {v.id for v in published}:
             raise UnknownVersionError(f"{to!r} is not a published version of {self.location()}")
+        self.verify(to)
         return self.publish(to)
+
+    def verify(self, version_id: str) -> None:
+        """Raise :class:`DamagedVersionError` unless the version's file is what the ledger recorded."""
+        version = self._read_ledger().find(version_id)
+        if version is None:
+            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
+        problem = self._damage(version)
+        if problem is not None:
+            raise DamagedVersionError(f"version {version_id} of {self.location()} is damaged: {problem}")
+
+    def _damage(self, version: Version) -> str | None:
+        """What is wrong with a version's file, in a few words, or None when it reads as recorded."""
+        try:
+            path = self._local_version_file(version.id)
+            parquet = pq.ParquetFile(path)
+            rows = parquet.metadata.num_rows
+            for index in range(parquet.num_row_groups):  # every page decodes, not only the footer
+                parquet.read_row_group(index)
+        except (OSError, ValueError, pa.ArrowException) as error:
+            return f"not readable as Parquet ({_one_line(error)})"
+        if rows != version.rows:
+            return f"{rows} rows where the ledger recorded {version.rows}"
+        return None
 
     # -- storage primitives (a local folder here; overridden for object stores) ----------------------
 
     def _version_exists(self, version_id: str) -> bool:
         return self.path_of(version_id).exists()
+
+    def _local_version_file(self, version_id: str) -> Path:
+        """A local file holding the version, to read it."""
+        return self.path_of(version_id)
 
     def _delete_version(self, version_id: str) -> None:
         self.path_of(version_id).unlink(missing_ok=True)
@@ -319,6 +351,11 @@ def _link_atomically(source: Path, target: Path) -> None:
     except OSError:  # a filesystem without hard links: copy instead
         shutil.copyfile(source, tmp)
     os.replace(tmp, target)
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def now_iso() -> str:
