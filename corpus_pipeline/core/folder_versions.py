@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from corpus_pipeline.core.object_versions import VERSION_METADATA, ObjectPartitionHistory
-from corpus_pipeline.core.versions import LEDGER_FILE, PartitionHistory, UnknownVersionError
+from corpus_pipeline.core.versions import LEDGER_FILE, PartitionHistory, UnknownVersionError, Version
 
 
 @dataclass
@@ -68,6 +68,13 @@ class _FolderVersions:
         """A folder version is checked by whoever reads its files; here only that the ledger holds it."""
         if self._history()._read_ledger().find(version_id) is None:
             raise UnknownVersionError(f"no version {version_id!r} in {self._history().location()}")
+
+    def _checked_current(self, version: Version, path: Path) -> Path | None:
+        """A folder version's files are checked by their reader."""
+        return path
+
+    def _unshare_current(self) -> None:
+        """The current folder is a link readers follow (or copies of objects): nothing is shared to undo."""
 
     def _history(self) -> PartitionHistory:
         assert isinstance(self, PartitionHistory)

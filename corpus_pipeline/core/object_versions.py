@@ -33,6 +33,7 @@ from corpus_pipeline.core.versions import (
     Version,
     VersionState,
     count_rows,
+    file_checksum,
     now_iso,
 )
 
@@ -65,9 +66,18 @@ class ObjectPartitionHistory(PartitionHistory):
     # -- reading ------------------------------------------------------------------------------
 
     def current_file(self) -> Path | None:
-        """A local copy of the current version, or None before the first publication."""
-        current = self._read_ledger().current
-        return self.local_copy(current) if current else None
+        """A local copy of the current version, or None before the first publication or when it is damaged."""
+        ledger = self._read_ledger()
+        if not ledger.current:
+            return None
+        path = self.local_copy(ledger.current)
+        version = ledger.find(ledger.current)
+        if version is None:
+            return path
+        if self._damage(version, path, decode_all=False) is not None:  # a damaged cache copy: download it again
+            path.unlink(missing_ok=True)
+            path = self.local_copy(ledger.current)
+        return self._checked_current(version, path)
 
     def current_uri(self) -> str:
         return self.store.uri_of(self.current_key)
@@ -165,7 +175,8 @@ class ObjectPartitionHistory(PartitionHistory):
         self.store.copy(self.current_key, self._version_key(version_id))
         rows = count_rows(self.local_copy(version_id))
         now = now_iso()
-        version = Version(version_id, VersionState.PUBLISHED, now, rows, published_at=now)
+        version = Version(version_id, VersionState.PUBLISHED, now, rows, published_at=now,
+                          checksum=file_checksum(self.local_copy(version_id)))
         self._write_ledger(replace(ledger.with_version(version), current=version_id))
 
     def _check_lease(self) -> None:

@@ -2,9 +2,10 @@
 
 Layout, beside the hive tree that readers glob::
 
-    <root>/<asset>/website=<name>/data.parquet              the current version (a hard link)
+    <root>/<asset>/website=<name>/data.parquet              a copy of the current version (never a hard link:
+                                                            damage to one file must not reach the other)
     <root>/_versions/<asset>/website=<name>/<id>.parquet    every kept version, the current one included
-    <root>/_versions/<asset>/website=<name>/versions.json   the ledger: state, rows and cause of each version
+    <root>/_versions/<asset>/website=<name>/versions.json   the ledger: state, rows, SHA-256 and cause of each version
     <root>/_versions/<asset>/website=<name>/.lock           held by the run that writes this partition
 
 pyarrow, Spark and DuckDB skip folders whose name starts with ``_``, and the notebooks glob one asset's
@@ -14,7 +15,9 @@ folder, so the history never leaks into a reader's data.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import shutil
 import uuid
@@ -34,6 +37,7 @@ VERSIONS_DIR = "_versions"
 LEDGER_FILE = "versions.json"
 LOCK_FILE = ".lock"
 DEFAULT_KEEP_VERSIONS = 3
+LOG = logging.getLogger(__name__)
 
 
 class VersionState(StrEnum):
@@ -67,6 +71,7 @@ class Version:
     run_id: str | None = None
     cause: str | None = None  # why it was refused
     published_at: str | None = None
+    checksum: str | None = None  # SHA-256 of the version's file (None: written before checksums were kept)
 
 
 @dataclass(frozen=True)
@@ -104,8 +109,24 @@ class PartitionHistory:
         return ledger.find(ledger.current) if ledger.current else None
 
     def current_file(self) -> Path | None:
-        """The file readers see, or None before the first publication."""
-        return self.current_path if self._read_ledger().current and self.current_path.exists() else None
+        """The file readers see, or None before the first publication or when it is damaged.
+
+        A damaged current file (unreadable, or not the checksum the ledger recorded) is logged in one line and
+        treated as absent, so the night builds a fresh version instead of failing on it for good.
+        """
+        ledger = self._read_ledger()
+        if not ledger.current or not self.current_path.exists():
+            return None
+        version = ledger.find(ledger.current)
+        return self.current_path if version is None else self._checked_current(version, self.current_path)
+
+    def _checked_current(self, version: Version, path: Path) -> Path | None:
+        problem = self._damage(version, path, decode_all=False)
+        if problem is None:
+            return path
+        LOG.warning("%s: the current version %s is damaged (%s): treated as absent", self.current_uri(), version.id,
+                    problem)
+        return None
 
     def current_uri(self) -> str:
         """Where readers outside the pipeline find the current version (a path, or an object store URI)."""
@@ -141,6 +162,7 @@ class PartitionHistory:
             try:
                 self._clean_dead_runs()
                 self._adopt_unversioned_current()
+                self._unshare_current()
                 yield self
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
@@ -160,9 +182,11 @@ class PartitionHistory:
         """A fresh id; ids sort in creation order."""
         return f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
 
-    def record_candidate(self, version_id: str, rows: int, run_id: str | None) -> Version:
+    def record_candidate(
+        self, version_id: str, rows: int, run_id: str | None, checksum: str | None = None
+    ) -> Version:
         """Register a version whose file is complete, before it is judged."""
-        version = Version(version_id, VersionState.CANDIDATE, now_iso(), rows, run_id)
+        version = Version(version_id, VersionState.CANDIDATE, now_iso(), rows, run_id, checksum=checksum)
         self._write_ledger(self._read_ledger().with_version(version))
         return version
 
@@ -212,14 +236,18 @@ class PartitionHistory:
         if problem is not None:
             raise DamagedVersionError(f"version {version_id} of {self.location()} is damaged: {problem}")
 
-    def _damage(self, version: Version) -> str | None:
-        """What is wrong with a version's file, in a few words, or None when it reads as recorded."""
+    def _damage(self, version: Version, path: Path | None = None, decode_all: bool = True) -> str | None:
+        """What is wrong with a version's file (or ``path``, a copy of it), in a few words, or None when it reads
+        as recorded: the ledger's checksum when it has one, else (with ``decode_all``) every page decoded."""
         try:
-            path = self._local_version_file(version.id)
+            path = path or self._local_version_file(version.id)
+            if version.checksum is not None and file_checksum(path) != version.checksum:
+                return "its SHA-256 differs from the ledger's"
             parquet = pq.ParquetFile(path)
             rows = parquet.metadata.num_rows
-            for index in range(parquet.num_row_groups):  # every page decodes, not only the footer
-                parquet.read_row_group(index)
+            if decode_all and version.checksum is None:
+                for index in range(parquet.num_row_groups):  # every page decodes, not only the footer
+                    parquet.read_row_group(index)
         except (OSError, ValueError, pa.ArrowException) as error:
             return f"not readable as Parquet ({_one_line(error)})"
         if rows != version.rows:
@@ -239,7 +267,7 @@ class PartitionHistory:
         self.path_of(version_id).unlink(missing_ok=True)
 
     def _make_current(self, version_id: str) -> None:
-        _link_atomically(self.path_of(version_id), self.current_path)
+        _copy_atomically(self.path_of(version_id), self.current_path)
 
     def _store_version(self, version_id: str) -> None:
         """Called once a version's file is complete: a local version is already where it belongs."""
@@ -282,10 +310,20 @@ class PartitionHistory:
             return
         stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, UTC)
         version_id = f"{stamp:%Y%m%dT%H%M%S%fZ}-adopted"
-        _link_atomically(self.current_path, self.path_of(version_id))
+        _copy_atomically(self.current_path, self.path_of(version_id))
         rows = count_rows(self.current_path)
-        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), rows, published_at=now_iso())
+        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), rows, published_at=now_iso(),
+                          checksum=file_checksum(self.path_of(version_id)))
         self._write_ledger(replace(ledger.with_version(version), current=version_id))
+
+    def _unshare_current(self) -> None:
+        """A current file published as a hard link of its version (before copies) becomes a copy of its own."""
+        current = self._read_ledger().current
+        kept = self.path_of(current) if current else None
+        if kept is None or not kept.exists() or not self.current_path.exists():
+            return
+        if os.path.samefile(kept, self.current_path):
+            _copy_atomically(kept, self.current_path)
 
     def _prune(self) -> None:
         ledger = self._read_ledger()
@@ -333,8 +371,9 @@ class VersionWriter(PartitionWriter):
     def __exit__(self, exc_type, exc, tb) -> None:
         super().__exit__(exc_type, exc, tb)
         if exc_type is None:
+            checksum = file_checksum(self.history.path_of(self.version_id))
             self.history._store_version(self.version_id)
-            self.history.record_candidate(self.version_id, self.rows_written, self.run_id)
+            self.history.record_candidate(self.version_id, self.rows_written, self.run_id, checksum)
 
 
 def count_rows(path: Path) -> int:
@@ -342,15 +381,28 @@ def count_rows(path: Path) -> int:
     return pq.ParquetFile(path).metadata.num_rows
 
 
-def _link_atomically(source: Path, target: Path) -> None:
-    """Make ``target`` the same file as ``source`` in one rename; readers see the old or the new file, never half."""
+def file_checksum(path: Path) -> str:
+    """SHA-256 of a file, in hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _copy_atomically(source: Path, target: Path) -> None:
+    """Make ``target`` a copy of ``source`` in one rename; readers see the old or the new file, never half.
+
+    A copy, not a hard link: damage written into one file must not reach the other. (``copyfile`` lets the
+    kernel share blocks copy-on-write where the filesystem can, which keeps that guarantee.)
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
     try:
-        os.link(source, tmp)
-    except OSError:  # a filesystem without hard links: copy instead
         shutil.copyfile(source, tmp)
-    os.replace(tmp, target)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _one_line(error: BaseException) -> str:

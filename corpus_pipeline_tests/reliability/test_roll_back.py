@@ -87,6 +87,6 @@ def test_a_damaged_version_is_not_restored_and_nothing_changes(tmp_path, capsys,
 
     assert cli(warehouse, target) == 1
     error = capsys.readouterr().err
-    assert f"not rolled back: version {monday.id} of " in error and "is damaged: not readable as Parquet" in error
+    assert f"not rolled back: version {monday.id} of " in error and " is damaged: " in error
     assert len(error.strip().splitlines()) == 1
     assert set(runs_of_current(warehouse).values()) == {"tuesday"}
