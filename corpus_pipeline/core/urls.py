@@ -3,8 +3,9 @@
 Two keys are derived from a URL:
 
 * :func:`normalize_url` is the crawl key. Two links that name the same
-  resource (fragment, default port, case of the host, dot segments, tracking
-  parameters, percent-encoding) map to one key, so each page is requested once.
+  resource (fragment, default port, case of the host, IDN or punycode spelling
+  of the host, dot segments, tracking parameters, session ids, percent-encoding)
+  map to one key, so each page is requested once.
 * :func:`canonical_url` is the grouping key of deduplication. On top of the
   crawl key it keeps only the query keys that select different content
   (``lang`` and ``v`` by default) and the ``#page=N`` fragment of PDF sections.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -29,6 +31,15 @@ TRACKING_KEYS = frozenset(
     }
 )
 TRACKING_PREFIXES = ("utm_",)
+
+# Query keys, path parameters (";jsessionid=...") and path segments ("/sid=.../", ASP.NET's "/(S(...))/") that carry a
+# visitor's session: every visit would see new URLs for the same pages. Never part of a key.
+SESSION_KEYS = frozenset(
+    {"jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken"}
+)
+_SESSION_NAME = r"(?:jsessionid|phpsessid|sid|sessionid|session_id|aspsessionid\w*|cfid|cftoken)"
+_SESSION_PARAMETER = re.compile(rf";{_SESSION_NAME}=[^;/]*", re.IGNORECASE)
+_SESSION_SEGMENT = re.compile(rf"/(?:{_SESSION_NAME}=[^/]*|\((?:[A-Za-z]\([^()/]*\))+\))(?=/|$)", re.IGNORECASE)
 
 DEFAULT_KEPT_QUERY_KEYS = ("lang", "v")
 
@@ -50,6 +61,31 @@ def is_tracking_key(key: str) -> bool:
     """Whether a query key only carries campaign or referral tracking."""
     lowered = key.lower()
     return lowered in TRACKING_KEYS or lowered.startswith(TRACKING_PREFIXES)
+
+
+def is_session_key(key: str) -> bool:
+    """Whether a query key carries a visitor's session id."""
+    lowered = key.lower()
+    return lowered in SESSION_KEYS or lowered.startswith("aspsessionid")
+
+
+def strip_session_ids(path: str) -> str:
+    """``path`` without session-id parameters (``;jsessionid=...``) and segments (``/sid=.../``, ``/(S(...))/``)."""
+    if ";" not in path and "=" not in path and "(" not in path:
+        return path
+    return _SESSION_SEGMENT.sub("", _SESSION_PARAMETER.sub("", path)) or "/"
+
+
+@lru_cache(maxsize=4096)
+def idna_host(host: str) -> str:
+    """A host name in its IDNA (punycode, lower-case) form: ``Bücher.example`` and ``xn--bcher-kva.example`` agree."""
+    host = host.lower().rstrip(".")
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
 
 
 def absolutize(href: str, base: str) -> str | None:
@@ -79,11 +115,11 @@ def normalize_url(url: str, *, keep_fragment: bool = False) -> str:
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS or not parts.hostname:
         raise InvalidUrlError(f"not an absolute http(s) URL: {url!r}")
-    host = parts.hostname.lower().rstrip(".")
+    host = idna_host(parts.hostname)
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     netloc = host if port in (None, DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    path = _normalize_path(parts.path)
+    path = _normalize_path(strip_session_ids(parts.path))
     query = _normalize_query(parts.query, keep=None)
     fragment = parts.fragment if keep_fragment else ""
     return urlunsplit((scheme, netloc, path, query, fragment))
@@ -100,9 +136,9 @@ def canonical_url(url: str, keep_query_keys: Iterable[str] = DEFAULT_KEPT_QUERY_
 
 
 def same_host(url: str, host: str, aliases: Iterable[str] = ()) -> bool:
-    """Whether ``url`` is on ``host`` (exact host match, or one of the aliases)."""
-    url_host = (urlsplit(url).hostname or "").lower()
-    return url_host == host.lower() or url_host in {a.lower() for a in aliases}
+    """Whether ``url`` is on ``host`` (exact host match in IDNA form, or one of the aliases)."""
+    url_host = idna_host(urlsplit(url).hostname or "")
+    return url_host == idna_host(host) or url_host in {idna_host(a) for a in aliases}
 
 
 def _normalize_path(path: str) -> str:
@@ -128,7 +164,8 @@ def _normalize_query(query: str, keep: frozenset[str] | None) -> str:
         if not item:
             continue
         key, _, value = item.partition("=")
-        if is_tracking_key(unquote(key)) or (keep is not None and unquote(key).lower() not in keep):
+        name = unquote(key)
+        if is_tracking_key(name) or is_session_key(name) or (keep is not None and name.lower() not in keep):
             continue
         pairs.append(f"{_requote(key, _SAFE_QUERY_PART)}={_requote(value, _SAFE_QUERY_PART)}")
     return "&".join(sorted(pairs))

@@ -22,7 +22,7 @@ from urllib.parse import urljoin, urlsplit
 
 from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
 from corpus_pipeline.core.registry import Website
-from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
+from corpus_pipeline.core.urls import InvalidUrlError, idna_host, normalize_url
 from corpus_pipeline.crawl.fetcher import Expected, Fetcher, FetchResult, HopGuard, Refusal
 from corpus_pipeline.crawl.links import PageLinks, extract_links
 from corpus_pipeline.crawl.politeness import RobotsRules, is_private_address, is_private_host
@@ -33,6 +33,14 @@ from corpus_pipeline.crawl.sitemaps import ChildSitemap, SitemapError, iter_site
 from corpus_pipeline.crawl.throttle import HostThrottle
 
 DIGIT_RUN = re.compile(r"\d+")
+# A path segment that looks like a session id or another random token (16 or more letters and digits, both present):
+# a template abstracts it whole, so session ids of a format normalize_url does not know make a path trap.
+TOKEN_SEGMENT = re.compile(r"(?<=/)(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{16,}(?=/|$)")
+# URLs a crawl queues (pages fetched or refused included) per page of max_pages: links found beyond it are counted on
+# the row of the page they were found on, not queued, so a site of pages of 20,000 new links each costs bounded memory.
+FRONTIER_PER_PAGE = 2
+# Raw link spellings remembered (a cache that saves normalizing navigation links again), per URL of the frontier.
+LINKS_SEEN_PER_URL = 10
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,7 @@ class _Done:
     task: CrawlTask
     result: FetchResult
     discovered: list[CrawlTask] = field(default_factory=list)
+    left_out: int = 0  # links of the page not turned into tasks: the frontier was full
 
 
 def crawl_website(website: Website, settings: CrawlSettings, previous: PreviousCrawl | None = None,
@@ -84,7 +93,11 @@ class _Crawl:
         self.robots_fetcher = Fetcher(dataclasses.replace(settings, max_retries=min(1, settings.max_retries)),
                                       self.throttle, peer_check=self._private_peer_refusal)
         self.max_pages = website.max_pages or settings.max_pages
-        self.site_netlocs = {urlsplit(normalize_url(website.url)).netloc} | {h.lower() for h in website.same_site_hosts}
+        self.frontier_limit = FRONTIER_PER_PAGE * self.max_pages  # documents claimed, at most
+        self.links_seen_limit = LINKS_SEEN_PER_URL * self.frontier_limit
+        self.site_netlocs = {urlsplit(normalize_url(website.url)).netloc} | {
+            idna_host(h) for h in website.same_site_hosts
+        }
         start = urlsplit(normalize_url(urljoin(website.base_url + "/", website.child)))
         self.section = start.path[: start.path.rfind("/") + 1] or "/"
         self.seen: set[str] = set()
@@ -110,8 +123,10 @@ class _Crawl:
         from_sitemaps, from_pages = self._resume(resumed)
         yield from self._load_robots(self.website.base_url + "/")
         site_robots = self.robots.get(self._robots_key(self.website.base_url + "/"))
-        for task in self._initial_tasks(site_robots) + from_pages:
+        for task in self._initial_tasks(site_robots):
             self._enqueue(task)
+        for task in from_pages:
+            self._enqueue_within_frontier(task)
         for task in from_sitemaps:  # as a live crawl reads them: within the page budget
             self._enqueue_within_budget(task)
 
@@ -160,14 +175,27 @@ class _Crawl:
         if result.kind == "sitemap" and result.outcome in USABLE_OUTCOMES and result.body:
             result.outcome, result.error = self._read_sitemap(
                 done.task, result.body, self._enqueue_within_budget, lambda: self.documents_claimed < self.max_pages)
+        left_out = done.left_out + sum(not self._enqueue_within_frontier(task) for task in done.discovered)
+        if left_out and result.error is None:
+            result.error = self._frontier_notice(left_out)
         yield self._row(done.task, result)
-        for task in done.discovered:
-            self._enqueue(task)
+
+    def _frontier_notice(self, left_out: int) -> str:
+        return (f"limit: {left_out:,} links beyond the frontier of {self.frontier_limit:,} URLs "
+                f"({FRONTIER_PER_PAGE} x max_pages) not queued")
 
     def _enqueue(self, task: CrawlTask) -> bool:
         if not self._claim(task):
             return False
         (self.sitemap_queue if task.expected == "sitemap" else self.queue).append(task)
+        return True
+
+    def _enqueue_within_frontier(self, task: CrawlTask) -> bool:
+        """Queue a link of a page unless the frontier is full (False: left out, to be counted; a URL already
+        claimed is no loss)."""
+        if task.expected == "document" and self.documents_claimed >= self.frontier_limit:
+            return task.url in self.seen
+        self._enqueue(task)
         return True
 
     def _enqueue_within_budget(self, task: CrawlTask) -> bool:
@@ -320,11 +348,20 @@ class _Crawl:
     @staticmethod
     def _robots_key(url: str) -> str:
         parts = urlsplit(url)
+        if not parts.netloc.isascii():  # an IDN host: its punycode spelling, the one every task's URL has
+            parts = urlsplit(normalize_url(url))
         return f"{parts.scheme}://{parts.netloc}"
 
     def _is_same_site(self, url: str) -> bool:
         parts = urlsplit(url)
-        return parts.netloc in self.site_netlocs or (parts.hostname or "") in self.site_netlocs
+        if parts.netloc in self.site_netlocs:
+            return True
+        host = idna_host(parts.hostname or "")  # an IDN host and its punycode spelling are one host
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        return host in self.site_netlocs or (port is not None and f"{host}:{port}" in self.site_netlocs)
 
     # -- work (worker threads) --------------------------------------------------------------
 
@@ -336,11 +373,12 @@ class _Crawl:
         result = self._fetch(task, lambda hop: self._hop_refusal(hop, task.expected, rows))
         task = self._retarget(task, result.final_url)
         discovered: list[CrawlTask] = []
+        left_out = 0
         if result.outcome in USABLE_OUTCOMES and result.kind in ("html", "pdf"):
-            task, discovered = self._read_document(task, result)
-        return _Done(rows, task, result, discovered)
+            task, discovered, left_out = self._read_document(task, result)
+        return _Done(rows, task, result, discovered, left_out)
 
-    def _read_document(self, task: CrawlTask, result: FetchResult) -> tuple[CrawlTask, list[CrawlTask]]:
+    def _read_document(self, task: CrawlTask, result: FetchResult) -> tuple[CrawlTask, list[CrawlTask], int]:
         """What a fetched document lets us do: its robots directives (X-Robots-Tag, robots meta tags) go on its row,
         ``noindex`` keeps it out of the corpus (``indexable``), ``nofollow`` keeps its links unqueued."""
         robots = from_headers(result.robots_headers, self.settings.user_agent)
@@ -353,8 +391,9 @@ class _Crawl:
         if robots.noindex:
             task = dataclasses.replace(task, indexable=False)
         if links is None or robots.nofollow:
-            return task, []
-        return task, self._from_page(task, links, page_url)
+            return task, [], 0
+        # A snapshot of the room left (other pages' links may take it first: the main thread queues within it).
+        return task, *self._from_page(task, links, page_url, self.frontier_limit - self.documents_claimed)
 
     def _links(self, body: bytes, page_url: str) -> PageLinks:
         return extract_links(body, page_url, alternates=bool(self.website.langs), robots_names=self.robots_meta_names,
@@ -420,7 +459,9 @@ class _Crawl:
                     alternate = self._document_task(item.alternates[lang], 0, "alternate", page.url, hreflang=lang)
                     yield from [alternate] if alternate else []
 
-    def _from_page(self, task: CrawlTask, links: PageLinks, page_url: str) -> list[CrawlTask]:
+    def _from_page(self, task: CrawlTask, links: PageLinks, page_url: str, room: int) -> tuple[list[CrawlTask], int]:
+        """Tasks of a page's links, at most ``room`` of them, and how many wanted links were left out (neither
+        normalized nor remembered: 20,000 of them per page must cost little)."""
         tasks: list[CrawlTask | None] = []
         for lang in self.website.langs:
             if lang in links.alternates:
@@ -429,18 +470,19 @@ class _Crawl:
                     follow_links=task.follow_links and self.website.mode == "crawl", hreflang=lang,
                 ))
         if not task.follow_links:
-            return [t for t in tasks if t]
+            return [t for t in tasks if t], 0
         crawl_mode = self.website.mode == "crawl"
         limit = self.website.max_recurse_level
         next_depth = task.depth + 1
         if crawl_mode and limit != -1 and next_depth >= limit:
-            return [t for t in tasks if t]
+            return [t for t in tasks if t], 0
         mode = self.website.internal_links
         page_template = path_template(urlsplit(page_url).path)
+        left_out = 0
+        links_seen = self.links_seen
         for link in links.links:
-            if link in self.links_seen:
+            if link in links_seen:
                 continue
-            self.links_seen.add(link)
             same_site = self._is_same_site(link)
             link_path = urlsplit(link).path
             is_pdf = link_path.lower().endswith(".pdf")
@@ -449,6 +491,12 @@ class _Crawl:
                 wanted = (same_site and in_section) or is_pdf
             else:
                 wanted = is_pdf or (mode in ("any", "internal") if same_site else mode in ("any", "external"))
+            if wanted and len(tasks) >= room:
+                left_out += 1
+                continue
+            if len(links_seen) >= self.links_seen_limit:
+                links_seen.clear()  # only a cache: a link seen again is normalized again, then de-duplicated
+            links_seen.add(link)
             if wanted:
                 template = path_template(link_path)
                 chain = task.chain + 1 if template == page_template and template != link_path else 1
@@ -456,7 +504,7 @@ class _Crawl:
                     link, next_depth, "link", page_url, follow_links=crawl_mode and same_site and not is_pdf,
                     chain=chain,
                 ))
-        return [t for t in tasks if t]
+        return [t for t in tasks if t], left_out
 
     def _document_task(self, url: str, depth: int, source: str, referrer: str | None = None, *,
                        follow_links: bool = False, hreflang: str | None = None,
@@ -506,7 +554,9 @@ class _Crawl:
                 page_url = row.get("final_url") or task.url
                 links = self._links(body, page_url)
                 if not (from_column(row.get("robots")) | from_meta(links.robots_meta)).nofollow:
-                    from_pages.extend(self._from_page(task, links, page_url))
+                    # Links beyond the frontier were counted on the page's row when it was written.
+                    room = self.frontier_limit - self.documents_claimed - len(from_pages)
+                    from_pages.extend(self._from_page(task, links, page_url, room)[0])
         return from_sitemaps, from_pages
 
     def _resumed_task(self, row: Mapping[str, Any], chains: dict[str, int]) -> CrawlTask:
@@ -581,8 +631,9 @@ class _ResumedSitemapItems:
 
 
 def path_template(path: str) -> str:
-    """A URL path with every run of digits abstracted: /cal/2026/11/ and /cal/2027/01/ share /cal/#/#/."""
-    return DIGIT_RUN.sub("#", path)
+    """A URL path with every run of digits abstracted: /cal/2026/11/ and /cal/2027/01/ share /cal/#/#/; a segment
+    of a random-looking token (a session id) is abstracted whole: /s/8f3a9c2e71d04b5a/page is /s/*/page."""
+    return DIGIT_RUN.sub("#", TOKEN_SEGMENT.sub("*", path))
 
 
 def robots_rules(

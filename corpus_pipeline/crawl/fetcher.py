@@ -58,7 +58,8 @@ class FetchResult:
     body: bytes | None = None
     error: str | None = None
     attempts: int = 0
-    elapsed_s: float = 0.0
+    elapsed_s: float = 0.0  # the request's own time: retries and redirect hops included, waits for the host's pace not
+    pace_wait_s: float = 0.0  # time spent waiting for the host's pace (crawl/throttle.py), attempts and hops included
     bytes: int = 0
     fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     redirect_to: str | None = None  # Location of a redirect not yet followed (never stored)
@@ -125,12 +126,15 @@ class Fetcher:
         """
         started = time.monotonic()
         attempts = 0
+        waited = 0.0
         visited = {url}
         current = url
         for hop in range(MAX_REDIRECTS + 1):
             result = self._fetch_one(current, host if hop == 0 else _host(current), expected, validators or {})
             attempts += result.attempts
-            result.attempts, result.elapsed_s = attempts, time.monotonic() - started
+            waited += result.pace_wait_s
+            result.attempts, result.pace_wait_s = attempts, waited
+            result.elapsed_s = max(0.0, time.monotonic() - started - waited)
             if result.redirect_to is None:
                 result.final_url = result.final_url or current
                 return result
@@ -154,11 +158,13 @@ class Fetcher:
         """One URL, without following redirects, with retries on 429, 5xx, timeouts and connection errors."""
         attempt = 0
         deadline_misses = 0
+        waited = 0.0
         while True:
             attempt += 1
             with self.throttle.request_slot(host) as slot:
+                waited += slot.waited_s
                 result, retry_after = self._attempt(url, expected, validators, slot)
-            result.attempts = attempt
+            result.attempts, result.pace_wait_s = attempt, waited
             missed_deadline = (result.error or "").startswith(DEADLINE_PREFIX)
             deadline_misses += missed_deadline
             retryable = result.status in RETRY_STATUSES or (

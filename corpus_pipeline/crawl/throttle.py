@@ -249,6 +249,7 @@ class RequestSlot:
     def __init__(self, report: Callable[[int], None]) -> None:
         self._report = report
         self.answered = False
+        self.waited_s = 0.0  # time spent waiting for the host's pace before the request could start
 
     def response(self, status: int) -> None:
         """The response headers arrived with ``status``: the throttle learns the latency (first call only)."""
@@ -308,6 +309,7 @@ class HostThrottle:
         a connection error) tells the throttle the request failed.
         """
         state = self._host(host)
+        asked = self._clock()
         with state.condition:
             while state.in_flight >= state.pace.concurrency():
                 state.condition.wait()
@@ -322,6 +324,7 @@ class HostThrottle:
                 self._sleep(start - now)
             started = self._clock()
             slot = RequestSlot(lambda status: self._answered(state, status, self._clock() - started, generation))
+            slot.waited_s = started - asked
             yield slot
         finally:
             with state.condition:
