@@ -38,6 +38,7 @@ from benchmarks.sites.real.generators.python_docs import (
     _run,
     _words,
     _yaml_block,
+    pallets_docs_themed,
 )
 from benchmarks.sites.real.model import SITE_FOLDER, BuiltSite, TruthPage
 from benchmarks.sites.real.sources import ensure_debian_packages, npm_package, pypi_sdist, tool_venv
@@ -81,9 +82,7 @@ def make_sphinx_rtd(cache: Path, work: Path) -> list[TruthPage]:
     """Werkzeug's documentation with sphinx-rtd-theme in place of the Pallets theme."""
     return _build_sphinx(
         cache, work, venv=SPHINX_RTD_VENV, sdist=WERKZEUG, docs="docs",
-        # The Pallets extension would register its own theme and version banner: left out, as for sphinx-furo.
-        overrides='html_theme = "sphinx_rtd_theme"\nhtml_theme_options = {}\nhtml_sidebars = {}\n'
-                  'extensions = [name for name in extensions if name != "pallets_sphinx_themes"]',
+        overrides=pallets_docs_themed("sphinx_rtd_theme"),
         kind_of=_werkzeug_kind, skip=lambda docname: False,
     )
 
@@ -103,9 +102,7 @@ def make_sphinx_pydata(cache: Path, work: Path) -> list[TruthPage]:
     """
     return _build_sphinx(
         cache, work, venv=SPHINX_PYDATA_VENV, sdist=CLICK, docs="docs",
-        overrides='html_theme = "pydata_sphinx_theme"\nhtml_theme_options = {}\nhtml_sidebars = {}\n'
-                  'html_logo = None\n'
-                  'extensions = [name for name in extensions if name != "pallets_sphinx_themes"]',
+        overrides=pallets_docs_themed("pydata_sphinx_theme", "html_logo = None\n"),
         kind_of=_click_kind, skip=lambda docname: docname == "changes",
     )
 

@@ -260,13 +260,18 @@ def _flask_kind(docname: str) -> str:
     return "manual"
 
 
+def pallets_docs_themed(theme: str, extra: str = "") -> str:
+    """conf.py lines that put a Pallets project's docs (Flask, Werkzeug, Click) on another Sphinx theme: the
+    Pallets extension, which registers its own theme and version banner, is left out."""
+    return (f'html_theme = "{theme}"\nhtml_theme_options = {{}}\nhtml_sidebars = {{}}\n{extra}'
+            'extensions = [name for name in extensions if name != "pallets_sphinx_themes"]')
+
+
 def make_sphinx_furo(cache: Path, work: Path) -> list[TruthPage]:
     """Flask's documentation with furo in place of the Pallets theme (whose sidebars furo does not have)."""
     return _build_sphinx(
         cache, work, venv=SPHINX_FURO_VENV, sdist=FLASK, docs="docs",
-        # The Pallets extension links its theme's version-banner script, absent from furo's pages.
-        overrides='html_theme = "furo"\nhtml_theme_options = {}\nhtml_sidebars = {}\n'
-                  'extensions = [name for name in extensions if name != "pallets_sphinx_themes"]',
+        overrides=pallets_docs_themed("furo"),
         # license.rst includes LICENSE.txt as a literal block: kept, it is what the page shows.
         kind_of=_flask_kind, skip=lambda docname: False,
     )
