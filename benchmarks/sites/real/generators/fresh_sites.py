@@ -22,27 +22,27 @@ import argparse
 import re
 import shutil
 import time
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from benchmarks.sites.real.generators import cms_sites
 from benchmarks.sites.real.generators.cms_sites import Document, WordPressSpec, build_wordpress, slugify
 from benchmarks.sites.real.generators.python_docs import (
-    Release,
     SiteSpec,
     _build_mkdocs,
     _build_sphinx,
     _cached,
-    _plain_rst,
     _release_tags,
-    _run,
     _words,
     _yaml_block,
+    changelog_releases,
     pallets_docs_themed,
+    pelican_page,
+    run_pelican,
 )
-from benchmarks.sites.real.model import SITE_FOLDER, BuiltSite, TruthPage
+from benchmarks.sites.real.model import BuiltSite, TruthPage
 from benchmarks.sites.real.sources import ensure_debian_packages, npm_package, pypi_sdist, tool_venv
-from benchmarks.sites.real.truth import markdown_text, rst_text
+from benchmarks.sites.real.truth import rst_text
 
 # The documents' releases: fixed so that a rebuild gives the same truth.
 WERKZEUG = ("werkzeug", "3.1.9")
@@ -236,17 +236,6 @@ CC_LICENSE = {"name": "Creative Commons Attribution-ShareAlike", "version": "4.0
 """
 
 
-def pallets_releases(changes: str, repo: str) -> list[tuple[str, str, str]]:
-    """(version, date, reST body) of each dated section of a Pallets CHANGES.rst."""
-    releases = []
-    sections = re.split(r"^Version (\S+)\n-+\n", changes, flags=re.MULTILINE)
-    for version, body in zip(sections[1::2], sections[2::2]):
-        released = re.search(r"Released (\d{4}-\d\d-\d\d)", body)
-        if released:
-            releases.append((version, released.group(1), _plain_rst(body.strip(), repo)))
-    return releases
-
-
 def make_pelican_reflex(cache: Path, work: Path) -> list[TruthPage]:
     """A Pelican blog of ItsDangerous's and MarkupSafe's releases and their READMEs, theme Reflex."""
     bin_dir = tool_venv(cache, *PELICAN_REFLEX_VENV)
@@ -257,9 +246,10 @@ def make_pelican_reflex(cache: Path, work: Path) -> list[TruthPage]:
     for project, (name, version), repo in (("ItsDangerous", ITSDANGEROUS, "pallets/itsdangerous"),
                                            ("MarkupSafe", MARKUPSAFE, "pallets/markupsafe")):
         sdist = pypi_sdist(name, version, cache)
-        for release, released, body in pallets_releases((sdist / "CHANGES.rst").read_text(encoding="utf-8"), repo):
+        for entry in changelog_releases(project, (sdist / "CHANGES.rst").read_text(encoding="utf-8"), repo):
+            release, released, body = entry.version, entry.released.isoformat(), entry.body
             title, slug = f"{project} {release}", f"{name}-{release}".replace(".", "-")
-            tags = ", ".join(_release_tags(Release(project, release, date.fromisoformat(released), body)))
+            tags = ", ".join(_release_tags(entry))
             heading = "#" * len(title)
             (content / "posts" / f"{slug}.rst").write_text(
                 f"{heading}\n{title}\n{heading}\n\n:date: {released}\n:category: {project}\n:tags: {tags}\n"
@@ -268,16 +258,8 @@ def make_pelican_reflex(cache: Path, work: Path) -> list[TruthPage]:
                                    kind="release-notes"))
         readme = (sdist / "README.md").read_text(encoding="utf-8")
         body = re.sub(r"\A\s*(?:<div.*?</div>\s*)?#\s+[^\n]*\n", "", readme, count=1, flags=re.DOTALL)
-        title, slug = f"About {project}", f"about-{name}"
-        (content / "pages" / f"{slug}.md").write_text(f"Title: {title}\nSlug: {slug}\n\n{body}", encoding="utf-8")
-        pages.append(TruthPage(path=f"/pages/{slug}.html", title=title, text=f"{title}\n\n{markdown_text(body)}",
-                               kind="page"))
-    (work / "pelicanconf.py").write_text(PELICAN_CONF)
-    _run([str(bin_dir / "pelican"), "content", "-s", "pelicanconf.py", "-o", str(work / SITE_FOLDER)], work,
-         work / "pelican.log")
-    missing = [p.path for p in pages if not (work / SITE_FOLDER / p.path.lstrip("/")).is_file()]
-    if missing:
-        raise RuntimeError(f"pelican wrote no page for {missing[:5]}")
+        pages.append(pelican_page(content, project, name, body))
+    run_pelican(bin_dir, work, PELICAN_CONF, pages)
     return pages
 
 

@@ -529,27 +529,16 @@ class Release:
     body: str  # the section's text after its heading, in the changelog's markup
 
 
-def flask_releases(changes: str) -> list[Release]:
-    """The dated sections of Flask's CHANGES.rst ("Version X.Y.Z" underlined, then "Released YYYY-MM-DD")."""
+def changelog_releases(project: str, changes: str, repo: str, markup: str = "rst") -> list[Release]:
+    """The dated sections of a Pallets changelog: "Version X.Y.Z" underlined in CHANGES.rst (``markup`` "rst") or
+    "## Version X.Y.Z" in CHANGES.md ("md"), each followed by "Released YYYY-MM-DD"."""
+    heading, plain = (r"^Version (\S+)\n-+\n", _plain_rst) if markup == "rst" else (r"^## Version (\S+)\n", _plain_markdown)
     releases = []
-    sections = re.split(r"^Version (\S+)\n-+\n", changes, flags=re.MULTILINE)
-    for version, body in zip(sections[1::2], sections[2::2]):
+    sections = re.split(heading, changes, flags=re.MULTILINE)
+    for version, body in zip(sections[1::2], sections[2::2], strict=False):
         released = re.search(r"Released (\d{4}-\d\d-\d\d)", body)
         if released:
-            releases.append(Release("Flask", version, date.fromisoformat(released.group(1)),
-                                    _plain_rst(body.strip(), "pallets/flask")))
-    return releases
-
-
-def click_releases(changes: str) -> list[Release]:
-    """The dated sections of Click's CHANGES.md ("## Version X.Y.Z", then "Released YYYY-MM-DD")."""
-    releases = []
-    sections = re.split(r"^## Version (\S+)\n", changes, flags=re.MULTILINE)
-    for version, body in zip(sections[1::2], sections[2::2]):
-        released = re.search(r"Released (\d{4}-\d\d-\d\d)", body)
-        if released:
-            releases.append(Release("Click", version, date.fromisoformat(released.group(1)),
-                                    _plain_markdown(body.strip(), "pallets/click")))
+            releases.append(Release(project, version, date.fromisoformat(released.group(1)), plain(body.strip(), repo)))
     return releases
 
 
@@ -569,7 +558,7 @@ def make_pelican_blog(cache: Path, work: Path) -> list[TruthPage]:
     (content / "posts").mkdir(parents=True)
     (content / "pages").mkdir()
     pages: list[TruthPage] = []
-    for release in flask_releases((flask / "CHANGES.rst").read_text(encoding="utf-8")):
+    for release in changelog_releases("Flask", (flask / "CHANGES.rst").read_text(encoding="utf-8"), "pallets/flask"):
         title, slug = f"{release.project} {release.version} released", f"flask-{release.version}".replace(".", "-")
         heading = "#" * len(title)
         (content / "posts" / f"{slug}.rst").write_text(
@@ -579,7 +568,9 @@ def make_pelican_blog(cache: Path, work: Path) -> list[TruthPage]:
         # Pelican's article template shows the title as the page's heading, above the body.
         pages.append(TruthPage(path=f"/{slug}.html", title=title, text=f"{title}\n\n{rst_text(release.body)}",
                                kind="release-notes"))
-    for release in click_releases((click / "CHANGES.md").read_text(encoding="utf-8")):
+    for release in changelog_releases(
+        "Click", (click / "CHANGES.md").read_text(encoding="utf-8"), "pallets/click", markup="md"
+    ):
         title, slug = f"{release.project} {release.version} released", f"click-{release.version}".replace(".", "-")
         (content / "posts" / f"{slug}.md").write_text(
             f"Title: {title}\nDate: {release.released}\nCategory: {release.project}\n"
@@ -588,20 +579,28 @@ def make_pelican_blog(cache: Path, work: Path) -> list[TruthPage]:
         pages.append(TruthPage(path=f"/{slug}.html", title=title, text=f"{title}\n\n{markdown_text(release.body)}",
                                kind="release-notes"))
     for project, sdist in (("Flask", flask), ("Click", click)):
-        readme = (sdist / "README.md").read_text(encoding="utf-8")
         # The README's own "# Name" heading becomes the page's title (the template shows it as the heading).
-        body = re.sub(r"\A\s*#\s+[^\n]*\n", "", readme, count=1)
-        title, slug = f"About {project}", f"about-{project.lower()}"
-        (content / "pages" / f"{slug}.md").write_text(f"Title: {title}\nSlug: {slug}\n\n{body}", encoding="utf-8")
-        pages.append(TruthPage(path=f"/pages/{slug}.html", title=title, text=f"{title}\n\n{markdown_text(body)}",
-                               kind="page"))
-    (work / "pelicanconf.py").write_text(PELICAN_CONF)
+        body = re.sub(r"\A\s*#\s+[^\n]*\n", "", (sdist / "README.md").read_text(encoding="utf-8"), count=1)
+        pages.append(pelican_page(content, project, project.lower(), body))
+    run_pelican(bin_dir, work, PELICAN_CONF, pages)
+    return pages
+
+
+def pelican_page(content: Path, project: str, name: str, body: str) -> TruthPage:
+    """A Pelican page "About <project>" of Markdown ``body``, written under ``content/pages``, and its truth."""
+    title, slug = f"About {project}", f"about-{name}"
+    (content / "pages" / f"{slug}.md").write_text(f"Title: {title}\nSlug: {slug}\n\n{body}", encoding="utf-8")
+    return TruthPage(path=f"/pages/{slug}.html", title=title, text=f"{title}\n\n{markdown_text(body)}", kind="page")
+
+
+def run_pelican(bin_dir: Path, work: Path, conf: str, pages: list[TruthPage]) -> None:
+    """Build the Pelican site of ``work/content`` with ``conf``; fail when a page of the truth was not written."""
+    (work / "pelicanconf.py").write_text(conf)
     _run([str(bin_dir / "pelican"), "content", "-s", "pelicanconf.py", "-o", str(work / SITE_FOLDER)], work,
          work / "pelican.log")
     missing = [p.path for p in pages if not (work / SITE_FOLDER / p.path.lstrip("/")).is_file()]
     if missing:
         raise RuntimeError(f"pelican wrote no page for {missing[:5]}")
-    return pages
 
 
 SPECS: tuple[SiteSpec, ...] = (
