@@ -1,6 +1,10 @@
 import pytest
 
 from corpus_pipeline.core.registry import parse_registry
+from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
+from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.crawl.crawler import crawl_website
+from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.settings import CrawlSettings
 
 
@@ -16,3 +20,11 @@ def fast_settings() -> CrawlSettings:
 def make_website(url: str, **options):
     """A registry entry built through the real validator."""
     return parse_registry({"websites": [{"name": "site", "url": url, **options}]}).websites[0]
+
+
+def stored_crawl(warehouse: Warehouse, website, settings: CrawlSettings) -> PreviousCrawl:
+    """Crawl ``website`` once into ``warehouse``'s raw_pages partition "site": the previous night of a re-crawl."""
+    with warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out:
+        for row in crawl_website(website, settings):
+            out.write(row)
+    return PreviousCrawl.open(warehouse.path("raw_pages", "site"))

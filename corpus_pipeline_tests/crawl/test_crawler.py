@@ -8,9 +8,8 @@ import polars as pl
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.crawl.crawler import crawl_website
-from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import summarize_crawl
-from corpus_pipeline_tests.crawl.conftest import make_website
+from corpus_pipeline_tests.crawl.conftest import make_website, stored_crawl
 from corpus_pipeline_tests.support.http_server import LoopbackSite, Response, Route
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -254,11 +253,8 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
     warehouse = Warehouse(tmp_path)
     with LoopbackSite(routes) as site:
         website = make_website(site.url("/"), mode="crawl")
-        with warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out:
-            for row in crawl_website(website, fast_settings):
-                out.write(row)
+        previous = stored_crawl(warehouse, website, fast_settings)
         first = pl.read_parquet(warehouse.path("raw_pages", "site"))
-        previous = PreviousCrawl.open(warehouse.path("raw_pages", "site"))
         second = list(crawl_website(website, fast_settings, previous))
         found = by_url(second, site)
         assert found["/a.html"]["outcome"] == "not_modified"
@@ -293,16 +289,14 @@ def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
     with LoopbackSite(routes) as site:
         routes["/sitemap.xml"] = Route(body=urlset(site, "/a.html", "/b.html"), content_type="application/xml")
         website = make_website(site.url("/"), internal_links="ignore")
-        with warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out:
-            for row in crawl_website(website, fast_settings):
-                out.write(row)
+        previous = stored_crawl(warehouse, website, fast_settings)
         routes["/sitemap.xml"] = Route(
             body=urlset(site, "/a.html") .replace("</urlset>", "")
             + f"<url><loc>{site.url('/b.html')}</loc><lastmod>2026-05-05</lastmod></url></urlset>",
             content_type="application/xml",
         )
         hits_before = site.hits("/a.html"), site.hits("/b.html")
-        found = by_url(list(crawl_website(website, fast_settings, PreviousCrawl.open(warehouse.path("raw_pages", "site")))), site)
+        found = by_url(list(crawl_website(website, fast_settings, previous)), site)
         assert found["/a.html"]["outcome"] == "unchanged_lastmod"
         assert found["/a.html"]["body"] == routes["/a.html"].body.encode(), "the stored body is carried over"
         assert site.hits("/a.html") == hits_before[0], "no request for an unchanged lastmod"

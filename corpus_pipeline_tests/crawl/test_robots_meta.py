@@ -12,7 +12,7 @@ from corpus_pipeline.crawl.links import extract_links
 from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import summarize_crawl
 from corpus_pipeline.crawl.robots_meta import RobotsDirectives, from_headers, from_meta, meta_names
-from corpus_pipeline_tests.crawl.conftest import make_website
+from corpus_pipeline_tests.crawl.conftest import make_website, stored_crawl
 from corpus_pipeline_tests.crawl.test_crawler import by_url, page, urlset
 from corpus_pipeline_tests.support.http_server import LoopbackSite, Response, Route
 
@@ -151,10 +151,7 @@ def test_a_recrawl_answered_304_keeps_the_header_noindex_of_the_previous_crawl(f
     warehouse = Warehouse(tmp_path)
     with LoopbackSite(routes) as site:
         website = make_website(site.url("/"), mode="crawl")
-        with warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out:
-            for row in crawl_website(website, fast_settings):
-                out.write(row)
-        previous = PreviousCrawl.open(warehouse.path("raw_pages", "site"))
+        previous = stored_crawl(warehouse, website, fast_settings)
         again = by_url(crawl_website(website, fast_settings, previous), site)["/"]
         assert site.hits("/next.html") == 0
     assert again["outcome"] == "not_modified" and again["indexable"] is False and again["robots"] == "noindex, nofollow"
