@@ -7,6 +7,7 @@ that knows nothing of the site's template, so no page type and no template is fa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
@@ -59,6 +60,15 @@ class BuiltSite:
         with (self.folder / TRUTH_FILE).open("w", encoding="utf-8") as out:
             for page in self.pages:
                 out.write(json.dumps(asdict(page), ensure_ascii=False) + "\n")
+
+
+def built_summary(site: BuiltSite, seconds: float) -> str:
+    """One line for a generator's command line: the site, its documents, their words and kinds, the build's time."""
+    words = sum(len(re.findall(r"\w+", page.text)) for page in site.pages)
+    kinds: dict[str, int] = {}
+    for page in site.pages:
+        kinds[page.kind] = kinds.get(page.kind, 0) + 1
+    return f"{site.name:20} {len(site.pages):4} pages {words:8} words  {seconds:6.1f} s  {dict(sorted(kinds.items()))}"
 
 
 def read_truth(folder: Path) -> list[TruthPage]:

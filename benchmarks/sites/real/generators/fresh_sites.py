@@ -33,14 +33,13 @@ from benchmarks.sites.real.generators.python_docs import (
     _build_sphinx,
     _cached,
     _release_tags,
-    _words,
     _yaml_block,
     changelog_releases,
     pallets_docs_themed,
     pelican_page,
     run_pelican,
 )
-from benchmarks.sites.real.model import BuiltSite, TruthPage
+from benchmarks.sites.real.model import BuiltSite, TruthPage, built_summary
 from benchmarks.sites.real.sources import ensure_debian_packages, npm_package, pypi_sdist, tool_venv
 from benchmarks.sites.real.truth import rst_text
 
@@ -328,12 +327,7 @@ def main() -> None:
     for name in args.sites or SITE_NAMES:
         started = time.perf_counter()
         site = build(args.cache.resolve(), {name})[0]
-        words = sum(_words(page.text) for page in site.pages)
-        kinds: dict[str, int] = {}
-        for page in site.pages:
-            kinds[page.kind] = kinds.get(page.kind, 0) + 1
-        print(f"{site.name:20} {len(site.pages):4} pages {words:8} words  {time.perf_counter() - started:6.1f} s  "
-              f"{dict(sorted(kinds.items()))}", flush=True)
+        print(built_summary(site, time.perf_counter() - started), flush=True)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from lxml import html as lxml_html
 
-from benchmarks.sites.real.model import SITE_FOLDER, TRUTH_FILE, BuiltSite, TruthPage
+from benchmarks.sites.real.model import SITE_FOLDER, TRUTH_FILE, BuiltSite, TruthPage, built_summary
 from benchmarks.sites.real.sources import ensure_debian_packages, pypi_sdist, tool_venv
 from benchmarks.sites.real.truth import fragment_text, markdown_text, rst_text
 
@@ -623,12 +623,7 @@ def main() -> None:
             continue
         started = time.perf_counter()
         site = _cached(args.cache, spec)
-        words = sum(_words(page.text) for page in site.pages)
-        kinds: dict[str, int] = {}
-        for page in site.pages:
-            kinds[page.kind] = kinds.get(page.kind, 0) + 1
-        print(f"{site.name:20} {len(site.pages):4} pages {words:8} words  {time.perf_counter() - started:6.1f} s  "
-              f"{dict(sorted(kinds.items()))}", flush=True)
+        print(built_summary(site, time.perf_counter() - started), flush=True)
 
 
 if __name__ == "__main__":
