@@ -2,7 +2,7 @@
 # Installs everything corpus_pipeline needs on a Debian machine with Python 3.11:
 # system tools (Tesseract with English and French, poppler; PostgreSQL and Redis,
 # which the cluster tests start on loopback themselves) and a virtual environment in
-# .venv with the package and the extras the scripts use (test, demo, bench, lint). Safe to re-run.
+# .venv with the package and the extras the scripts use (test, demo, bench, lint, docs). Safe to re-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,9 +41,9 @@ fi
 stamp=.venv/.corpus_pipeline-installed
 checksum=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$checksum" ]; then
-  echo "==> Installing corpus_pipeline with its test, demo, bench and lint extras into .venv"
+  echo "==> Installing corpus_pipeline with its test, demo, bench, lint and docs extras into .venv"
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test,demo,bench,lint]'
+  .venv/bin/python -m pip install --quiet -e '.[test,demo,bench,lint,docs]'
   echo "$checksum" > "$stamp"
 fi
 echo "==> Setup complete"
