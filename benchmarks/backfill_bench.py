@@ -190,7 +190,7 @@ def local_instance_yaml(path: Path, max_concurrent_runs: int) -> Path:
 
 def run_mode(mode: str, workdir: Path, urls: dict[str, str]) -> ModeResult:
     """Backfill every website under ``mode``; returns the recorded outcome."""
-    from dagster._core.storage.runs import SqliteRunStorage
+    from dagster import DagsterInstance
     from dagster_postgres import PostgresRunStorage
 
     modedir = workdir / mode
@@ -212,7 +212,7 @@ def run_mode(mode: str, workdir: Path, urls: dict[str, str]) -> ModeResult:
             instance_yaml = local_instance_yaml(modedir / "dagster.yaml", 1 if mode == "one-by-one" else 4)
             home = prepare_dagster_home(modedir / "home", instance_yaml)
             env = deployment_env(home, {**extra, EXECUTOR_ENV_VAR: "multiprocess"})
-            runs = SqliteRunStorage.from_local(str(home / "history"))
+            runs = DagsterInstance.from_config(str(home))
             create_instance_storage(env, timeout_s=LAUNCH_TIMEOUT_S)
         stack.enter_context(dagster_daemon(env, logs))
         started = time.monotonic()

@@ -18,9 +18,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from dagster import DagsterRunStatus, RunRecord, RunsFilter
-from dagster._core.storage.runs import RunStorage
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY_DIR = PROJECT_ROOT / "deploy"
@@ -34,6 +34,12 @@ FINISHED = {DagsterRunStatus.SUCCESS, DagsterRunStatus.FAILURE, DagsterRunStatus
 # load ~30 on 2 cores that exceeded Dagster's 60 s default and the run failed. scripts/env.sh sets the same value.
 GRPC_TIMEOUT_ENV_VAR = "DAGSTER_GRPC_TIMEOUT_SECONDS"
 GRPC_TIMEOUT_S = 300
+
+
+class RunRecords(Protocol):
+    """Where a deployment's runs are read: a ``DagsterInstance``, or a run storage such as dagster-postgres's."""
+
+    def get_run_records(self, filters: RunsFilter | None = None) -> Sequence[RunRecord]: ...
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,7 @@ def launch_backfill(env: Mapping[str, str], job: str, partitions: Sequence[str],
     return found.group(1)
 
 
-def wait_for_backfill(runs: RunStorage, backfill_id: str, expected_runs: int, timeout_s: float,
+def wait_for_backfill(runs: RunRecords, backfill_id: str, expected_runs: int, timeout_s: float,
                       started: float | None = None) -> BackfillOutcome:
     """Read ``runs`` until the backfill's ``expected_runs`` runs have all finished; raises TimeoutError after
     ``timeout_s`` with the status of each run."""
