@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs everything corpus_pipeline needs on a Debian machine with Python 3.11:
 # system tools (Tesseract with English and French, poppler; PostgreSQL and Redis,
-# which the cluster tests start on loopback themselves) and a virtual environment in
+# which the cluster tests start on loopback themselves; WordPress with its classic and block themes, MariaDB and
+# PHP, which the WordPress test runs on loopback) and a virtual environment in
 # .venv with the package and the extras the scripts use (test, demo, bench, lint, docs). Safe to re-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra poppler-utils postgresql redis-server)
+SYSTEM_PACKAGES=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra poppler-utils postgresql redis-server
+                 wordpress wordpress-theme-twentytwentyone wordpress-theme-twentytwentythree mariadb-server
+                 mariadb-client php-cli php-mysql)
 PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 
@@ -29,6 +32,13 @@ done
 command -v redis-server >/dev/null 2>&1 || { echo "ERROR: redis-server is not installed" >&2; exit 1; }
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1 \
   || { echo "ERROR: PostgreSQL (pg_ctl) is not installed" >&2; exit 1; }
+for tool in mariadbd mariadb-install-db php; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || { echo "ERROR: $tool is not installed" >&2; exit 1; }
+done
+for theme in twentytwentyone twentytwentythree; do
+  [ -f "/usr/share/wordpress/wp-content/themes/$theme/style.css" ] \
+    || { echo "ERROR: the WordPress theme $theme is not installed" >&2; exit 1; }
+done
 for lang in eng fra; do
   tesseract --list-langs 2>/dev/null | grep -qx "$lang" || { echo "ERROR: Tesseract language '$lang' missing" >&2; exit 1; }
 done
