@@ -1,5 +1,5 @@
-"""The README's notebook read of an s3:// warehouse, as written there: polars takes the endpoint and region in
-``storage_options`` and the keys from the AWS environment variables."""
+"""The notebook read of an s3:// warehouse, as docs/how-to/read-in-a-notebook.md writes it: polars takes the
+endpoint and region in ``storage_options`` and the keys from the AWS environment variables."""
 
 from __future__ import annotations
 
