@@ -55,7 +55,6 @@ from corpus_pipeline.extract.text import (
     mean_words_per_line,
     word_counts,
 )
-from corpus_pipeline.extract.trafilatura_reading import TrafilaturaReading
 
 
 class Extraction(StrEnum):
@@ -291,19 +290,21 @@ def _checked_trafilatura(
     """
     if not settings.fast_trafilatura_first:
         return _trafilatura(document, url, **options), False, None
-    reading = TrafilaturaReading(document, url, **options)
-    quick = reading.fast()
+    quick = _trafilatura(document, url, fast=True, **options)
     found = _word_count(quick)
     if found and min_share * expected <= found <= settings.max_fast_growth * max(expected, settings.min_expected_words):
         return quick, True, found
-    fresh = fresh_document()
-    # The same tree as the fast reading's: the full one reuses its work (see trafilatura_reading).
-    return (reading.full() if fresh is document else _trafilatura(fresh, url, **options)), False, None
+    return _trafilatura(fresh_document(), url, **options), False, None
 
 
-def _trafilatura(document: html.HtmlElement, url: str, include_comments: bool = False, **options) -> str:
+def _trafilatura(
+    document: html.HtmlElement, url: str, include_comments: bool = False, fast: bool = False, **options
+) -> str:
+    """``trafilatura.extract``'s text of the page ('' for none); it reads a copy of ``document``, which it leaves as
+    it was."""
     return trafilatura.extract(
-        document, url=url, include_comments=include_comments, include_tables=True, output_format="txt", **options
+        document, url=url, include_comments=include_comments, include_tables=True, output_format="txt", fast=fast,
+        **options,
     ) or ""
 
 

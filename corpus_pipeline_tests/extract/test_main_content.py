@@ -356,3 +356,16 @@ def test_a_reading_carries_its_word_count_only_when_it_is_its_texts():
                 carried += 1
                 assert finished.words == len(WORD.findall(finished.text))
     assert carried  # the grid's check counted the reading
+
+
+def test_each_reading_is_trafilatura_s_own_in_its_mode():
+    """The fast reading stands when its length agrees with the second opinion's, else the full one replaces it."""
+    from corpus_pipeline.extract.main_content import _checked_trafilatura
+
+    page = _article_page(f"<main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main>")
+    document = html.fromstring(page)
+    fast = trafilatura.extract(page, url=URL, fast=True, include_comments=False, include_tables=True)
+    full = trafilatura.extract(page, url=URL, include_comments=False, include_tables=True)
+    words = _words(fast)
+    assert _checked_trafilatura(document, lambda: document, URL, words, 1.0, DEFAULT_SETTINGS) == (fast, True, words)
+    assert _checked_trafilatura(document, lambda: document, URL, 10 * words, 1.0, DEFAULT_SETTINGS) == (full, False, None)
