@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from copy import deepcopy
+from collections.abc import Iterable
 from datetime import datetime
 from functools import cached_property, lru_cache
-from typing import Any
+from html import escape
 
 from lxml import etree, html
 
@@ -15,7 +14,6 @@ from corpus_pipeline.core.dates import is_web_date, parse_date, to_utc
 from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
-from corpus_pipeline.extract.written_dates import declared_languages, may_hold_written_date, written_date
 
 # A page's own date is written next to its title ("January 31, 2024 · Written by ..."; a category and date line
 # above it): written dates are searched for from 200 characters of text before the page's first <h1> to 1,000 after
@@ -159,7 +157,7 @@ class HeuristicDates:
     """:func:`heuristic_date` for both dates of one page, sharing one reading of the page without its chrome.
 
     With ``chrome_removed`` the tree given is that reading already (:func:`page_dates`); else the page without its
-    chrome is a copy. Nothing here changes the tree given.
+    chrome is a copy. Nothing here changes the tree given (htmldate's ``find_date`` prunes a copy of it).
     """
 
     def __init__(self, document: html.HtmlElement, url: str, chrome_removed: bool = False) -> None:
@@ -169,250 +167,44 @@ class HeuristicDates:
     def _without_chrome(self) -> html.HtmlElement:
         return self._document if self._chrome_removed else without_page_chrome(self._document)
 
-    @cached_property
-    def _markup(self) -> MarkupDateSearch:
-        return MarkupDateSearch(self._without_chrome, self._url)
-
     def find(self, original: bool = False) -> datetime | None:
         """The last modification date, or with ``original`` the publication date; None when none is found.
 
-        Both search the markup (meta tags, ld+json, elements classed as dates, ``<time>``, ISO dates); the
-        publication date then looks for a date written in the text next to the title, and only there: htmldate's
-        extensive search over the whole page took a bare year from any paragraph (the Debian handbook's foreword's
-        "1998", read as 1998-01-01) and cost ~5 ms of a page's ~34 ms of CPU there (this: ~2 ms).
+        Both search the markup (htmldate's ``find_date`` without its extensive search: meta tags, ld+json, elements
+        classed as dates, ``<time>``, ISO dates); the publication date then looks for a date written in the text next
+        to the title, and only there: htmldate's extensive search over the whole page took a bare year from any
+        paragraph (the Debian handbook's foreword's "1998", read as 1998-01-01).
         """
-        found = self._markup.find(original)
+        found = _htmldate(self._without_chrome, self._url, original=original, extensive=False)
         if found is not None or not original:
             return found
         near_title = text_near_title(self._without_chrome)
         if not may_hold_written_date(near_title):
             return None
-        # Each text piece in a paragraph of its own, as htmldate's text search reads a page: one piece at a time;
-        # dateparser, where htmldate would call it, reads English and the page's declared languages, not all of its
-        # ~200 (see written_dates).
-        try:
-            written = written_date(near_title, declared_languages(self._document), True, _HTMLDATE_FORMAT)
-        except (ValueError, TypeError):
-            return None
-        return parse_date(written) if written else None
+        return _htmldate(_text_page(near_title), None, original=True, extensive=True)
 
 
-class MarkupDateSearch:
-    """htmldate's ``find_date`` without its extensive search (``extensive_search=False``), for both dates of one tree,
-    sharing what both searches do alike.
-
-    Each date takes find_date's steps in find_date's order, with the same functions, so each finds what find_date
-    finds. Done once for both: the pruned copy of the page, its serialization, and the searches of it that read only
-    the output format and the date bounds (timestamps and written dates in the HTML source, the text's timestamps).
-    On a Debian handbook page, where both dates are searched for and neither is found, that was half of the two
-    searches' ~2.5 ms. The tree given is left as it is.
-    """
-
-    def __init__(self, tree: html.HtmlElement, url: str | None) -> None:
-        self._tree, self._url = tree, url
-        self._done: set[bool] = set()  # the dates (``original``) whose searches need the pruned copy no more
-        self._shared: dict[str, str | None] = {}
-
-    def find(self, original: bool = False) -> datetime | None:
-        """The last modification date, or with ``original`` the publication date; None when none is found."""
-        try:
-            found = self._find(original)
-        except (ValueError, TypeError):
-            return None
-        except ImportError:  # an htmldate release that moved the functions: its own search, unshared
-            return _htmldate(self._tree, self._url, original=original, extensive=False)
-        finally:
-            self._done.add(original)
-        return parse_date(found) if found else None
-
-    def _find(self, original: bool) -> str | None:
-        from htmldate.core import (
-            TIMESTAMP_LOOSE_PATTERN,
-            TIMESTAMP_PATTERN,
-            date_candidates,
-            examine_abbr_elements,
-            examine_elements,
-            examine_header,
-            examine_time_elements,
-        )
-        from htmldate.extractors import (
-            extract_url_date,
-            img_search,
-            json_search,
-            pattern_search,
-        )
-        from htmldate.utils import Extractor
-        from htmldate.validators import get_max_date, get_min_date
-
-        options = Extractor(False, get_max_date(None), get_min_date(None), original, _HTMLDATE_FORMAT)
-        url = self._url
-        if url is None:
-            canonical = self._tree.find('.//link[@rel="canonical"]')
-            url = canonical.get("href") if canonical is not None else None
-        found = extract_url_date(url, options)
-        if found is not None:
-            return found
-        found = examine_header(self._tree, options) or (json_search(self._tree, options) if self._has_script else None)
-        if found is not None:
-            return found
-        found = examine_abbr_elements(self._tree, options)
-        if found is not None:
-            return found
-        search_tree = self._search_tree
-        # The elements' texts are read with the output format and the date bounds alone (not ``original``).
-        found = self._once(
-            "elements",
-            lambda: examine_elements(date_candidates(search_tree, False), options)
-            or examine_elements(search_tree.xpath(".//title|.//h1"), options),
-        ) or examine_time_elements(search_tree, options)
-        if found is not None:
-            return found
-        found = (
-            self._once(
-                "timestamp",
-                lambda: pattern_search(self._source, TIMESTAMP_PATTERN, options) if self._may_hold_timestamp else None,
-            )
-            or img_search(search_tree, options)
-            or self._once("written", lambda: idiosyncrasies(self._source, options))
-        )
-        if found is not None:
-            return found
-        self._done.add(original)
-        # The text's dates are in the source too (a date has no character that serializing escapes): a source without
-        # one spares reading the text (~0.3 ms; 820 of 889 Debian handbook pages).
-        return self._once(
-            "text timestamp",
-            lambda: None if not self._may_hold_timestamp or TIMESTAMP_LOOSE_PATTERN.search(self._source) is None
-            else pattern_search(self._text, TIMESTAMP_LOOSE_PATTERN, options),
-        )
-
-    def _once(self, name: str, search: Callable[[], str | None]) -> str | None:
-        if name not in self._shared:
-            self._shared[name] = search()
-        return self._shared[name]
-
-    @cached_property
-    def _search_tree(self) -> html.HtmlElement:
-        """The tree without what find_date prunes before its searches: a copy, or the tree itself when find_date's
-        pruning would remove nothing from it (every Debian handbook page: the copy was ~1 % of a page's parse)."""
-        from htmldate.extractors import DISCARD_EXPRESSIONS, discard_unwanted
-        from htmldate.settings import CLEANING_LIST
-        from htmldate.utils import clean_html
-
-        # The Wayback Machine's banner (DISCARD_EXPRESSIONS: a div whose id is "wm-ipp" or "wm-ipp-base") has its id in
-        # the tree's source, which the searches need anyway: looked for there, not by XPath (0.01 against 0.07 ms).
-        if next(self._tree.iter(CLEANING_LIST), None) is None and (
-            _BANNER_ID not in self._tree_source or not DISCARD_EXPRESSIONS(self._tree)
-        ):
-            return self._tree
-        pruned = deepcopy(self._tree)
-        try:
-            return discard_unwanted(clean_html(pruned, CLEANING_LIST))
-        except ValueError:  # find_date's own fallback (lxml refuses some control characters)
-            return pruned
-
-    @cached_property
-    def _tree_source(self) -> str:
-        from htmldate.core import serialize
-
-        return serialize(self._tree)
-
-    @cached_property
-    def _source(self) -> str:
-        from htmldate.core import serialize
-
-        return self._tree_source if self._search_tree is self._tree else serialize(self._search_tree)
-
-    @cached_property
-    def _has_script(self) -> bool:
-        """Whether the tree holds a script: htmldate's JSON search reads scripts only, and its XPath costs twice as much
-        as this look (no Debian handbook page has a script)."""
-        return next(self._tree.iter("script"), None) is not None
-
-    @cached_property
-    def _may_hold_timestamp(self) -> bool:
-        """False when the source holds no ISO date (htmldate's TIMESTAMP_LOOSE_PATTERN, and so none of its
-        TIMESTAMP_PATTERN either): it holds no "-MM-DD" (:data:`_MONTH_DAY`), found ~8x faster than the date, whose
-        pattern starts with a digit; 806 of 889 Debian handbook pages."""
-        return _MONTH_DAY.search(self._source) is not None
-
-    @cached_property
-    def _text(self) -> str:
-        """The pruned tree's text without scripts and styles, as find_date reads it last."""
-        from htmldate.utils import clean_html
-
-        # Scripts and styles leave the pruned tree itself only when it is this search's own copy and no other date's
-        # searches still need it, or when it has none (none of the Debian handbook's pages has any).
-        tree = self._search_tree
-        shared = tree is self._tree or self._done < {False, True}
-        if shared and next(tree.iter("script", "style"), None) is not None:
-            tree = deepcopy(tree)
-        return " ".join(clean_html(tree, ["script", "style"]).itertext())
+def _text_page(pieces: list[str]) -> str:
+    """An HTML page of ``pieces``, each in a paragraph of its own, as htmldate's text search reads a page: one piece
+    at a time (its patterns never match across ``</p><p>``)."""
+    return "<html><body>" + "".join(f"<p>{escape(piece)}</p>" for piece in pieces) + "</body></html>"
 
 
-# What the id of the Wayback Machine's banner, which find_date prunes, holds ("wm-ipp", "wm-ipp-base").
-_BANNER_ID = '"wm-ipp'
-# The month and day of every ISO date htmldate reads ("-MM-DD" of its YEAR_RE-MONTH_RE-DAY_RE), as it writes them.
-_MONTH_DAY = re.compile(r"-[0-1]?[0-9]-[0-3]?[0-9]")
-
-# htmldate 1.11.0's idiosyncrasies_search: the numeric cores it looks around (at most this many), and how far.
-_MAX_CORES = 1000
-_CORE_WINDOW = 60
-# The middle of every numeric core (htmldate's DATE_CORE_PATTERN, "14.4.14": up to 4 digits, a separator, 1 or 2
-# digits, a separator, 2 to 4 digits), from its first separator on. Starting with a separator, it is found ~2.5x
-# faster than the core, which starts with a digit; a core reaches at most 4 characters before its first separator and
-# 8 after it.
-_CORE_MIDDLE = re.compile(r"[./][0-9]{1,2}[./][0-9]{2}")
-_CORE_BEFORE, _CORE_AFTER = 4, 8
-# What every match of htmldate's TEXT_PATTERNS holds, within the match: "date", or a core whose first digit follows a
-# space, a colon or the last letter of one of its cues (updated, posted, on, Datum, Stand, güncelleme, yayımlama,
-# tarihi ...), or a Turkish "updated" / "published" after the date. Case-insensitive like TEXT_PATTERNS, so that a
-# letter matches the same characters in both (i: also ı and İ). No cue in a window: no match there (~4x faster).
-_TEXT_CUES = re.compile(r"date|[ :denmai][0-9]{1,4}[./][0-9]{1,2}[./][0-9]{2,4}|güncellendi|yayı[mn]landı", re.I)
+# Each of find_date's text searches needs 4 digits at least in one piece of text: a year (its patterns' years have 4),
+# or a day, a month and a two-digit year ("1/5/24"), each within one piece, and htmldate sends a text piece to its date
+# parsers only with 4 to 18 digits. Checked against find_date itself by the tests (a property test).
+_MIN_DATE_DIGITS = 4
 
 
-def idiosyncrasies(source: str, options: Any) -> str | None:
-    """htmldate's ``idiosyncrasies_search(source, options)``, the same answer, sooner when there is none (most pages).
-
-    htmldate searches its date expressions in a window around each numeric core ("14.4.14"), one window after another;
-    on a Debian handbook page ~20 windows that overlap (~0.5 ms, half of it finding the cores). A match in a window is
-    a match in any range around it: where no range of :func:`core_ranges` holds one, no window does, and nothing is
-    found; otherwise htmldate's own search gives the answer.
-    """
-    from htmldate.extractors import TEXT_PATTERNS, idiosyncrasies_search
-
-    ranges = core_ranges(source)
-    if ranges is not None and not any(
-        _TEXT_CUES.search(source, *span) and TEXT_PATTERNS.search(source, *span) for span in ranges
-    ):
-        return None
-    return idiosyncrasies_search(source, options)
-
-
-def core_ranges(source: str) -> list[tuple[int, int]] | None:
-    """Ranges of ``source``, in order, that together hold every window htmldate's idiosyncrasies_search looks at (60
-    characters either side of each numeric core); None when there may be more than its 1,000 cores (it then searches
-    the whole source).
-
-    Each core holds a match of ``_CORE_MIDDLE`` at its first separator, which is either one of those found one after
-    another or inside one (it started before the one found ended); no two cores share one found (a found match is at
-    most 6 characters long, and cores do not overlap: the next core's first separator is at least 6 characters past
-    this one's): so there are no more cores than matches found.
-    """
-    spans: list[tuple[int, int]] = []
-    for count, middle in enumerate(_CORE_MIDDLE.finditer(source), 1):
-        if count > _MAX_CORES:
-            return None
-        start = max(0, middle.start() - _CORE_BEFORE - _CORE_WINDOW)
-        end = middle.end() + _CORE_AFTER + _CORE_WINDOW
-        if spans and start <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], end)
-        else:
-            spans.append((start, end))
-    return spans
+def may_hold_written_date(pieces: Iterable[str]) -> bool:
+    """False when htmldate's extensive search cannot find a date in ``pieces``: none of them holds 4 digits (the text
+    next to the title of ~70 % of Debian handbook pages: section numbers), counted in microseconds instead of its
+    ~1 ms."""
+    return any(sum(map(str.isdigit, piece)) >= _MIN_DATE_DIGITS for piece in pieces)
 
 
 def _htmldate(page: html.HtmlElement | str, url: str | None, *, original: bool, extensive: bool) -> datetime | None:
+    """htmldate's ``find_date`` of ``page`` as a datetime (None when it finds none or fails on the page)."""
     from htmldate import find_date
 
     try:

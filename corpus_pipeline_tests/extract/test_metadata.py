@@ -3,21 +3,13 @@
 from datetime import UTC, datetime
 
 import pytest
-from htmldate.core import TIMESTAMP_LOOSE_PATTERN, TIMESTAMP_PATTERN
-from htmldate.extractors import DATE_CORE_PATTERN, DAY_RE, MONTH_RE, TEXT_PATTERNS, YEAR_RE, idiosyncrasies_search
-from htmldate.utils import Extractor
-from htmldate.validators import get_max_date, get_min_date
-from hypothesis import example, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.metadata import (
-    _MONTH_DAY,
-    _TEXT_CUES,
-    core_ranges,
     heuristic_date,
-    idiosyncrasies,
     page_date,
     page_dates,
     published_date,
@@ -137,23 +129,20 @@ MARKUP_DATED_PAGES = (
 
 
 @pytest.mark.parametrize("page", MARKUP_DATED_PAGES)
-@pytest.mark.parametrize("url", ["https://example.org/post", None])
-def test_the_shared_markup_search_finds_what_find_date_finds(page, url):
+@pytest.mark.parametrize("original", [False, True])
+def test_the_markup_search_is_find_date_s_and_leaves_the_tree_as_it_was(page, original):
     from htmldate import find_date
 
     from corpus_pipeline.core.dates import parse_date
-    from corpus_pipeline.extract.metadata import MarkupDateSearch
+    from corpus_pipeline.extract.metadata import HeuristicDates
 
-    def expected(original: bool):
-        found = find_date(html.document_fromstring(page), extensive_search=False, original_date=original,
-                          outputformat="%Y-%m-%dT%H:%M:%S%z", url=url)
-        return parse_date(found) if found else None
-
+    found = find_date(html.document_fromstring(page), extensive_search=False, original_date=original,
+                      outputformat="%Y-%m-%dT%H:%M:%S%z", url="https://example.org/post")
     tree = html.document_fromstring(page)
     source = html.tostring(tree)
-    for order in ((False, True), (True, False), (True,), (False,)):
-        search = MarkupDateSearch(tree, url)
-        assert [search.find(original) for original in order] == [expected(original) for original in order]
+    if found or not original:  # else the publication date goes on to the text next to the title
+        search = HeuristicDates(tree, "https://example.org/post", chrome_removed=True)
+        assert search.find(original) == (parse_date(found) if found else None)
     assert html.tostring(tree) == source, "the tree given is left as it was"
 
 
@@ -190,74 +179,7 @@ def test_the_text_near_the_title_of_a_page_without_h1_is_its_start():
     assert sum(map(len, pieces)) >= TITLE_TEXT_AFTER, "a piece that crosses the edge is kept whole"
 
 
-_OPTIONS = Extractor(False, get_max_date(None), get_min_date(None), True, "%Y-%m-%dT%H:%M:%S%z")
-# Numeric cores ("14.4.14", versions), written dates, their cues in English, German and Turkish, and filler that
-# moves cores in and out of each other's windows.
-_SOURCE_PARTS = st.sampled_from([
-    "1.9.17", "14.4.14", "12.03.2021", "3/5/24", "2021/03/12", " ", ": ", "Posted on ", "Updated: ", "date ",
-    "Datum: ", "Stand ", " tarihinde güncellendi", "güncelleme tarihi: ", "<td>", '"', "x" * 50, "word " * 9,
-    # cores glued to letters and separators (the Debian handbook's ids), cue letters in other cases, Turkish i's
-    'id="id-1.18.5.2.10"', "1234.5.678.9.10", "12.345", "DATE", "Datenschutz-", "ON", "on:", "İ", "ı", "tarihİ ",
-    "YAYINLANDI", "’de ", "Veröffentlicht am", "STAND:", "-", "/", ".", "9",
-])
-
-
-@given(st.lists(_SOURCE_PARTS, max_size=30).map("".join))
-@example("1.9.17 " + "x" * 100 + " Posted on 12.03.2021")
-@example("Posted on 12.03.2021" + " 1.1.11" * 1001)
-@example("1.1.11 " * 1001 + "Posted on 12.03.2021")
-@example("1.1.11" * 1001 + "Posted on 12.03.2021")
-@example('<a id="id-1.18.5.2.10">' * 3 + "x" * 70 + "Posted on 12.03.2021")
-@example("yayInlama 12.03.2021 tarihİ 1.2.2021")
-@settings(max_examples=300, deadline=None)
-def test_idiosyncratic_dates_are_htmldate_s(source):
-    assert idiosyncrasies(source, _OPTIONS) == idiosyncrasies_search(source, _OPTIONS)
-
-
-@given(st.lists(_SOURCE_PARTS, max_size=40).map("".join))
-@example("1.1.11" * 1001)
-@example("1.1.111.1.111.1.11")
-@settings(max_examples=300, deadline=None)
-def test_the_core_ranges_hold_every_window_htmldate_searches(source):
-    cores = list(DATE_CORE_PATTERN.finditer(source))
-    ranges = core_ranges(source)
-    if ranges is None:
-        return
-    assert len(cores) <= 1000
-    for core in cores:
-        window = (max(0, core.start() - 60), core.end() + 60)
-        assert any(start <= window[0] and window[1] <= end for start, end in ranges), (core, ranges)
-        # and the cue check passes wherever TEXT_PATTERNS matches in the window
-        if TEXT_PATTERNS.search(source, *window):
-            assert _TEXT_CUES.search(source, *window)
-
-
-def test_more_than_a_thousand_cores_are_left_to_htmldate():
-    assert core_ranges("1.1.11 " * 1001) is None
-    assert core_ranges("1.1.11 " * 1000) == [(0, 7 * 1000 - 1 + 68)]
-    assert core_ranges("no date here") == []
-
-
-def test_the_month_day_check_is_htmldate_s_iso_date_without_its_year():
-    assert _MONTH_DAY.pattern == f"-{MONTH_RE}-{DAY_RE}"
-    assert f"({YEAR_RE}-{MONTH_RE}-{DAY_RE})" in TIMESTAMP_LOOSE_PATTERN.pattern
-    assert f"({YEAR_RE}-{MONTH_RE}-{DAY_RE})" in TIMESTAMP_PATTERN.pattern
-
-
-_ISO_PARTS = st.sampled_from(["2021", "1990", "1989", "-", "0", "1", "3", "9", "12", "31", "T", " ", "10:11:12", "Z", "x"])
-
-
-@given(st.lists(_ISO_PARTS, max_size=25).map("".join))
-@example("2021-3-9")
-@example("1999-12-31T10:11:12Z")
-@settings(max_examples=300, deadline=None)
-def test_a_source_without_a_month_and_day_holds_no_iso_date(source):
-    if _MONTH_DAY.search(source) is None:
-        assert TIMESTAMP_LOOSE_PATTERN.search(source) is None
-        assert TIMESTAMP_PATTERN.search(source) is None
-
-
-def test_iso_dates_in_the_markup_are_found_with_or_without_the_check():
+def test_iso_dates_in_the_markup_are_found():
     page = '<html><body><div class="para">Released 2021-04-29 14:41:00 to mirrors</div></body></html>'
     document = html.document_fromstring(page)
     assert heuristic_date(document, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
