@@ -207,6 +207,14 @@ class ParquetWarehouse(dg.ConfigurableResource):
         le=1.0,
         description="Share of records with an error above which the error_share check warns.",
     )
+    max_distinct_drop_share: float = Field(
+        default=GatePolicy().max_distinct_drop_share,
+        ge=0.0,
+        le=1.0,
+        description="A new raw_pages or parsed_pages version whose share of pages with a title, body or text of their "
+        "own is below (1 - this) x the current one's is refused (a soft outage: every page answering one maintenance "
+        "page); 1.0 accepts any fall.",
+    )
 
     def open(self) -> Warehouse:
         location = self.base_dir or default_warehouse_location()
@@ -219,4 +227,8 @@ class ParquetWarehouse(dg.ConfigurableResource):
 
     def gate_policy(self) -> GatePolicy:
         """What a new version must show to become current."""
-        return GatePolicy(max_row_drop_share=self.max_row_drop_share, max_error_share=self.max_error_share)
+        return GatePolicy(
+            max_row_drop_share=self.max_row_drop_share,
+            max_error_share=self.max_error_share,
+            max_distinct_drop_share=self.max_distinct_drop_share,
+        )

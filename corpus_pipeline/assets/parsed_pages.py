@@ -22,6 +22,7 @@ from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_
 from corpus_pipeline.extract.site_survey import survey_site
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
+from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, records_distinct_vs_current
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
@@ -45,7 +46,7 @@ CONTAINER_VOTERS = 150
     owners=OWNERS,
     tags=OFFLINE_TAGS,
     code_version=parsed_pages_version(),
-    check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, ERROR_SHARE)),
+    check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, DISTINCT_VS_CURRENT, ERROR_SHARE)),
 )
 def parsed_pages(
     context: dg.AssetExecutionContext,
@@ -96,7 +97,11 @@ def parsed_pages(
         counts = kinds.counts() | {"content_containers": ", ".join(survey.boilerplate.containers) or "none"}
 
         current = history.current_file()
-        outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), warehouse.gate_policy())
+        policy = warehouse.gate_policy()
+        outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), policy)
+        # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
+        # and shows here, where most records share one main text.
+        outcomes.append(records_distinct_vs_current(version.path, current, policy))
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 

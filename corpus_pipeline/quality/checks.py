@@ -16,6 +16,9 @@ class GatePolicy:
     max_row_drop_share: float = 0.5
     # Above this share of records with an error, the check warns (errors are recorded per record).
     max_error_share: float = 0.5
+    # A soft outage (every page answering one maintenance page) leaves the row count whole: what collapses is the
+    # share of documents with a title, body or text of their own. Half is the line here too; 1.0 accepts any fall.
+    max_distinct_drop_share: float = 0.5
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Checks of a new raw_pages version: was the website reachable, and does the crawl compare with the current one?"""
+"""Checks of a new raw_pages version: was the website reachable, and does the crawl compare with the current one
+(as many documents, as distinct from each other)?"""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from corpus_pipeline.quality.checks import (
     error_share,
     row_count_vs_current,
 )
+from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, pages_distinct_vs_current
 
 WEBSITE_REACHABLE = CheckSpec("website_reachable", "At least one document (page or PDF) was fetched and usable.")
 ONE_ROW_PER_URL = CheckSpec("one_row_per_url", "No URL appears twice: every URL is decided once per crawl.")
-RAW_PAGES_CHECKS = (WEBSITE_REACHABLE, ROW_COUNT_VS_CURRENT, ONE_ROW_PER_URL, ERROR_SHARE)
+RAW_PAGES_CHECKS = (WEBSITE_REACHABLE, ROW_COUNT_VS_CURRENT, ONE_ROW_PER_URL, DISTINCT_VS_CURRENT, ERROR_SHARE)
 
 DOCUMENT_KINDS = ("html", "pdf")
 USABLE = list(USABLE_OUTCOME_VALUES)
@@ -55,6 +57,9 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
             {"duplicated_urls": duplicated},
             None if duplicated == 0 else f"{duplicated} URLs appear more than once",
         ),
+        # The first asset a soft outage shows in: refused here, it leaves the current crawl (and the conditional-GET
+        # state the next night builds on) in place.
+        pages_distinct_vs_current(candidate, current, policy),
         error_share(errors.select(pl.len()).collect().item(), total, policy),
     ]
 
