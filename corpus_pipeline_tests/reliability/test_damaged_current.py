@@ -1,5 +1,5 @@
 """A damaged current file is reported and treated as absent; its kept version is not damaged with it; versions
-carry a checksum (issue 43, item 2)."""
+carry a checksum (issue 43, item 2). Unit-level, then one whole night through Dagster."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import hashlib
 import logging
 import os
 
+import dagster as dg
 import polars as pl
 
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.definitions import defs
 from corpus_pipeline.history import main
+from corpus_pipeline_demo.server import serve_site
 
 WEBSITE = "site"
 
@@ -92,3 +95,40 @@ def test_a_damaged_kept_version_is_refused_by_its_checksum_even_when_it_still_re
     assert main([WEBSITE, "--warehouse", str(tmp_path), "--roll-back", "corpus"]) == 1
     assert "its SHA-256 differs from the ledger's" in capsys.readouterr().err
     assert warehouse.scan("corpus", WEBSITE).collect()["url"].to_list() == ["http://site.test/tuesday"]
+
+
+def test_a_night_through_dagster_publishes_over_a_damaged_current_corpus_and_logs_the_damage_in_one_line(
+    nightly_demo_root, nightly_site_port, tmp_path, caplog
+):
+    warehouse_dir = tmp_path / "warehouse"
+    warehouse = Warehouse(warehouse_dir)
+    config = {
+        "resources": {
+            "crawler_config": {"config": {"min_delay_s": 0.0}},
+            "warehouse": {"config": {"base_dir": str(warehouse_dir)}},
+        }
+    }
+    job = defs.resolve_job_def("corpus_job")
+    with dg.instance_for_test() as instance, serve_site(nightly_demo_root, port=nightly_site_port):
+        assert job.execute_in_process(partition_key="nightly", instance=instance, run_config=config).success
+        history = warehouse.history("corpus", "nightly")
+        damaged = history.current()
+        assert damaged is not None
+        first_night = pl.read_parquet(history.path_of(damaged.id))
+        damage_footer(warehouse.path("corpus", "nightly"))  # the footer of the file readers see, as in the issue
+
+        with caplog.at_level(logging.WARNING):
+            night = job.execute_in_process(
+                partition_key="nightly", instance=instance, run_config=config, raise_on_error=False
+            )
+    assert night.success, "the night publishes"
+    (message,) = [r.getMessage() for r in caplog.records if "damaged" in r.getMessage()]
+    assert f"the current version {damaged.id} is damaged (" in message
+    assert message.endswith("treated as absent") and "\n" not in message
+    published = history.current()
+    assert published is not None and published.id != damaged.id
+    corpus = warehouse.scan("corpus", "nightly").collect()
+    assert corpus.select("canonical_url", "content").sort("canonical_url").equals(
+        first_night.select("canonical_url", "content").sort("canonical_url")
+    )
+    history.verify(damaged.id)  # the kept version the damaged file was a copy of is whole
