@@ -36,6 +36,7 @@ def free_port() -> int:
 def pytest_configure(config: pytest.Config) -> None:
     session_dir = Path(tempfile.mkdtemp(prefix="corpus_pipeline_tests_"))
     demo_port, closed_port, nightly_port, blog_port = free_port(), free_port(), free_port(), free_port()
+    wordpress_port = free_port()
     registry = session_dir / "websites.yaml"
     registry.write_text(
         f"""
@@ -57,6 +58,13 @@ websites:
   - name: blog
     url: http://127.0.0.1:{blog_port}/
     mode: crawl
+  - name: wordpress-sitemap
+    url: http://127.0.0.1:{wordpress_port}/
+    mode: sitemap
+    sitemap: /wp-sitemap.xml
+  - name: wordpress-crawl
+    url: http://127.0.0.1:{wordpress_port}/
+    mode: crawl
 """
     )
     os.environ[REGISTRY_ENV_VAR] = str(registry)
@@ -64,6 +72,7 @@ websites:
     config.stash[_SESSION] = (session_dir, demo_port)
     config.stash[NIGHTLY_PORT] = nightly_port
     config.stash[BLOG_PORT] = blog_port
+    config.stash[WORDPRESS_PORT] = wordpress_port
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -75,6 +84,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 _SESSION = pytest.StashKey[tuple[Path, int]]()
 NIGHTLY_PORT = pytest.StashKey[int]()
 BLOG_PORT = pytest.StashKey[int]()
+WORDPRESS_PORT = pytest.StashKey[int]()
 
 
 @pytest.fixture(scope="session")
@@ -94,6 +104,13 @@ def demo_site(pytestconfig):
 def nightly_site_port(pytestconfig) -> int:
     """Loopback port of the registry's ``nightly`` website, which tests start and stop themselves."""
     return pytestconfig.stash[NIGHTLY_PORT]
+
+
+@pytest.fixture(scope="session")
+def wordpress_site_port(pytestconfig) -> int:
+    """Loopback port of the registry's ``wordpress-sitemap`` and ``wordpress-crawl`` websites (one WordPress, two
+    modes), which test_wordpress_end_to_end.py serves."""
+    return pytestconfig.stash[WORDPRESS_PORT]
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,8 @@
 The code trees are copied from /usr/share into ``<cache>/<name>/site``; the databases live beside it (MariaDB's data
 folder ``<cache>/<name>/mariadb``, MediaWiki's SQLite folder ``<cache>/<name>/mwdata``). ``BuiltSite.serve`` starts
 MariaDB (WordPress) and ``php -S`` on free loopback ports and yields the base URL; the sites take their host from the
-environment (WP_HOME/WP_SITEURL and $wgServer), so any port works.
+environment (WP_HOME/WP_SITEURL and $wgServer), so any port works. The processes and WordPress's install and
+content scripts are corpus_pipeline_tests/support/wordpress.py's, which the suite's WordPress test runs too.
 
 Truth: a document's title, then its content as the CMS itself renders it (WordPress's ``the_content`` filters in PHP,
 MediaWiki's parser through api.php without table of contents and section edit links) read by ``fragment_text``.
@@ -23,17 +24,13 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import os
 import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -48,12 +45,22 @@ from lxml import html as lxml_html
 from benchmarks.sites.real.model import BuiltSite, TruthPage
 from benchmarks.sites.real.sources import ensure_debian_packages, npm_package, pypi_sdist
 from benchmarks.sites.real.truth import fragment_text, strip_front_matter
+from corpus_pipeline_tests.support.wordpress import (
+    LOOPBACK,
+    WordPressFolder,
+    copy_tree,
+    free_port,
+    install_wordpress,
+    load_content,
+    new_wordpress,
+    run_php,
+    running_mariadb,
+    running_php,
+)
+from corpus_pipeline_tests.support.wordpress import serve_wordpress as serve_wordpress_on
 
-LOOPBACK = "127.0.0.1"
-START_TIMEOUT_S = 60.0
 HERE = Path(__file__).resolve().parent
-PHP_DIR = HERE / "cms"
-WORDPRESS_SOURCE = Path("/usr/share/wordpress")
+PHP_DIR = HERE / "cms"  # MediaWiki's router; WordPress's PHP scripts are the shared harness's (wordpress_php/)
 MEDIAWIKI_SOURCE = Path("/usr/share/mediawiki")
 DEBIAN_PACKAGES = (
     "wordpress", "wordpress-theme-twentytwentythree", "mediawiki", "mariadb-server", "mariadb-client",
@@ -66,146 +73,6 @@ SITEMAP_PLACEHOLDER = "http://sitemap.invalid"  # mw_router.php swaps it for the
 HTTPX_VERSION = "0.25.2"
 AXIOS_VERSIONS = ("1.6.2", "0.27.2")
 MARKDOWN_VERSION = "3.5.2"
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Processes: MariaDB and php -S on loopback, stopped on exit
-
-
-def free_port() -> int:
-    """A loopback TCP port nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
-
-
-def _tail(log: Path, chars: int = 3000) -> str:
-    try:
-        return log.read_text(errors="replace")[-chars:]
-    except OSError:
-        return ""
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Stop a process started in its own session, and its children (php -S workers), by its process group."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            process.wait(timeout=START_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    else:  # the leader is gone: workers of the group may still be there
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-# Small buffers and redo log (the default 96 MB log would be most of a site's folder), UTF-8 throughout.
-MARIADB_OPTIONS = ("--innodb-buffer-pool-size=64M", "--innodb-log-file-size=16M", "--innodb-flush-log-at-trx-commit=2",
-                   "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci")
-
-
-@dataclass(frozen=True)
-class MariaDB:
-    """A running MariaDB: TCP port on 127.0.0.1 and its private Unix socket (root's way in)."""
-
-    port: int
-    socket: Path
-
-    def sql(self, statements: str) -> None:
-        subprocess.run(["mariadb", "--no-defaults", f"--socket={self.socket}", "-uroot", "-e", statements],
-                       check=True, capture_output=True, text=True, timeout=START_TIMEOUT_S)
-
-
-def _init_mariadb(datadir: Path) -> None:
-    """A new MariaDB data folder whose root logs in without password over the Unix socket only we know."""
-    datadir.mkdir(parents=True)
-    result = subprocess.run(
-        ["mariadb-install-db", "--no-defaults", f"--datadir={datadir}", "--user=root",
-         "--auth-root-authentication-method=normal", "--skip-test-db", *MARIADB_OPTIONS],
-        capture_output=True, text=True, timeout=START_TIMEOUT_S * 3,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"mariadb-install-db failed: {(result.stderr or result.stdout)[-2000:]}")
-
-
-@contextmanager
-def running_mariadb(datadir: Path) -> Iterator[MariaDB]:
-    """mariadbd on a free 127.0.0.1 port over ``datadir``, its socket and logs in a temporary folder; stopped on exit."""
-    rundir = Path(tempfile.mkdtemp(prefix="cms_mariadb_"))  # short path: Unix socket paths are limited to 107 bytes
-    server = MariaDB(port=free_port(), socket=rundir / "mysqld.sock")
-    log = rundir / "error.log"
-    process = subprocess.Popen(
-        ["mariadbd", "--no-defaults", f"--datadir={datadir}", "--user=root", f"--bind-address={LOOPBACK}",
-         f"--port={server.port}", f"--socket={server.socket}", f"--pid-file={rundir / 'mariadbd.pid'}",
-         f"--log-error={log}", f"--tmpdir={rundir}", "--skip-log-bin", "--skip-name-resolve",
-         *MARIADB_OPTIONS],
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"mariadbd exited with {process.returncode}: {_tail(log)}")
-            ping = subprocess.run(["mariadb-admin", "--no-defaults", f"--socket={server.socket}", "-uroot", "ping"],
-                                  capture_output=True, timeout=START_TIMEOUT_S)
-            if ping.returncode == 0:
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"mariadbd did not answer within {START_TIMEOUT_S} s: {_tail(log)}")
-            time.sleep(0.2)
-        yield server
-    finally:
-        _stop(process)
-        shutil.rmtree(rundir, ignore_errors=True)
-
-
-@contextmanager
-def running_php(root: Path, router: Path, env: dict[str, str], port: int | None = None) -> Iterator[str]:
-    """``php -S`` on 127.0.0.1 serving ``root`` through ``router``; yields the base URL once a request is answered."""
-    port = port or free_port()
-    base = f"http://{LOOPBACK}:{port}"
-    logdir = Path(tempfile.mkdtemp(prefix="cms_php_"))
-    log = logdir / "php.log"
-    full_env = {**os.environ, **env, "PHP_CLI_SERVER_WORKERS": "4"}  # a crawler sends requests in parallel
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            ["php", "-d", "memory_limit=512M", "-d", "display_errors=stderr", "-S", f"{LOOPBACK}:{port}",
-             "-t", str(root), str(router)],
-            cwd=root, env=full_env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"php -S exited with {process.returncode}: {_tail(log)}")
-            try:
-                urllib.request.urlopen(base + "/robots.txt", timeout=10).close()
-                break
-            except urllib.error.HTTPError:
-                break  # an answer, even a 404, means the server runs
-            except OSError as error:
-                if time.monotonic() > deadline:
-                    reason = f"php -S did not answer on {base} within {START_TIMEOUT_S} s: {_tail(log)}"
-                    raise RuntimeError(reason) from error
-                time.sleep(0.2)
-        yield base
-    finally:
-        _stop(process)
-        shutil.rmtree(logdir, ignore_errors=True)
-
-
-def _php(script: Path, args: list[str], cwd: Path, env: dict[str, str], what: str) -> str:
-    result = subprocess.run(["php", "-d", "memory_limit=1G", str(script), *args], cwd=cwd,
-                            env={**os.environ, **env}, capture_output=True, text=True, timeout=1800)
-    if result.returncode != 0:
-        raise RuntimeError(f"{what} failed ({result.returncode}): {(result.stderr + result.stdout)[-3000:]}")
-    return result.stdout
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -550,51 +417,14 @@ def debian_archive_deb(package: str, suite: str, cache: Path) -> Path:
     return sorted(folder.glob(f"{package}_*.deb"))[-1]
 
 
-def _copy_tree(source: Path, target: Path, skip: set[str]) -> None:
-    """Copy a Debian code tree with its symlinks (to /etc, /usr/share/javascript, /usr/share/php) resolved."""
-    shutil.copytree(source, target, symlinks=False, ignore_dangling_symlinks=True,
-                    ignore=lambda folder, names: [n for n in names if Path(folder, n).relative_to(source).as_posix()
-                                                  in skip])
-
-
-WP_CONFIG = """<?php
-// wp-config.php of the bench: the database port and the site's URL come from the environment, so that the
-// site can be served on any free port (benchmarks/sites/real/generators/cms_sites.py sets them).
-define('DB_NAME', 'wordpress');
-define('DB_USER', 'wordpress');
-define('DB_PASSWORD', '{password}');
-define('DB_HOST', '127.0.0.1:' . (getenv('WP_BENCH_DB_PORT') ?: '3306'));
-define('DB_CHARSET', 'utf8mb4');
-define('DB_COLLATE', '');
-define('WP_HOME', getenv('WP_BENCH_BASE') ?: 'http://127.0.0.1');
-define('WP_SITEURL', WP_HOME);
-{salts}
-$table_prefix = 'wp_';
-define('WP_DEBUG', false);
-define('DISABLE_WP_CRON', true);           // no loopback requests from page views
-define('AUTOMATIC_UPDATER_DISABLED', true); // offline: nothing to update from
-define('WP_HTTP_BLOCK_EXTERNAL', true);
-define('WP_ACCESSIBLE_HOSTS', '');
-define('FS_METHOD', 'direct');
-if (!defined('ABSPATH')) {{
-    define('ABSPATH', __DIR__ . '/');
-}}
-require_once ABSPATH . 'wp-settings.php';
-"""
-SALT_NAMES = ("AUTH_KEY", "SECURE_AUTH_KEY", "LOGGED_IN_KEY", "NONCE_KEY", "AUTH_SALT", "SECURE_AUTH_SALT",
-              "LOGGED_IN_SALT", "NONCE_SALT")
-
-
 def serve_wordpress(folder: Path) -> Callable[[], AbstractContextManager[str]]:
     """The serve factory of a built WordPress: MariaDB, then php -S with the router; yields the base URL."""
 
     @contextmanager
     def serve() -> Iterator[str]:
-        with running_mariadb(folder / "mariadb") as database:
-            port = free_port()
-            env = {"WP_BENCH_DB_PORT": str(database.port), "WP_BENCH_BASE": f"http://{LOOPBACK}:{port}"}
-            with running_php(folder / "site", PHP_DIR / "wp_router.php", env, port) as base:
-                yield base
+        site = WordPressFolder(folder)
+        with running_mariadb(site.datadir) as database, serve_wordpress_on(site, database) as base:
+            yield base
 
     return serve
 
@@ -607,25 +437,16 @@ def build_wordpress(spec: WordPressSpec, cache: Path) -> BuiltSite:
     if site.read_built():
         return site
     shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    root = site.root
-    _copy_tree(WORDPRESS_SOURCE, root, {".htaccess", "wp-config.php", "wp-content/themes"})
-    themes = root / "wp-content" / "themes"
-    themes.mkdir()
-    if spec.theme == "twentytwenty":
+    from_archive = spec.theme == CLASSIC_THEME_DEB[0].removeprefix("wordpress-theme-")
+    wordpress = new_wordpress(folder, themes=() if from_archive else (spec.theme,))
+    if from_archive:
         deb = debian_archive_deb(*CLASSIC_THEME_DEB, cache)
         unpacked = folder / "theme-deb"
         subprocess.run(["dpkg-deb", "-x", str(deb), str(unpacked)], check=True)
-        shutil.copytree(unpacked / "usr/share/wordpress/wp-content/themes" / spec.theme, themes / spec.theme,
-                        symlinks=False, ignore_dangling_symlinks=True)
-        shutil.rmtree(unpacked)
-    else:
-        shutil.copytree(WORDPRESS_SOURCE / "wp-content/themes" / spec.theme, themes / spec.theme, symlinks=False,
+        shutil.copytree(unpacked / "usr/share/wordpress/wp-content/themes" / spec.theme,
+                        wordpress.root / "wp-content" / "themes" / spec.theme, symlinks=False,
                         ignore_dangling_symlinks=True)
-    (root / "wp-content" / "uploads").mkdir()
-    password = secrets.token_hex(12)
-    salts = "\n".join(f"define('{n}', '{secrets.token_hex(32)}');" for n in SALT_NAMES)
-    (root / "wp-config.php").write_text(WP_CONFIG.format(password=password, salts=salts))
+        shutil.rmtree(unpacked)
 
     documents = spec.documents(cache)
     posts = [d for d in documents if d.type == "post"]
@@ -657,15 +478,9 @@ def build_wordpress(spec: WordPressSpec, cache: Path) -> BuiltSite:
                        "comments": d.comments} for d in documents],
     }, ensure_ascii=False))
     result_file = folder / "rendered.json"
-    _init_mariadb(folder / "mariadb")
-    with running_mariadb(folder / "mariadb") as database:
-        database.sql("CREATE DATABASE wordpress CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;"
-                     f"CREATE USER 'wordpress'@'127.0.0.1' IDENTIFIED BY '{password}';"
-                     "GRANT ALL PRIVILEGES ON wordpress.* TO 'wordpress'@'127.0.0.1';")
-        env = {"WP_BENCH_ROOT": str(root), "WP_BENCH_DB_PORT": str(database.port),
-               "WP_BENCH_BASE": f"http://{LOOPBACK}:8080"}
-        _php(PHP_DIR / "wp_install.php", [spec.title, spec.theme, PERMALINKS], root, env, "WordPress install")
-        _php(PHP_DIR / "wp_content.php", [str(spec_file), str(result_file)], root, env, "WordPress content")
+    with running_mariadb(wordpress.datadir) as database:
+        install_wordpress(wordpress, database, spec.title, spec.theme, PERMALINKS)
+        load_content(wordpress, database, spec_file, result_file)
     kinds = {d.key: d.kind for d in documents}
     for row in json.loads(result_file.read_text(encoding="utf-8")):
         title = fragment_text(f"<p>{row['title']}</p>")
@@ -828,7 +643,7 @@ def build_mediawiki(cache: Path) -> BuiltSite:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     root = site.root
-    _copy_tree(MEDIAWIKI_SOURCE, root, {"LocalSettings.php", "extensions", "extensions-core", "images", "config",
+    copy_tree(MEDIAWIKI_SOURCE, root, {"LocalSettings.php", "extensions", "extensions-core", "images", "config",
                                         "mw-config"})
     for empty in ("extensions", "images", "cache"):
         (root / empty).mkdir()
@@ -836,10 +651,10 @@ def build_mediawiki(cache: Path) -> BuiltSite:
     data.mkdir()
     env = {"MW_BENCH_SERVER": f"http://{LOOPBACK}"}
     password = "Bench-" + secrets.token_hex(10)
-    _php(root / "maintenance" / "install.php",
-         ["--dbtype=sqlite", f"--dbpath={data}", "--dbname=benchwiki", f"--server=http://{LOOPBACK}",
-          "--scriptpath=", "--lang=en", f"--pass={password}", "--skins=Vector", "Python-Markdown Wiki", "Editor"],
-         root, env, "MediaWiki install")
+    run_php(root / "maintenance" / "install.php",
+            ["--dbtype=sqlite", f"--dbpath={data}", "--dbname=benchwiki", f"--server=http://{LOOPBACK}",
+             "--scriptpath=", "--lang=en", f"--pass={password}", "--skins=Vector", "Python-Markdown Wiki", "Editor"],
+            root, env, "MediaWiki install")
     with (root / "LocalSettings.php").open("a", encoding="utf-8") as settings:
         settings.write(MW_SETTINGS)
 
@@ -858,16 +673,16 @@ def build_mediawiki(cache: Path) -> BuiltSite:
         main += [f"== {category} ==", *[f"* [[{t}]]" for t in titles], ""]
     (folder / "Main Page.txt").write_text("\n".join(main), encoding="utf-8")
     files = [str(pages_dir / f"{title}.txt") for title, _, _ in articles]
-    _php(root / "maintenance" / "importTextFiles.php", ["--user=Editor", "--summary=Imported from Markdown", *files],
-         root, env, "importTextFiles")
-    _php(root / "maintenance" / "importTextFiles.php", ["--user=Editor", "--overwrite", "--summary=Index",
-                                                        str(folder / "Main Page.txt")], root, env, "main page")
-    _php(root / "maintenance" / "runJobs.php", [], root, env, "runJobs")
+    run_php(root / "maintenance" / "importTextFiles.php", ["--user=Editor", "--summary=Imported from Markdown", *files],
+            root, env, "importTextFiles")
+    run_php(root / "maintenance" / "importTextFiles.php", ["--user=Editor", "--overwrite", "--summary=Index",
+                                                           str(folder / "Main Page.txt")], root, env, "main page")
+    run_php(root / "maintenance" / "runJobs.php", [], root, env, "runJobs")
     sitemap = root / "sitemap"
     sitemap.mkdir()
-    _php(root / "maintenance" / "generateSitemap.php",
-         [f"--fspath={sitemap}", "--urlpath=/sitemap/", "--compress=no", "--identifier=wiki"],
-         root, {"MW_BENCH_SERVER": SITEMAP_PLACEHOLDER}, "generateSitemap")
+    run_php(root / "maintenance" / "generateSitemap.php",
+            [f"--fspath={sitemap}", "--urlpath=/sitemap/", "--compress=no", "--identifier=wiki"],
+            root, {"MW_BENCH_SERVER": SITEMAP_PLACEHOLDER}, "generateSitemap")
 
     with serve_mediawiki(folder)() as base:
         for title, _, _ in articles:

@@ -1,6 +1,10 @@
 <?php
-// Inserts the bench's documents into an installed WordPress and prints their permalinks and rendered content.
-// argv: spec.json (images, documents), result.json. Run with php-cli from the site root.
+// Inserts documents (and images) into an installed WordPress and writes their permalinks and rendered content.
+// argv: spec.json, result.json. Run with php-cli from the site root (corpus_pipeline_tests/support/wordpress.py).
+// spec.json: {"images": {key: {file, title, alt, caption, date, date_folder}},
+//             "documents": [{key, type (post|page), title, slug, date, content, and optionally excerpt, menu_order,
+//                            categories, tags, featured (image key), comments, sticky, meta {name: value}}],
+//             "menu": {"name": ..., "pages": [document keys]} (optional: a classic menu of pages)}
 $_SERVER['HTTP_HOST'] = parse_url(getenv('WP_BENCH_BASE'), PHP_URL_HOST);
 require getenv('WP_BENCH_ROOT') . '/wp-load.php';
 require_once ABSPATH . 'wp-admin/includes/image.php';
@@ -16,7 +20,7 @@ function bench_relative(string $url): string {
 
 // Images first: documents refer to them as %%URL:key%% (root-relative URL) and %%ID:key%% (attachment ID).
 $images = [];
-foreach ($spec['images'] as $key => $image) {
+foreach ($spec['images'] ?? [] as $key => $image) {
     $bits = wp_upload_bits(basename($image['file']), null, file_get_contents($image['file']), $image['date_folder']);
     if (!empty($bits['error'])) {
         fwrite(STDERR, "upload $key: {$bits['error']}\n");
@@ -44,7 +48,7 @@ function bench_fill(string $text, array $images): string {
 $results = [];
 foreach ($spec['documents'] as $doc) {
     $categories = [];
-    foreach ($doc['categories'] as $name) {
+    foreach ($doc['categories'] ?? [] as $name) {
         $categories[] = (int) wp_create_category($name);
     }
     $id = wp_insert_post([
@@ -65,13 +69,19 @@ foreach ($spec['documents'] as $doc) {
         fwrite(STDERR, "insert {$doc['slug']}: " . $id->get_error_message() . "\n");
         exit(1);
     }
-    if ($doc['type'] === 'post' && $doc['tags']) {
+    if ($doc['type'] === 'post' && !empty($doc['tags'])) {
         wp_set_post_terms($id, $doc['tags'], 'post_tag');
     }
     if (!empty($doc['featured'])) {
         set_post_thumbnail($id, $images[$doc['featured']]['id']);
     }
-    foreach ($doc['comments'] as $i => $comment) {
+    if (!empty($doc['sticky'])) {
+        stick_post($id);
+    }
+    foreach ($doc['meta'] ?? [] as $name => $value) {
+        update_post_meta($id, $name, $value);
+    }
+    foreach ($doc['comments'] ?? [] as $i => $comment) {
         wp_insert_comment([
             'comment_post_ID' => $id,
             'comment_author' => $comment['author'],
@@ -83,6 +93,25 @@ foreach ($spec['documents'] as $doc) {
         ]);
     }
     $results[] = ['key' => $doc['key'], 'id' => $id];
+}
+
+// A classic menu of pages, which a classic theme shows once a theme location names it (wp_theme.php).
+if (!empty($spec['menu'])) {
+    $ids = array_column($results, 'id', 'key');
+    $menu = wp_create_nav_menu($spec['menu']['name']);
+    if (is_wp_error($menu)) {
+        fwrite(STDERR, "menu: " . $menu->get_error_message() . "\n");
+        exit(1);
+    }
+    foreach ($spec['menu']['pages'] as $position => $key) {
+        wp_update_nav_menu_item($menu, 0, [
+            'menu-item-object-id' => $ids[$key],
+            'menu-item-object' => 'page',
+            'menu-item-type' => 'post_type',
+            'menu-item-status' => 'publish',
+            'menu-item-position' => $position + 1,
+        ]);
+    }
 }
 
 // Rendered after every insert, as a visitor's request would: the_content with the global post set up.

@@ -22,7 +22,7 @@ if (get_stylesheet() !== $theme) {
     fwrite(STDERR, "theme $theme not activated\n");
     exit(1);
 }
-// A fresh install has "Hello world!", "Sample Page" and a privacy draft: the bench's documents are ours alone.
+// A fresh install has "Hello world!", "Sample Page" and a privacy draft: the documents loaded next are the site's only ones.
 foreach (get_posts(['post_type' => ['post', 'page'], 'post_status' => 'any', 'numberposts' => -1]) as $post) {
     wp_delete_post($post->ID, true);
 }
