@@ -55,6 +55,8 @@ CHIRPY = "jekyll-theme-chirpy@5.3.21"
 MYST_TARGET = re.compile(r"^\((?:[^()\s]+)\)=\s*$\n?", re.MULTILINE)
 MYST_COMMENT = re.compile(r"^%.*$\n?", re.MULTILINE)
 CHANGE_KIND = re.compile(r"^###\s+(.+?)\s*$", re.MULTILINE)
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
 
 
 def plain_myst(body: str, repo: str) -> str:
@@ -94,6 +96,21 @@ def readme_body(sdist: Path, repo: str) -> str:
     """The README without its title heading (the About page's title stands for it)."""
     readme = (sdist / "README.md").read_text(encoding="utf-8")
     return plain_myst(re.sub(r"\A\s*#\s+[^\n]*\n", "", readme, count=1), repo)
+
+
+def month_index(posts: list[Doc]) -> str:
+    """Markdown links to each year's and each month's archive (``/2025/``, ``/2025/03/``), newest first, with counts."""
+    years: dict[int, dict[int, int]] = {}
+    for post in posts:
+        assert post.date is not None
+        months = years.setdefault(post.date.year, {})
+        months[post.date.month] = months.get(post.date.month, 0) + 1
+    lines = []
+    for year, months in sorted(years.items(), reverse=True):
+        lines.append(f"- [{year}](/{year}/) ({sum(months.values())})")
+        lines += [f"  - [{MONTHS[month - 1]} {year}](/{year}/{month:02d}/) ({count})"
+                  for month, count in sorted(months.items(), reverse=True)]
+    return "\n".join(lines) + "\n"
 
 
 # -- Jekyll with Chirpy -----------------------------------------------------------------------------------------------
@@ -202,8 +219,8 @@ layout: page
 
 def build_jekyll_chirpy(cache: Path) -> BuiltSite:
     """structlog's releases as posts, its docs as pages and its README as the About tab, on Jekyll with Chirpy."""
-    site = BuiltSite(name="jekyll-chirpy", generator="jekyll", theme="chirpy", folder=cache / "jekyll-chirpy",
-                     sitemap_path="/sitemap.xml")
+    # Its sitemap's locations are paths (the site's URL is not known when it is built): crawl mode only.
+    site = BuiltSite(name="jekyll-chirpy", generator="jekyll", theme="chirpy", folder=cache / "jekyll-chirpy")
     if reuse(cache, site) is not None:
         return site
     ensure_debian_packages("jekyll", "ruby-jekyll-archives", "ruby-jekyll-paginate", "ruby-jekyll-seo-tag",
@@ -244,6 +261,9 @@ def build_jekyll_chirpy(cache: Path) -> BuiltSite:
     write(project / "_tabs" / "about.md",
           yaml_front_matter({"title": "About", "icon": "fas fa-info-circle", "order": 5, "render_with_liquid": False})
           + about.body)
+    # Chirpy links no year or month archive: a tab lists them, as a blog's archives widget does (a listing, not truth).
+    write(project / "_tabs" / "months.md",
+          yaml_front_matter({"title": "Months", "icon": "fas fa-calendar", "order": 3}) + month_index(posts))
     # A tab indexing the guides (a listing, not truth).
     write(project / "_tabs" / "guides.md",
           yaml_front_matter({"title": "Guides", "icon": "fas fa-book", "order": 4})
@@ -466,14 +486,11 @@ min_version = "0.100.0"
 """,
 }
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-
 
 def build_hugo_blog(cache: Path) -> BuiltSite:
     """attrs's releases as posts, its docs as pages and its README as the About page, on Hugo with a blog theme."""
-    site = BuiltSite(name="hugo-blog", generator="hugo", theme="bench-blog", folder=cache / "hugo-blog",
-                     sitemap_path="/sitemap.xml")
+    # Its sitemap's locations are paths (baseURL "/"): crawl mode only.
+    site = BuiltSite(name="hugo-blog", generator="hugo", theme="bench-blog", folder=cache / "hugo-blog")
     if reuse(cache, site) is not None:
         return site
     ensure_debian_packages("hugo")
