@@ -65,9 +65,9 @@ def publish_if_good(
         )
     previous = history.current()
     history.publish(version.version_id)
-    current_file = history.current_file()
-    assert current_file is not None  # just published
-    metadata = partition_metadata(current_file, schema, preview_columns, counts)
+    # Described from the version's own file: the current file is a copy of it made a moment ago, and reading the copy
+    # through current_file() would hash every byte of it again.
+    metadata = partition_metadata(version.path, schema, preview_columns, counts)
     metadata["path"] = dg.MetadataValue.path(history.current_uri())
     metadata["version"] = version.version_id
     metadata["previous_version"] = previous.id if previous else "none"

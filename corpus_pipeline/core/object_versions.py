@@ -74,10 +74,11 @@ class ObjectPartitionHistory(PartitionHistory):
         version = ledger.find(ledger.current)
         if version is None:
             return path
-        if self._damage(version, path, decode_all=False) is not None:  # a damaged cache copy: download it again
-            path.unlink(missing_ok=True)
-            path = self.local_copy(ledger.current)
-        return self._checked_current(version, path)
+        if self._damage(version, path, decode_all=False) is None:
+            return path  # checked once: _checked_current would hash the same bytes again
+        # A damaged cache copy: download it again; a fresh copy still damaged is the stored version's damage.
+        path.unlink(missing_ok=True)
+        return self._checked_current(version, self.local_copy(ledger.current))
 
     def current_uri(self) -> str:
         return self.store.uri_of(self.current_key)
