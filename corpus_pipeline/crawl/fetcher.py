@@ -208,7 +208,8 @@ class Fetcher:
                 return FetchResult(FetchOutcome.ERROR, error=self._deadline_error("the headers")), None
             return FetchResult(FetchOutcome.ERROR, error=connection_error(url, exc)), None
 
-        slot.response(response.status_code)  # headers arrived: the throttle learns this host's latency
+        # Headers arrived: the throttle learns this host's latency for this kind of answer.
+        slot.response(response.status_code, response.headers.get("Content-Type"))
         with response:
             headers = response.headers
             result = FetchResult(

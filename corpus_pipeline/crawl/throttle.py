@@ -6,19 +6,28 @@ congestion control (additive increase, multiplicative decrease):
 
 * The **window** is how many requests the server may work on at once. It starts at one request and, until the
   host's first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that
-  by one request per round trip.
+  by one request per round trip. It leaves one request once an answer could be measured against the idle latency
+  of its kind (below): the first answers of each kind, one at a time, are that idle latency.
 * **Trouble halves the requests in flight** (the window becomes half of them, TCP's flight size rule): an answer
-  429, 503 or 504, a request that ended without an answer (timeout, connection error), or a latency rise: the
-  fastest answer of the last round trip (the answers that arrived while the latest one was on its way, at least
-  two) slower than 1.5 times the host's idle latency (the fastest of its last 64 answers) and 10 ms more. A server
-  whose latency grows with our load is queueing our requests: more of them in flight would bring no more
-  throughput, only slower answers for every client. Queueing delays every answer of a round trip, whereas a short
-  stall of our own process (threads parsing pages while an answer waits to be read) delays some; hence the
-  fastest answer, not the average.
+  429, 503 or 504, a request that ended without an answer (timeout, connection error), or a latency rise.
+* **A latency rise is latency rising with our concurrency, measured per kind of answer.** A dynamic site answers a
+  redirect, a 404 or a file in a few milliseconds and its pages in 60-300 ms, each page at its own cost: the
+  fastest of all answers is no idle latency for a page, and a round trip of pages only is no sign of load (issue
+  47). So each answer is filed under its kind (status class and media type: a page, a redirect, a 304, an
+  image...) and under its load, the requests of ours in flight when it was sent or answered; a kind keeps its last
+  16 answers of each load. Its **idle latency** is the geometric mean of its answers of the fewest requests in
+  flight (the lowest load, then the next, until there are four), at least 10 ms (below that, scheduling jitter).
+  An answer's **load ratio** is its latency over its kind's idle latency, and the server queues when the geometric
+  mean of the load ratios of the last round trip (the answers that arrived while the latest one was on its way, at
+  least four) is above 1.5. A geometric mean, not the fastest answer: pages whose costs spread five-fold average
+  out over a round trip, whereas queueing slows every answer of it. A server whose latency grows with our load is
+  queueing our requests: more of them in flight would bring no more throughput, only slower answers for every
+  client.
 * **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
-  requests sent before it) is not a fifth faster on average, the rise was not caused by our load (our own process
-  is starved of CPU, or the server is slower for everyone), so the window goes back to where it was. Latency alone
-  never takes the window below one request; refusals and failures do.
+  requests sent before it) is not a fifth lower in load ratio, the rise was not caused by our load (our own
+  process is starved of CPU, or the server is slower for everyone), so the window goes back to where it was and
+  the latest answers become the idle latencies. Latency alone never takes the window below one request; refusals
+  and failures do.
 * Only a window in use grows: answers received while fewer requests were in flight than allowed say nothing about
   how the server would take more (TCP's rule for application-limited senders).
 * **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each
@@ -37,6 +46,7 @@ requests in flight started ``min_delay_s`` apart, as the crawler did before.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 import threading
@@ -45,7 +55,6 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
 
 from corpus_pipeline.crawl.settings import CrawlSettings
 
@@ -74,17 +83,22 @@ class PaceLimits:
 class PaceLaw:
     """Constants of the adaptive control law (see the module docstring for how they act)."""
 
-    # A round trip's fastest answer above 1.5x the idle latency means requests queue; 1.5 leaves room below the 2x
-    # the benchmark's loaded server must not exceed.
+    # A round trip's load ratio above 1.5 means requests queue; 1.5 leaves room below the 2x the benchmark's loaded
+    # server must not exceed, and above the spread of a round trip of pages of different costs.
     latency_tolerance: float = 1.5
-    # ...and at least 10 ms above it: scheduling jitter of a few milliseconds on a fast server is no sign of load.
+    # An idle latency below 10 ms counts as 10 ms: scheduling jitter of a few milliseconds is no sign of load.
     latency_slack_s: float = 0.01
-    # A latency back-off that does not take a fifth off the round trip's mean latency relieved no queue of ours.
+    # A latency back-off that does not take a fifth off the round trip's load ratio relieved no queue of ours.
     latency_relief: float = 0.8
     # Weight of a new answer in the smoothed latency (the unit of the back-off delay): recent answers count most.
     latency_smoothing: float = 0.5
-    # The idle latency is the lowest of the last 64 answers, so it follows a server that gets slower for good.
+    # Answers kept for the last round trips.
     idle_latency_samples: int = 64
+    # Answers kept per kind and load: the latest ones, so the idle latency follows a server that gets slower for good.
+    samples_per_load: int = 16
+    # Answers an idle latency and a round trip's load ratio are measured on, at least: a geometric mean of four
+    # pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about once in 25.
+    latency_sample: int = 4
     # Window growth per round trip after slow start: TCP's one request per round trip; on a server that queues, the
     # probe above its capacity lasts one round trip before the latency check halves the window again.
     window_increase: float = 1.0
@@ -110,6 +124,78 @@ class Pace:
     idle_latency_s: float | None  # lowest recent latency of ordinary answers
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One response's headers, as the pace learns from them."""
+
+    kind: str  # see answer_kind
+    status: int
+    latency_s: float  # from the start of the request to its response headers
+    load: int  # requests of ours in flight to the host when it was sent or answered (the more), itself included
+
+
+def answer_kind(status: int, content_type: str | None) -> str:
+    """The kind of an answer whose latency is compared with its own kind's: the status class (304 apart) and, for
+    answers with a body of their own, the media type. A dynamic site's page (200 text/html), its uploaded image
+    (200 image/jpeg), a redirect and a 404 page are four kinds of very different cost."""
+    if status == 304:
+        return "304"
+    status_class = f"{status // 100}xx"
+    if 300 <= status < 400:
+        return status_class
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return f"{status_class} {media}"
+
+
+@dataclass(frozen=True)
+class _Sample:
+    answered_at: float
+    latency_s: float
+    load: int
+    ratio: float | None  # latency over its kind's idle latency (the slack at least) when it arrived; None: none yet
+
+
+class _KindLatencies:
+    """The recent answers of one kind, by the load they were sent with: the kind's latency against our concurrency.
+
+    Each load keeps its own last answers, so the answers of the fewest requests in flight (slow start, the bottom
+    of the last back-off) are still there when the window has long been larger.
+    """
+
+    def __init__(self, per_load: int) -> None:
+        self.per_load = per_load
+        self.by_load: dict[int, deque[_Sample]] = {}
+
+    def add(self, sample: _Sample) -> None:
+        self.by_load.setdefault(sample.load, deque(maxlen=self.per_load)).append(sample)
+
+    def idle_s(self, least: int) -> float | None:
+        """Geometric mean latency of the answers sent with the fewest requests of ours in flight: all those of the
+        lowest load, then of the next one, until there are ``least`` (None while the kind has fewer answers)."""
+        chosen: list[float] = []
+        for load in sorted(self.by_load):
+            chosen += [sample.latency_s for sample in self.by_load[load]]
+            if len(chosen) >= least:
+                return _geometric_mean(chosen)
+        return None
+
+    def forget_before(self, since: float) -> None:
+        """Drop the answers that arrived at ``since`` or before."""
+        for load in list(self.by_load):
+            kept = deque((s for s in self.by_load[load] if s.answered_at > since), maxlen=self.per_load)
+            if kept:
+                self.by_load[load] = kept
+            else:
+                del self.by_load[load]
+
+
+def _geometric_mean(values: list[float]) -> float:
+    """The geometric mean of positive values (a zero counts as a microsecond); 0.0 for none."""
+    if not values:
+        return 0.0
+    return math.exp(statistics.fmean(math.log(max(value, 1e-6)) for value in values))
+
+
 class _HostPace:
     """The control law of one host. Not thread-safe: HostThrottle calls it under the host's lock."""
 
@@ -125,7 +211,9 @@ class _HostPace:
         self.latency_at_back_off = 0.0
         self.generation = 0  # decreases so far; a slot remembers the generation it started in
         self.latency_s: float | None = None
-        self.recent: deque[tuple[float, float]] = deque(maxlen=law.idle_latency_samples)  # (answered at, latency)
+        self.kinds: dict[str, _KindLatencies] = {}
+        self.last_kind: _KindLatencies | None = None
+        self.recent: deque[_Sample] = deque(maxlen=law.idle_latency_samples)  # answers of every kind, in order
 
     def concurrency(self) -> int:
         if not self.limits.adaptive:
@@ -139,29 +227,46 @@ class _HostPace:
         return max(self.floor_s, backoff)
 
     def idle_latency_s(self) -> float | None:
-        return min(latency for _, latency in self.recent) if self.recent else None
+        """The idle latency of the kind of the latest answer (None before its kind has one)."""
+        return self.last_kind.idle_s(self.law.latency_sample) if self.last_kind is not None else None
 
-    def on_answer(self, latency_s: float, status: int, generation: int, now: float, in_flight: int) -> None:
-        """Headers arrived at ``now``, ``latency_s`` after the start of a request started in ``generation``, with
-        ``in_flight`` requests (this one included) not finished."""
+    def on_answer(self, answer: Answer, generation: int, now: float, in_flight: int) -> None:
+        """Headers of ``answer`` arrived at ``now``, for a request started in ``generation``, with ``in_flight``
+        requests (this one included) not finished."""
         law = self.law
-        overloaded = status in law.overload_statuses
+        overloaded = answer.status in law.overload_statuses
         smoothing = law.latency_smoothing
-        previous = latency_s if self.latency_s is None else self.latency_s
-        self.latency_s = (1 - smoothing) * previous + smoothing * latency_s
+        previous = answer.latency_s if self.latency_s is None else self.latency_s
+        self.latency_s = (1 - smoothing) * previous + smoothing * answer.latency_s
         if not overloaded:  # a refusal is quick and says nothing about how fast the server works
-            self.recent.append((now, latency_s))
+            self._file(answer, now)
         if not self.limits.adaptive or generation < self.generation:
             return
         if overloaded:
             self._stop_judging()  # the server said it is overloaded: the back-off stands
             self._decrease(in_flight, below_one=True)
         elif self.judging:
-            self._judge_latency_back_off(latency_s)
+            self._judge_latency_back_off()
         elif self._queueing():
             self._latency_rose(in_flight)
-        elif in_flight >= self.concurrency():
-            self._increase()  # only a window in use grows: a crawl that sends less has learnt nothing about more
+        elif in_flight >= self.concurrency() and (self.window < 1.0 or self.recent[-1].ratio is not None):
+            # Only a window in use grows (a crawl that sends less has learnt nothing about more), and above one
+            # request only on an answer measured against its kind's idle latency: the first answers of a host, one
+            # at a time, are that idle latency. A delay shrinks on any good answer.
+            self._increase()
+
+    def _file(self, answer: Answer, now: float) -> None:
+        """Keep the answer with its kind's, and its load ratio (None while its kind has no idle latency yet)."""
+        kind = self.kinds.get(answer.kind)
+        if kind is None:
+            kind = self.kinds[answer.kind] = _KindLatencies(self.law.samples_per_load)
+        idle = kind.idle_s(self.law.latency_sample)
+        # Below the slack, an idle latency is scheduling jitter: a 3 ms redirect answered in 8 ms is no queue.
+        ratio = answer.latency_s / max(idle, self.law.latency_slack_s) if idle is not None else None
+        sample = _Sample(now, answer.latency_s, answer.load, ratio)
+        kind.add(sample)
+        self.recent.append(sample)
+        self.last_kind = kind
 
     def on_failure(self, generation: int, in_flight: int) -> None:
         """A request started in ``generation`` ended without an answer, with ``in_flight`` requests (this one
@@ -176,52 +281,62 @@ class _HostPace:
             self._rebaseline()  # one request at a time cannot queue: the server got slower for another reason
             return
         self.window_before_back_off = self.window
-        self.latency_at_back_off = self._mean_of_round_trip()
+        self.latency_at_back_off = _geometric_mean([s.ratio for s in self._round_trip() if s.ratio is not None])
         self._decrease(in_flight, below_one=False)
         self.judging = True
 
-    def _judge_latency_back_off(self, latency_s: float) -> None:
-        """After two round trips at the lower window: not faster means our load was not the cause, so undo."""
-        self.latencies_after_back_off.append(latency_s)
-        round_trip = max(2, self.concurrency())
+    def _judge_latency_back_off(self) -> None:
+        """After two round trips at the lower window: no lower load ratio means our load was not the cause, so
+        undo."""
+        ratio = self.recent[-1].ratio
+        if ratio is None:
+            return
+        self.latencies_after_back_off.append(ratio)
+        round_trip = max(self.law.latency_sample, self.concurrency())
         if len(self.latencies_after_back_off) < 2 * round_trip:
             return
         # The first round trip after the back-off still shared the server with requests sent before it.
-        after = statistics.fmean(self.latencies_after_back_off[round_trip:])
+        after = _geometric_mean(self.latencies_after_back_off[round_trip:])
         self.latencies_after_back_off = []
         self.judging = False
         if after > self.law.latency_relief * self.latency_at_back_off:
             self.window = self.window_before_back_off
+            self._rebaseline()  # the server is slower at any load of ours: today's answers are its idle latency
 
     def _stop_judging(self) -> None:
         self.judging = False
         self.latencies_after_back_off = []
 
     def _rebaseline(self) -> None:
-        """The latency of the last round trip becomes the idle latency (our own process stalls, or the server is
-        slower for everyone: either way fewer requests from us would not make it faster)."""
-        keep = len(self._round_trip())
-        for _ in range(len(self.recent) - keep):
-            self.recent.popleft()
+        """The answers of the last round trip become the idle latency of their kinds (our own process stalls, or
+        the server is slower for everyone: either way fewer requests from us would not make it faster)."""
+        since = self.recent[-1].answered_at - self.recent[-1].latency_s
+        for kind in self.kinds.values():
+            kind.forget_before(since)
+        self.recent.clear()
 
     def _queueing(self) -> bool:
-        if len(self.recent) < 2:
+        """Whether the last round trip's answers are slower than their kinds' idle latencies, as queueing makes
+        them: the geometric mean of their load ratios above the tolerance, their latency above the slack."""
+        measured = [sample for sample in self._round_trip() if sample.ratio is not None]
+        if len(measured) < self.law.latency_sample:
             return False
-        idle = min(latency for _, latency in self.recent)
-        return self._fastest_of_round_trip() > max(self.law.latency_tolerance * idle, idle + self.law.latency_slack_s)
+        return _geometric_mean([sample.ratio for sample in measured if sample.ratio is not None]) > (
+            self.law.latency_tolerance)
 
-    def _fastest_of_round_trip(self) -> float:
-        return min(self._round_trip())
-
-    def _mean_of_round_trip(self) -> float:
-        return statistics.fmean(self._round_trip())
-
-    def _round_trip(self) -> list[float]:
-        """Latencies of the answers that arrived while the latest one was on its way (at least two answers)."""
-        latest_at, latest = self.recent[-1]
-        since = latest_at - latest
-        answers = [latency for at, latency in reversed(self.recent) if at > since]
-        return answers if len(answers) >= 2 else [latency for _, latency in islice(reversed(self.recent), 2)]
+    def _round_trip(self) -> list[_Sample]:
+        """The answers that arrived while the latest one was on its way, and at least the last ``latency_sample``
+        answers whose kind had an idle latency."""
+        latest = self.recent[-1]
+        since = latest.answered_at - latest.latency_s
+        answers: list[_Sample] = []
+        measured = 0
+        for sample in reversed(self.recent):
+            if sample.answered_at <= since and measured >= self.law.latency_sample:
+                break
+            answers.append(sample)
+            measured += sample.ratio is not None
+        return answers
 
     def _increase(self) -> None:
         if self.slow_start:
@@ -246,16 +361,17 @@ class _HostPace:
 class RequestSlot:
     """One request's permission to run; tell it when the response headers arrive."""
 
-    def __init__(self, report: Callable[[int], None]) -> None:
+    def __init__(self, report: Callable[[int, str | None], None]) -> None:
         self._report = report
         self.answered = False
         self.waited_s = 0.0  # time spent waiting for the host's pace before the request could start
 
-    def response(self, status: int) -> None:
-        """The response headers arrived with ``status``: the throttle learns the latency (first call only)."""
+    def response(self, status: int, content_type: str | None = None) -> None:
+        """The response headers arrived with ``status`` and ``content_type``: the throttle learns the latency of
+        this kind of answer (first call only)."""
         if not self.answered:
             self.answered = True
-            self._report(status)
+            self._report(status, content_type)
 
 
 @dataclass
@@ -314,6 +430,7 @@ class HostThrottle:
             while state.in_flight >= state.pace.concurrency():
                 state.condition.wait()
             state.in_flight += 1
+            load = state.in_flight  # requests of ours the server has with this one
             generation = state.pace.generation
             now = self._clock()
             start = max(now, state.next_start)
@@ -323,7 +440,8 @@ class HostThrottle:
             if start > now:
                 self._sleep(start - now)
             started = self._clock()
-            slot = RequestSlot(lambda status: self._answered(state, status, self._clock() - started, generation))
+            slot = RequestSlot(lambda status, content_type: self._answered(
+                state, Answer(answer_kind(status, content_type), status, self._clock() - started, load), generation))
             slot.waited_s = started - asked
             yield slot
         finally:
@@ -335,10 +453,12 @@ class HostThrottle:
                 # made every answer wake a crowd that went back to sleep, a fifth of a fast crawl's CPU.
                 state.condition.notify()
 
-    def _answered(self, state: _Host, status: int, latency_s: float, generation: int) -> None:
+    def _answered(self, state: _Host, answer: Answer, generation: int) -> None:
         with state.condition:
             before = state.pace.concurrency()
-            state.pace.on_answer(latency_s, status, generation, self._clock(), state.in_flight)
+            # Requests sent after this one shared the server with it too: its load is the larger of the two counts.
+            answer = dataclasses.replace(answer, load=max(answer.load, state.in_flight))
+            state.pace.on_answer(answer, generation, self._clock(), state.in_flight)
             grown = state.pace.concurrency() - before
             if grown > 0:
                 state.condition.notify(grown)  # as many waiters as the window has new places
