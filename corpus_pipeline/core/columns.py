@@ -21,7 +21,10 @@ RAW_PAGES_COLUMN_DOCS = MappingProxyType(
         "last_modified": "HTTP Last-Modified (UTC), sent back as If-Modified-Since on the next crawl.",
         "sitemap_lastmod": "lastmod of the sitemap entry that listed the URL (UTC).",
         "bytes": "Body size as received (after Content-Encoding).",
-        "elapsed_s": "Seconds spent on the URL, retries and redirect hops included.",
+        "elapsed_s": (
+            "Seconds the URL's requests took from connection to last byte, retries (their back-off included) and "
+            "redirect hops included; the wait for the host's pace is not (pace_wait_s)."
+        ),
         "attempts": "Requests made for the URL (retries included; 0 when never requested).",
         "error": "Why the fetch failed or was refused; null when fine.",
         "depth": "Link depth from the start page or sitemap entry (0).",
@@ -38,6 +41,10 @@ RAW_PAGES_COLUMN_DOCS = MappingProxyType(
         "robots": (
             "The page's robots directives that bind this crawler (meta robots or its own agent's, X-Robots-Tag): "
             "noindex, nofollow or 'noindex, nofollow'; null when none restricts."
+        ),
+        "pace_wait_s": (
+            "Seconds the URL's requests waited for the host's pace (requests in flight, delay between starts) before "
+            "they could start, retries and redirect hops included; null in partitions written before the column."
         ),
     }
 )

@@ -45,6 +45,9 @@ RAW_PAGES_SCHEMA = pa.schema(
         # Added later (partitions written before lack it): the page's robots directives that bind us (meta robots,
         # X-Robots-Tag): "noindex", "nofollow", "noindex, nofollow"; null when none restricts (crawl/robots_meta.py).
         pa.field("robots", pa.string()),
+        # Added later (partitions written before lack it): seconds the URL's requests waited for the host's pace
+        # (crawl/throttle.py) before they could start; elapsed_s leaves them out.
+        pa.field("pace_wait_s", pa.float64()),
     ]
 )
 

@@ -596,6 +596,7 @@ class _Crawl:
             "sitemap_lastmod": task.sitemap_lastmod,
             "bytes": result.bytes,
             "elapsed_s": round(result.elapsed_s, 4),
+            "pace_wait_s": round(result.pace_wait_s, 4),
             "attempts": result.attempts,
             "error": result.error,
             "depth": task.depth,

@@ -45,3 +45,7 @@ def test_elapsed_s_leaves_out_the_wait_for_the_hosts_pace(hostile_settings):
     assert len(pages) == 4 and all(r["outcome"] == "fetched" for r in pages)
     # The last of four pages waited ~0.9 s for its turn; its request took milliseconds.
     assert max(r["elapsed_s"] for r in pages) < 0.25, [r["elapsed_s"] for r in pages]
+    # The wait has a column of its own: together the four pages waited at least the 0.3 s gaps between the five
+    # starts (robots.txt and the start page first), so at least 3 x 0.3 s across them.
+    assert sum(r["pace_wait_s"] for r in pages) >= 0.9, [r["pace_wait_s"] for r in pages]
+    assert all(r["pace_wait_s"] >= 0 for r in rows)
