@@ -1,35 +1,31 @@
-"""Worker processes kept for several maps: :mod:`corpus_pipeline.core.budget`'s pipe workers, without a time budget.
+"""Worker processes kept for several maps: :func:`corpus_pipeline.core.budget.worker_processes`, without a time budget.
 
 The corpus stage maps two functions over its texts (content keys and signatures, then verification blocks), and
-starting workers twice would import their modules twice. multiprocessing's ``ProcessPoolExecutor`` would keep them,
-but it starts multiprocessing's resource tracker, one more process of 13 MiB while the stage runs (where the Dagster
-job peaks); these workers are plain interpreters talking over pipes, as parsing's are. Each job is a function and its
-argument, so one set of workers serves any map.
+starting workers twice would import their modules twice. Jobs are read (their texts pickled) only as workers have
+room for them, two per worker, so the texts of every job are never held twice at once.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import ExitStack
 from itertools import islice
-from multiprocessing.connection import wait
 from typing import Any
 
-from corpus_pipeline.core.budget import PipeWorker
+from corpus_pipeline.core.budget import call_and_trim, worker_processes
 
 _QUEUED_PER_WORKER = 2  # the running job and the next, so a worker never waits for this process
 
 
 class WorkerPool:
-    """``size`` worker processes, started at once, stopped by :meth:`close` (or leaving a ``with`` block)."""
+    """``size`` worker processes, stopped by :meth:`close` (or leaving a ``with`` block)."""
 
     def __init__(self, size: int) -> None:
-        self._workers: list[PipeWorker] = []
-        try:
-            for _ in range(size):
-                self._workers.append(PipeWorker(_call, None))
-        except BaseException:
-            self.close()
-            raise
+        self._stack = ExitStack()
+        self._pool = self._stack.enter_context(worker_processes(size))
+        self._room = max(1, size) * _QUEUED_PER_WORKER
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -39,57 +35,34 @@ class WorkerPool:
 
     def close(self) -> None:
         """Stop every worker (a busy one is killed)."""
-        for worker in self._workers:
-            worker.stop()
-        self._workers = []
-
-    def map_unordered(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        """``function`` (top-level, picklable) of each job, as the results come; a job is given to a worker as
-        soon as it has room (two jobs queued at most), so a long job never holds the others back, and jobs are
-        read (their texts pickled) only then."""
-        return (value for _, value in self._numbered_results(function, jobs))
+        self._stack.close()
 
     def map(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
-        """:meth:`map_unordered`'s results in the jobs' order."""
-        early: dict[int, Any] = {}
-        expected = 0
-        for index, value in self._numbered_results(function, jobs):
-            early[index] = value
-            while expected in early:
-                yield early.pop(expected)
-                expected += 1
+        """``function`` (top-level, picklable) of each job, in the jobs' order."""
+        pending: deque[Future] = deque()
+        for job in jobs:
+            pending.append(self._schedule(function, job))
+            if len(pending) >= self._room:
+                yield _result(pending.popleft())
+        while pending:
+            yield _result(pending.popleft())
 
-    def _numbered_results(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[tuple[int, Any]]:
-        pending = iter(enumerate(jobs))
-        for worker in self._workers:
-            self._feed(worker, function, pending)
-        while busy := [worker for worker in self._workers if worker.queued]:
-            for connection in wait([worker.connection for worker in busy]):
-                worker = next(worker for worker in busy if worker.connection is connection)
-                result = self._receive(worker)
-                if result is not None:
-                    yield result
-                    self._feed(worker, function, pending)
+    def map_unordered(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        """:meth:`map`'s results as they come, so a long job never holds the others back."""
+        jobs = iter(jobs)
+        running = {self._schedule(function, job) for job in islice(jobs, self._room)}
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            running |= {self._schedule(function, job) for job in islice(jobs, len(done))}
+            yield from (_result(future) for future in done)
 
-    def _feed(self, worker: PipeWorker, function: Callable[[Any], Any], pending: Iterator[tuple[int, Any]]) -> None:
-        for index, job in islice(pending, _QUEUED_PER_WORKER - len(worker.queued)):
-            worker.take(index, (function, job))
-
-    def _receive(self, worker: PipeWorker) -> tuple[int, Any] | None:
-        """The worker's next message: a job's index and result, or None for its start-up message."""
-        try:
-            index, succeeded, value = worker.connection.recv()
-        except (EOFError, OSError) as error:
-            raise RuntimeError(f"a worker process died (exit code {worker.exit_code})") from error
-        if index is None:
-            worker.mark_ready()
-            return None
-        worker.finished(index)
-        if not succeeded:
-            raise RuntimeError(f"a worker job failed: {value}")
-        return index, value
+    def _schedule(self, function: Callable[[Any], Any], job: Any) -> Future:
+        return self._pool.schedule(call_and_trim, (function, job))
 
 
-def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
-    function, argument = job
-    return function(argument)
+def _result(future: Future) -> Any:
+    """The job's value; a job that raised, or whose worker died, raises RuntimeError here."""
+    error = future.exception()
+    if error is not None:
+        raise RuntimeError(f"a worker job failed: {type(error).__name__}: {error}") from error
+    return future.result()

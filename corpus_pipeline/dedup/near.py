@@ -336,8 +336,7 @@ def worker_pool(workers: int, size: int) -> Iterator[WorkerPool | None]:
     if workers <= 1 or size <= PARALLEL_FROM:
         yield None
         return
-    # Fresh interpreters (a fork of the corpus step would map its memory again in each worker's RSS), without
-    # multiprocessing's resource tracker.
+    # Fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
     with WorkerPool(workers) as pool:
         yield pool
 

@@ -19,9 +19,9 @@ def map_in_windows(function: Callable[[Item], Result], items: Iterable[Item], wo
     """``map(function, items)`` on ``workers`` processes (in this process when ``workers <= 1``), results in order.
 
     The workers are :func:`map_within_budget`'s, without a time budget: fresh interpreters (a fork of a Dagster
-    step would map its ~260 MiB again in every worker's RSS) that read a bounded number of items ahead, and that
-    start no multiprocessing helper process. ``function`` must be module-level. An item whose call raised, or
-    whose worker died, raises :class:`WorkerError` here.
+    step would map its ~260 MiB again in every worker's RSS) that read a bounded number of items ahead.
+    ``function`` must be module-level. An item whose call raised, or whose worker died, raises :class:`WorkerError`
+    here.
     """
     if workers <= 1:
         yield from map(function, items)

@@ -133,8 +133,8 @@ def content_keys(contents: pl.Series, workers: int = 1) -> list[str]:
     (on 5k bench records the keys were 12 % of the step's CPU, on one core while the workers waited)."""
     if workers <= 1 or contents.len() <= PARALLEL_FROM:
         return [content_key(text or "") for text in contents]
-    # Kept pipe workers (fresh interpreters, no multiprocessing resource tracker); they take a chunk as they have
-    # room (two each at most), so the texts of all the chunks are never pickled at once.
+    # Kept workers (fresh interpreters); they take a chunk as they have room (two each at most), so the texts of all
+    # the chunks are never pickled at once.
     with WorkerPool(workers) as pool:
         chunks = (contents.slice(start, KEY_CHUNK).to_list() for start in range(0, contents.len(), KEY_CHUNK))
         return [key for block in pool.map(_content_key_block, chunks) for key in block]
