@@ -13,7 +13,7 @@ CELERY_BACKEND_ENV_VAR = "CORPUS_PIPELINE_CELERY_BACKEND"
 EXECUTOR_CHOICES = ("multiprocess", "in_process", "celery")
 # Every step already runs its heavy work on worker processes (parsing, survey, dedup pools), and a step process of
 # its own re-imports Dagster and the code (~260 MiB and a few CPU seconds each): in the run's process, the Debian
-# handbook's job (2,667 pages) peaked lower and cost fewer CPU seconds (README, "Real websites").
+# handbook's job (2,667 pages) peaked lower and cost fewer CPU seconds (docs/benchmarks.md).
 DEFAULT_EXECUTOR = "in_process"
 # Steps already parallelize inside (process pools); two at a time fits a small machine.
 LOCAL_MAX_CONCURRENT_STEPS = 2
