@@ -22,6 +22,7 @@ import os
 import sys
 from contextlib import ExitStack
 
+from corpus_pipeline.core.object_warehouse import open_warehouse
 from corpus_pipeline.core.versions import (
     DamagedVersionError,
     PartitionBusyError,
@@ -30,7 +31,7 @@ from corpus_pipeline.core.versions import (
     Version,
     VersionState,
 )
-from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
+from corpus_pipeline.core.warehouse import Warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 

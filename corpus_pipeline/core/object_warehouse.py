@@ -1,4 +1,5 @@
-"""The warehouse on an object store (``s3://bucket/prefix``): the local layout, with leases for locks.
+"""The warehouse on an object store (``s3://bucket/prefix``): the local layout, with leases for locks; and
+:func:`open_warehouse`, which opens either kind from its location.
 
 Workers on several machines see the same partitions. Readers inside the pipeline resolve each
 partition's ledger (its pointer) and read the immutable version object it names; readers outside
@@ -21,7 +22,7 @@ from corpus_pipeline.core.checkpoint import CHECKPOINTS_DIR
 from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.object_checkpoint import ObjectCheckpoint
 from corpus_pipeline.core.object_versions import ObjectPartitionHistory
-from corpus_pipeline.core.storage import ObjectStore, ObjectStoreSettings
+from corpus_pipeline.core.storage import ObjectStore, ObjectStoreSettings, is_object_store_uri
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR
 from corpus_pipeline.core.warehouse import (
     PARTITION_FILE,
@@ -142,3 +143,20 @@ class ObjectWarehouse(Warehouse):
     def _missing(self, asset: str, website: str) -> str:
         where = self.partition_uri(asset, website)
         return f"{asset} has no partition for website {website!r} yet ({where}): materialize it first"
+
+
+def open_warehouse(
+    location: str | os.PathLike[str],
+    keep_versions: int = DEFAULT_KEEP_VERSIONS,
+    endpoint_url: str = "",
+    lease_seconds: float = DEFAULT_LEASE_SECONDS,
+) -> Warehouse:
+    """The warehouse at a local folder, or at ``s3://bucket/prefix``.
+
+    ``endpoint_url`` names an S3-compatible server; ``lease_seconds`` how long an object store partition lock
+    outlives a run that stopped renewing it.
+    """
+    if not is_object_store_uri(location):
+        return Warehouse(location, keep_versions=keep_versions)
+    settings = ObjectStoreSettings.from_env(endpoint_url)
+    return ObjectWarehouse(str(location), keep_versions, settings, lease_seconds=lease_seconds)

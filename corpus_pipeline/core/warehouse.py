@@ -5,7 +5,7 @@ a partition, the one readers see. Versions are written beside it (see
 ``versions.py``) and become current only when published; rows of an unfinished
 crawl wait in ``<root>/_checkpoints`` (see ``checkpoint.py``). The same layout
 lives in an object store when the warehouse is opened on an ``s3://`` URI
-(``open_warehouse``, ``object_warehouse.py``).
+(``object_warehouse.open_warehouse``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import polars as pl
 import pyarrow as pa
 
 from corpus_pipeline.core.checkpoint import CHECKPOINTS_DIR, Checkpoint
-from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
 from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
@@ -173,23 +172,3 @@ def scan_partition_file(path: Path, asset: str, website: str) -> pl.LazyFrame:
         raise FileNotFoundError(f"{asset} has no partition for website {website!r} yet ({path}): materialize it first")
     return pl.scan_parquet(path).with_columns(pl.lit(website).alias("website"))
 
-
-def open_warehouse(
-    location: str | os.PathLike[str],
-    keep_versions: int = DEFAULT_KEEP_VERSIONS,
-    endpoint_url: str = "",
-    lease_seconds: float = DEFAULT_LEASE_SECONDS,
-) -> Warehouse:
-    """The warehouse at a local folder, or at ``s3://bucket/prefix``.
-
-    ``endpoint_url`` names an S3-compatible server; ``lease_seconds`` how long an object store partition lock
-    outlives a run that stopped renewing it.
-    """
-    from corpus_pipeline.core.storage import ObjectStoreSettings, is_object_store_uri
-
-    if not is_object_store_uri(location):
-        return Warehouse(location, keep_versions=keep_versions)
-    from corpus_pipeline.core.object_warehouse import ObjectWarehouse  # it builds on Warehouse: imported late
-
-    settings = ObjectStoreSettings.from_env(endpoint_url)
-    return ObjectWarehouse(str(location), keep_versions, settings, lease_seconds=lease_seconds)
