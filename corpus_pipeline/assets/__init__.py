@@ -1,4 +1,8 @@
-"""The per-website assets, one module per pipeline stage."""
+"""The Dagster assets, one module per pipeline stage: each reads its input partitions, calls the Dagster-free
+folders and writes its output with metadata.
+
+May import: core, crawl, extract, pdf, dedup, lm, quality, the top-level modules (resources, partitions), and Dagster.
+"""
 
 from corpus_pipeline.assets.canonical_url_groups import canonical_url_groups
 from corpus_pipeline.assets.corpus import corpus

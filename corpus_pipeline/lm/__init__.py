@@ -2,4 +2,6 @@
 
 Dagster-free: plain functions over polars frames and Parquet files; the assets in ``corpus_pipeline/assets``
 only read, call these and write.
+
+May import: core, dedup, extract, quality; not Dagster.
 """

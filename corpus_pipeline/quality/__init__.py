@@ -1,1 +1,4 @@
-"""Quality gates: what a new version of a partition must show before it becomes current."""
+"""Quality gates: what a new version of a partition must show before it becomes current.
+
+May import: core; not Dagster.
+"""
