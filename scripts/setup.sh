@@ -43,17 +43,22 @@ for lang in eng fra; do
   tesseract --list-langs 2>/dev/null | grep -qx "$lang" || { echo "ERROR: Tesseract language '$lang' missing" >&2; exit 1; }
 done
 
-if [ ! -x .venv/bin/python ]; then
-  echo "==> Creating .venv with $PYTHON"
-  "$PYTHON" -m venv .venv
+# VENV=.venv-newest NEWEST=1 (scripts/test.sh under CI): another environment, on the newest releases pyproject.toml
+# allows instead of scripts/tested-versions.txt's, installed afresh every time.
+VENV=${VENV:-.venv}
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "==> Creating $VENV with $PYTHON"
+  "$PYTHON" -m venv "$VENV"
 fi
-# Re-install only when pyproject.toml changed since the last install.
-stamp=.venv/.corpus_pipeline-installed
-checksum=$(sha256sum pyproject.toml | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$checksum" ]; then
-  echo "==> Installing corpus_pipeline with its test, demo, bench, lint and docs extras into .venv"
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test,demo,bench,lint,docs]'
+versions=(--constraint scripts/tested-versions.txt)
+[ "${NEWEST:-}" = 1 ] && versions=(--upgrade --upgrade-strategy eager)
+# Re-install only when pyproject.toml or the tested versions changed since the last install.
+stamp=$VENV/.corpus_pipeline-installed
+checksum=$(cat pyproject.toml scripts/tested-versions.txt | sha256sum | cut -d' ' -f1)
+if [ "${NEWEST:-}" = 1 ] || [ "$(cat "$stamp" 2>/dev/null)" != "$checksum" ]; then
+  echo "==> Installing corpus_pipeline with its test, demo, bench, lint and docs extras into $VENV"
+  "$VENV/bin/python" -m pip install --quiet --upgrade pip
+  "$VENV/bin/python" -m pip install --quiet "${versions[@]}" -e '.[test,demo,bench,lint,docs]'
   echo "$checksum" > "$stamp"
 fi
 echo "==> Setup complete"
