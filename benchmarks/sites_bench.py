@@ -170,7 +170,7 @@ def run_job(work: Path, name: str) -> JobRun:
     home = work / "dagster_home" / name
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
-    # The project's instance settings, as scripts/env.sh gives them (its compute log manager starts no processes).
+    # The project's instance settings, as scripts/env.sh gives them.
     shutil.copy(PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml")
     config = work / "run_config.yaml"
     config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": WORKERS}}}}))
