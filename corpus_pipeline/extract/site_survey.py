@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -24,8 +24,12 @@ from corpus_pipeline.extract.boilerplate import (
 from corpus_pipeline.extract.content_container import ContainerVote, page_container, website_containers
 from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.html_tree import parse_html
+from corpus_pipeline.extract.page_kind import LISTING, declared_kind
 from corpus_pipeline.extract.pool import map_in_windows
 from corpus_pipeline.extract.site_links import InlinkCounter, page_key, page_links, sitemap_listing
+
+# A page as the survey reads it: where it was found, what the crawl knows of its language, its body.
+Page = tuple[str, str | None, bytes]
 
 
 @dataclass(frozen=True)
@@ -43,43 +47,65 @@ class SiteSurvey:
 
 
 @dataclass(frozen=True)
-class _PageFacts:
+class PageFacts:
+    """What the survey reads on one page (kept between nights by extract/reuse.py for pages that did not change)."""
+
     language: str
     signatures: frozenset[int]
     links: frozenset[str]
     container: ContainerVote | None = None
+    # A page its CMS declares a listing shows other pages' texts: it teaches the template learner nothing.
+    teaches: bool = True
 
 
 def survey_site(
     pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[bytes] = (), workers: int = 2,
     container_sample_every: int = 1,
+    map_facts: Callable[[Callable[[Page], PageFacts], Iterable[Page], int], Iterable[PageFacts]] = map_in_windows,
 ) -> SiteSurvey:
     """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps' bodies.
 
     ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
     (raw_pages ``hreflang``) or None. Streams: memory holds one window of pages and the per-page signatures of
     the previous page of each language, never the website's bodies. One page in ``container_sample_every`` (chosen by
-    its URL, so the same pages each night) votes for the element that holds the website's documents.
+    its URL, so the same pages each night) votes for the element that holds the website's documents. ``map_facts`` reads
+    each page's :class:`PageFacts`, in order (``map_in_windows``'s signature; extract/reuse.py's keeps last night's
+    facts of unchanged pages).
     """
     learner, links, votes = BoilerplateLearner(), InlinkCounter(), []
-    for facts in map_in_windows(partial(_page_facts, sample_every=container_sample_every), pages, workers):
-        learner.add(facts.language, facts.signatures)
+    for facts in map_facts(partial(_page_facts, sample_every=container_sample_every), pages, workers):
+        if facts.teaches:
+            learner.add(facts.language, facts.signatures)
         links.add(facts.links)
         votes.append(facts.container)
     model = dataclasses.replace(learner.model(), containers=website_containers(votes))
     return SiteSurvey(model, sitemap_listing(sitemaps), links.counts())
 
 
-def _page_facts(page: tuple[str, str | None, bytes], sample_every: int = 1) -> _PageFacts:
+def _page_facts(page: Page, sample_every: int = 1) -> PageFacts:
     url, lang_hint, body = page
     votes = sample_every > 0 and zlib.crc32(url.encode()) % sample_every == 0
     text = decode_html(body) if body and votes else None
     document = (_parsed(text) if text is not None else parse_page(body)) if body else None
     if document is None:
-        return _PageFacts(template_language(None, url, lang_hint), frozenset(), frozenset())
+        return PageFacts(template_language(None, url, lang_hint), frozenset(), frozenset())
     language, signatures = template_language(document, url, lang_hint), page_signatures(document)
     container = page_container(document, text) if text is not None else None
-    return _PageFacts(language, signatures, page_links(document, url), container)
+    return PageFacts(language, signatures, page_links(document, url), container, not _declared_listing(document))
+
+
+def _declared_listing(document: etree._Element) -> bool:
+    """Whether the page's body classes declare it a listing (WordPress's ``archive``, ``blog``, ``paged``...).
+
+    A listing's entries are other pages' texts. Two archives next to each other in URL order (``/author/x/page/2/``,
+    ``/category/y/``) share the posts both show, a month archive and its first post share that post's text: the
+    template learner would take a post shown on two such pairs (its ``<!--more-->`` teaser, or its whole text when
+    archives show full posts) for template and strip it from the post's own page. Documents alone teach it; the
+    template they share (navigation, sidebars, footer) is the listings' too.
+    """
+    body = next(document.iter("body"), None)
+    classes = (body.get("class") or "").lower().split() if body is not None else []
+    return declared_kind([f"body:{name}" for name in classes]) == LISTING
 
 
 def _parsed(text: str):
