@@ -138,7 +138,8 @@ def map_within_budget(
     with worker_processes(workers, initializer) as pool:
         pending: deque[tuple[Item, Future | None]] = deque()
         for item in items:
-            started = deadline is None or time.monotonic() < deadline
+            # Not started once the total budget is spent (the pool is stopped then, or about to be).
+            started = pool.active and (deadline is None or time.monotonic() < deadline)
             future = pool.schedule(call_and_trim, (function, item), timeout=budget.item_s) if started else None
             pending.append((item, future))
             if len(pending) >= window:
