@@ -296,8 +296,9 @@ def test_every_document_is_in_the_corpus_under_its_own_url(wordpress, run):
 
 
 def test_every_document_keeps_its_whole_text(wordpress, run):
-    """Its first test found Twenty Twenty-One's crawl stripping a post's <!--more--> teaser, which its month archive
-    and two neighbouring archives show, as template (extract/site_survey.py: declared listings teach no template)."""
+    """Every paragraph of a document stands in its record. Under Twenty Twenty-One in crawl mode, the teaser of the
+    post with a <!--more--> tag, which its month archive and two neighbouring archives show, was once learned as
+    template and stripped from the post (extract/site_survey.py: listings the CMS declares teach no template)."""
     contents = {url: _words(content) for url, content in zip(run.corpus["url"], run.corpus["content"])}
     lost = {}
     for document in _indexed(wordpress):
