@@ -1,0 +1,841 @@
+"""A document's main content as Markdown, from the same reading as its plain text (issue 45).
+
+The plain text (``content``) is a sequence of lines: each paragraph, heading, list item, table cell or code line is
+one. :func:`render_elements` walks the elements a reading selected and gives those lines as :class:`Line` values,
+each carrying its place in the Markdown (heading level, list depth and marker, table row and column, code block and
+language, block-quote depth) and its inline Markdown (emphasis, inline code, math, links and images when asked, the
+rest escaped). :func:`markdown_of` lays the lines out as Markdown; :func:`strip_markdown` reads Markdown of that
+form back to the plain lines, so that ``strip_markdown(markdown_of(lines)) == plain_of(lines)``: the Markdown holds
+the same words, in the same order, as the plain text (a property test holds this over generated HTML).
+
+The readings that work on lines (trafilatura, the second opinion, the line filters) are mapped back with
+:func:`mapped_lines`: each line of their text takes the rendered line it came from (the same words), and a line that
+came from nowhere in the page's rendering stays a paragraph, escaped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+from urllib.parse import quote, urljoin
+
+from lxml import etree
+
+from corpus_pipeline.extract.markup import BLOCK_TAGS
+from corpus_pipeline.extract.text import line_key
+
+LineKind = Literal["paragraph", "heading", "item", "cell", "code"]
+
+_SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_STRONG = frozenset({"strong", "b"})
+_EMPHASIS = frozenset({"em", "i", "cite", "dfn"})
+_INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
+# A table whose cells hold any of these lays a page out; it is read as text, not as a data table.
+_LAYOUT_CONTENT = frozenset(BLOCK_TAGS - {"br", "p", "td", "th", "tr", "tbody", "thead", "tfoot"})
+_TABLE_SECTIONS = frozenset({"thead", "tbody", "tfoot"})
+# Class words that name a callout box (MkDocs' admonitions, Docusaurus', VitePress' and Hugo themes' notices).
+_CALLOUT_CLASSES = frozenset({
+    "admonition", "theme-admonition", "custom-block", "notices", "callout", "alert", "note", "warning", "tip",
+    "important", "caution", "hint",
+})
+# Highlighter class prefixes and wrappers that name a code block's language (``language-python``, ``lang-js``,
+# ``highlight-python``, ``sourceCode python``); words that are never a language are left out.
+_LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight|brush:?|sourcecode)-?([\w+#.-]+)$", re.IGNORECASE)
+_NOT_LANGUAGES = frozenset({
+    "highlight", "notranslate", "default", "none", "text", "plain", "plaintext", "source", "code", "chroma",
+    "hljs", "shiki", "nohighlight", "sourcecode", "default-lang", "codehilite",
+})
+# Characters that open Markdown inline syntax anywhere in a line, escaped in text.
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]$])|(<(?=[A-Za-z/!?]))|(&(?=#?\w+;))")
+# An underscore that could open or close emphasis (not between two word characters).
+_LOOSE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
+# What opens a block when a line starts with it: ATX heading, quote, list item, thematic break, setext underline,
+# fence, table row.
+_LINE_START = re.compile(r"^(?:(#{1,6})(?=\s|$)|([>|~+=-])|(\d{1,9})([.)])(?=\s|$))")
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
+_ITEM_MARKER = re.compile(r"^(?:[-+*]|\d{1,9}[.)])(?: +|$)")
+_ATX = re.compile(r"^#{1,6}(?: +|$)")
+_TABLE_RULE = re.compile(r"^\|(?: --- \|)+$")
+_QUOTE = re.compile(r"^ {0,3}> ?")
+# What trafilatura's text output adds to a list item and a table row.
+_TEXT_ITEM = re.compile(r"^(\s*)(?:[-*•]|\d{1,9}[.)])\s+(.*)$")
+_TEXT_ROW = re.compile(r"^\|(.*)\|$")
+_WORD = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class MarkdownOptions:
+    """What the Markdown keeps beyond the text: links as ``[text](absolute URL)`` and images as ``![alt](URL)``
+    (the plain text holds neither the URLs nor the images; ``base_url``: the page's URL, that relative ones
+    resolve against)."""
+
+    links: bool = False
+    images: bool = False
+    base_url: str = ""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the plain text and its place in the Markdown.
+
+    ``plain``: the line as the plain text holds it (whitespace-normalized); ``markdown``: its inline Markdown
+    (escaped; a code line's own text, whitespace intact). ``level``: a heading's level, else the list depth (0
+    outside lists). ``marker``: a list item's marker on its first line ("-", "3."), "" on its other lines.
+    ``group``: the table or code block it belongs to. ``joined``: it continues the line before it in one block
+    (a line break in the source, a ``<br>``).
+    """
+
+    plain: str
+    markdown: str
+    kind: LineKind = "paragraph"
+    level: int = 0
+    marker: str = ""
+    group: int = 0
+    row: int = 0
+    col: int = 0
+    quote: int = 0
+    joined: bool = False
+    language: str = ""
+    code: tuple[str, ...] = field(default=(), compare=False, repr=False)  # a code line's whole block, raw
+    index: int = 0  # a code line's place in ``code``
+
+
+def normalized_line(text: str) -> str:
+    """One line as the plain text holds it: NFC, spaces collapsed, no leading or trailing space."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def escaped(text: str, *, in_table: bool = False) -> str:
+    """``text`` with every character that would read as Markdown syntax escaped (inline syntax anywhere; block
+    syntax where it opens the line; ``|`` in a table cell)."""
+    text = _INLINE_SPECIAL.sub(r"\\\g<0>", text)
+    text = _LOOSE_UNDERSCORE.sub(r"\\_", text)
+    return text.replace("|", "\\|") if in_table else text
+
+
+def _escaped_line_start(markdown: str) -> str:
+    """A line's Markdown with the character that would open a block at its start escaped."""
+    match = _LINE_START.match(markdown)
+    if match is None:
+        return markdown
+    if match.group(3) is not None:
+        return f"{match.group(3)}\\{markdown[match.end(3):]}"
+    return "\\" + markdown
+
+
+# -- rendering the selected elements ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Context:
+    """Where the walk is: block-quote depth, list depth, the open list item, heading level, table cell."""
+
+    quote: int = 0
+    depth: int = 0
+    item: _Item | None = None
+    heading: int = 0
+    cell: tuple[int, int, int] | None = None
+    list_group: int = 0  # the list the walk is in
+
+
+@dataclass
+class _Item:
+    """An open list item: its marker, given to its first line only."""
+
+    marker: str
+    used: bool = False
+
+
+@dataclass
+class _Marker:
+    """An open inline element: what opens and closes it, where its opening stands in the line's Markdown."""
+
+    opener: str
+    closer: str
+    at: int
+    code: bool = False
+
+
+class _Renderer:
+    """The walk over the selected elements: one current line (its plain text and its Markdown), the lines so far."""
+
+    def __init__(self, options: MarkdownOptions) -> None:
+        self.options = options
+        self.lines: list[Line] = []
+        self.plain: list[str] = []
+        self.markdown: list[str] = []
+        self.open: list[_Marker] = []
+        self.block = 0  # the block the current line belongs to: lines of one block are joined
+        self.last_block = -1
+        self.groups = 0
+        self.code_end: tuple[int, int] | None = None  # the last code span closed: (its start, the line's end then)
+
+    # The current line -------------------------------------------------------------------------------------------
+
+    def text(self, text: str | None, ctx: _Context) -> None:
+        """Add a text node to the current line; each line break in it ends a line (as the plain text reads it)."""
+        if not text:
+            return
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        in_code = any(marker.code for marker in self.open)
+        for number, piece in enumerate(text.split("\n")):
+            if number:
+                self.flush(ctx)
+            if piece:
+                self.plain.append(piece)
+                self.markdown.append(self._escaped(piece, in_code, ctx.cell is not None))
+
+    def _escaped(self, piece: str, in_code: bool, in_table: bool) -> str:
+        if in_code:  # a code span's text is literal; only a table's cell delimiter needs its escape there
+            return piece.replace("|", "\\|") if in_table else piece
+        markdown = escaped(piece, in_table=in_table)
+        if self.options.links and markdown.endswith("!"):
+            markdown = markdown[:-1] + "\\!"  # "!" before a link's "[" would make the link an image
+        return markdown
+
+    def flush(self, ctx: _Context) -> None:
+        """End the current line (a line break inside a block: the next one joins it)."""
+        for marker in reversed(self.open):
+            self._close(marker)
+        plain = normalized_line("".join(self.plain))
+        markdown = normalized_line("".join(self.markdown))
+        self.plain, self.markdown = [], []
+        self.code_end = None
+        for marker in self.open:  # reopened on the next line
+            marker.at = len(self.markdown)
+            self.markdown.append(marker.opener)
+        if plain:
+            self._emit(plain, markdown, ctx)
+
+    def new_block(self, ctx: _Context) -> None:
+        """End the current line and the block it belongs to."""
+        self.flush(ctx)
+        self.block += 1
+
+    def _emit(self, plain: str, markdown: str, ctx: _Context) -> None:
+        joined = self.block == self.last_block
+        self.last_block = self.block
+        if ctx.cell is not None:
+            group, row, col = ctx.cell
+            self.lines.append(Line(plain, markdown, "cell", group=group, row=row, col=col, quote=ctx.quote))
+            return
+        markdown = _escaped_line_start(markdown)
+        if ctx.item is not None:
+            marker = "" if ctx.item.used else ctx.item.marker
+            ctx.item.used = True
+            self.lines.append(
+                Line(plain, markdown, "item", ctx.depth, marker, ctx.list_group, quote=ctx.quote, joined=joined)
+            )
+        elif ctx.heading:
+            self.lines.append(Line(plain, markdown, "heading", ctx.heading, quote=ctx.quote))
+        else:
+            self.lines.append(Line(plain, markdown, "paragraph", ctx.depth, quote=ctx.quote, joined=joined))
+
+    def open_marker(self, opener: str, closer: str, code: bool = False) -> _Marker:
+        if code and self.code_end is not None and self.code_end[1] == len(self.markdown) and not self.markdown[-1]:
+            # Right after another code span: one span (two side by side read as one with backticks inside).
+            start = self.code_end[0]
+            lead, _, core, _, _ = self.markdown[start:]
+            self.markdown[start:] = [lead, opener, core]
+            marker = _Marker(opener, closer, start + 1, code)
+            self.open.append(marker)
+            return marker
+        marker = _Marker(opener, closer, len(self.markdown), code)
+        self.markdown.append(opener)
+        self.open.append(marker)
+        return marker
+
+    def close_marker(self, marker: _Marker) -> None:
+        self._close(marker)
+        self.open.pop()  # the innermost: an element's children close theirs before it closes
+
+    def _close(self, marker: _Marker) -> None:
+        """Close an inline element in the current line's Markdown: its spaces go outside it, and it goes when it
+        holds no text (an empty link, emphasis around a space)."""
+        inner = "".join(self.markdown[marker.at + 1 :])
+        core = inner.strip()
+        if not core:
+            self.markdown[marker.at :] = [inner]
+            return
+        lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
+        opener, closer = marker.opener, marker.closer
+        if marker.code:
+            fence = "`" * (_longest_run(core, "`") + 1)
+            pad = " " if core[0] == "`" or core[-1] == "`" else ""
+            opener, closer = fence + pad, pad + fence
+        self.markdown[marker.at :] = [lead, opener, core, closer, trail]
+        if marker.code:
+            self.code_end = (marker.at, len(self.markdown))
+
+    # The walk ----------------------------------------------------------------------------------------------------
+
+    def element(self, node: etree._Element, ctx: _Context) -> None:
+        """Render an element and its subtree (not its tail)."""
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if not tag:
+            return  # a comment or processing instruction: no text
+        if tag in BLOCK_TAGS:
+            self._block(node, tag, ctx)
+        else:
+            self._inline(node, tag, ctx)
+
+    def _children(self, node: etree._Element, ctx: _Context) -> None:
+        self.text(node.text, ctx)
+        for child in node:
+            self.element(child, ctx)
+            self.text(child.tail, ctx)
+
+    def _block(self, node: etree._Element, tag: str, ctx: _Context) -> None:
+        self.new_block(ctx)
+        if tag == "br":
+            self.block -= 1  # a line break: the next line continues this block
+            return
+        if tag == "pre" and ctx.cell is None:
+            self._code(node, ctx)
+        elif tag == "table" and ctx.cell is None and _is_data_table(node):
+            self._table(node, ctx)
+        elif tag == "dt" and ctx.cell is None and not any(marker.code for marker in self.open):
+            term = self.open_marker("**", "**")  # a definition's term on a line of its own, in bold
+            self._children(node, ctx)
+            self.close_marker(term)
+        else:
+            inner = self._inner(node, tag, ctx)
+            self._children(node, inner)
+            self.new_block(inner)  # the block's last line is the block's
+            return
+        self.new_block(ctx)
+
+    def _inner(self, node: etree._Element, tag: str, ctx: _Context) -> _Context:
+        """The context of a block element's content."""
+        if ctx.cell is not None:
+            return ctx  # a cell's lines are the cell's, whatever holds them
+        if tag in ("ul", "ol"):
+            self.groups += 1
+            return replace(ctx, depth=ctx.depth + 1, item=None, list_group=self.groups)
+        if tag == "li":
+            return replace(ctx, depth=max(ctx.depth, 1), item=_Item(self._item_marker(node)))
+        if tag in _HEADINGS and ctx.item is None:
+            return replace(ctx, heading=_HEADINGS[tag])
+        if tag == "blockquote" or (tag in ("div", "aside", "section") and _is_callout(node)):
+            return replace(ctx, quote=ctx.quote + 1, item=None, depth=0)
+        return ctx
+
+    @staticmethod
+    def _item_marker(node: etree._Element) -> str:
+        parent = node.getparent()
+        if parent is None or parent.tag != "ol":
+            return "-"
+        try:
+            start = int(parent.get("start") or 1)
+        except ValueError:
+            start = 1
+        position = sum(1 for sibling in node.itersiblings(preceding=True) if sibling.tag == "li")
+        return f"{max(start, 0) + position}."
+
+    def _inline(self, node: etree._Element, tag: str, ctx: _Context) -> None:
+        in_code = any(marker.code for marker in self.open)
+        marker = None
+        if tag == "img":
+            self._image(node, in_code)
+            return
+        if not in_code:
+            if tag in _STRONG:
+                marker = self.open_marker("**", "**")
+            elif tag in _EMPHASIS:
+                marker = self.open_marker("*", "*")
+            elif tag in _INLINE_CODE:
+                marker = self.open_marker("`", "`", code=True)
+            elif tag == "a" and self.options.links and (target := self._url(node.get("href"))):
+                marker = self.open_marker("[", f"]({target})")
+        self._children(node, ctx)
+        if marker is not None:
+            self.close_marker(marker)
+
+    def _image(self, node: etree._Element, in_code: bool) -> None:
+        """An image, as ``![alt](URL)`` when asked (the plain text holds no image)."""
+        source = self._url(node.get("src"))
+        if self.options.images and not in_code and source:
+            alt = normalized_line(" ".join((node.get("alt") or "").split()))
+            self.markdown.append(f"![{escaped(alt)}]({source})")
+
+    def _url(self, href: str | None) -> str:
+        """An absolute URL for Markdown's ``(...)`` ('' for none: a script, an empty reference)."""
+        href = (href or "").strip()
+        if not href or href.lower().startswith(("javascript:", "data:")):
+            return ""
+        absolute = urljoin(self.options.base_url, href) if self.options.base_url else href
+        return quote(absolute, safe=":/?#[]@!$&'*+,;=%~-._")
+
+    def _code(self, node: etree._Element, ctx: _Context) -> None:
+        """A code block: its text with whitespace intact, one line each, and its declared language."""
+        raw = _code_text(node).split("\n")
+        while raw and not normalized_line(raw[-1]):
+            raw.pop()
+        block = tuple(raw)
+        self.groups += 1
+        language = _language(node)
+        for index, text in enumerate(block):
+            plain = normalized_line(text)
+            if plain:
+                self.lines.append(
+                    Line(plain, text.rstrip(), "code", ctx.depth, group=self.groups, quote=ctx.quote,
+                         language=language, code=block, index=index)
+                )
+
+    def _table(self, table: etree._Element, ctx: _Context) -> None:
+        """A data table: each cell's lines, with their row and column."""
+        self.groups += 1
+        group = self.groups
+        self.text(table.text, ctx)
+        row = 0
+        for child in table:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if tag == "tr":
+                self._row(child, group, row, ctx)
+                row += 1
+            elif tag in _TABLE_SECTIONS:
+                for tr in child:
+                    if isinstance(tr.tag, str) and tr.tag == "tr":
+                        self._row(tr, group, row, ctx)
+                        row += 1
+            elif tag:
+                self.element(child, ctx)  # a caption: a line of its own
+                self.new_block(ctx)
+        self.new_block(ctx)
+
+    def _row(self, tr: etree._Element, group: int, row: int, ctx: _Context) -> None:
+        col = 0
+        for cell in tr:
+            if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
+                continue
+            inner = replace(ctx, cell=(group, row, col), item=None, heading=0)
+            self.new_block(inner)
+            self._children(cell, inner)
+            self.new_block(inner)
+            try:
+                col += max(1, min(int(cell.get("colspan") or 1), 100))
+            except ValueError:
+                col += 1
+
+
+def _code_text(pre: etree._Element) -> str:
+    """A code block's text as the page shows it: line breaks where it breaks lines (``<br>``, a block per line)."""
+    pieces: list[str] = []
+    for event, node in etree.iterwalk(pre, events=("start", "end")):
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if event == "start":
+            if tag in BLOCK_TAGS and node is not pre and pieces and not pieces[-1].endswith("\n"):
+                pieces.append("\n")
+            if tag and node.text:
+                pieces.append(node.text)
+            continue
+        if tag in BLOCK_TAGS and node is not pre and pieces and not pieces[-1].endswith("\n"):
+            pieces.append("\n")
+        if node is not pre and node.tail:
+            pieces.append(node.tail)
+    text = "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
+    return text.lstrip("\n")
+
+
+def _language(pre: etree._Element) -> str:
+    """The language a code block declares in its classes or its wrappers' (``language-x``, ``highlight-x``...)."""
+    candidates = [pre, *pre.iterchildren("code")]
+    candidates += list(pre.iterancestors())[:3]
+    for node in candidates:
+        for word in (node.get("class") or "").split():
+            match = _LANGUAGE_CLASS.match(word)
+            if match and match.group(1).lower() not in _NOT_LANGUAGES:
+                return match.group(1).lower()
+        language = (node.get("data-lang") or node.get("data-language") or "").strip().lower()
+        if language and language.replace("+", "").replace("#", "").isalnum() and language not in _NOT_LANGUAGES:
+            return language
+    return ""
+
+
+def _is_data_table(table: etree._Element) -> bool:
+    """Whether a table holds data (rows of cells of text) rather than lays out a page (cells of blocks, tables in
+    tables, one column)."""
+    if (table.get("role") or "").lower() in ("presentation", "none"):
+        return False
+    widest = 0
+    for node in table.iterdescendants():
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if tag in _LAYOUT_CONTENT or tag == "table":
+            return False
+        if tag in _TABLE_SECTIONS and _has_text(node.text):
+            return False
+        if tag == "tr":
+            if _has_text(node.text) or any(
+                not isinstance(cell.tag, str) or cell.tag not in ("td", "th") or _has_text(cell.tail) for cell in node
+            ):
+                return False  # text between the cells: read as the page writes it
+            widest = max(widest, len(node))
+    return widest >= 2
+
+
+def _has_text(text: str | None) -> bool:
+    return bool(text and not text.isspace())
+
+
+def _is_callout(node: etree._Element) -> bool:
+    return not _CALLOUT_CLASSES.isdisjoint((node.get("class") or "").lower().split())
+
+
+def _longest_run(text: str, char: str) -> int:
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        longest = max(longest, run)
+    return longest
+
+
+def render_elements(elements: Iterable[etree._Element], options: MarkdownOptions = MarkdownOptions()) -> list[Line]:
+    """The lines of the elements' text, in document order, each with its place in the Markdown.
+
+    Their ``plain`` values are the lines ``markup.element_text`` gives for the same elements, one after another.
+    """
+    renderer = _Renderer(options)
+    for element in elements:
+        renderer.element(element, _Context())
+        renderer.new_block(_Context())
+    return renderer.lines
+
+
+def plain_of(lines: Sequence[Line]) -> str:
+    """The plain text of the lines: one a paragraph, blank-line separated (the ``content`` form)."""
+    return "\n\n".join(line.plain for line in lines)
+
+
+# -- lines read by other readers, mapped back -------------------------------------------------------------------
+
+
+def mapped_lines(text: str, rendering: Sequence[Line]) -> list[Line]:
+    """The lines of a reading's ``text`` (one a line), each as the rendered line it came from.
+
+    A line matches a rendered line with the same text, else one with the same words; among several, the first after
+    the last one matched (a reading keeps the page's order). A list item or table row written out as text (a
+    reader's ``- item``, ``| a | b |``) matches its item or its cells. A line found nowhere stays a paragraph.
+    """
+    index = _LineIndex(rendering)
+    mapped: list[Line] = []
+    for raw in text.split("\n"):
+        line = normalized_line(raw)
+        if not line:
+            continue
+        found = index.take(line)
+        if found is not None:
+            mapped.append(found)
+            continue
+        mapped.extend(_written_structure(raw, line, index))
+    return mapped
+
+
+class _LineIndex:
+    """The rendered lines by text and by words, handed out in the page's order."""
+
+    def __init__(self, rendering: Sequence[Line]) -> None:
+        self.lines = rendering
+        self.by_plain: dict[str, list[int]] = {}
+        self.by_key: dict[str, list[int]] | None = None
+        for position, line in enumerate(rendering):
+            self.by_plain.setdefault(line.plain, []).append(position)
+        self.last = -1
+
+    def take(self, line: str, by_words: bool = True) -> Line | None:
+        positions = self.by_plain.get(line)
+        if positions is None and by_words:
+            if self.by_key is None:  # built when a line first needs it
+                self.by_key = {}
+                for position, rendered in enumerate(self.lines):
+                    self.by_key.setdefault(line_key(rendered.plain), []).append(position)
+            key = line_key(line)
+            positions = self.by_key.get(key) if key else None
+        if not positions:
+            return None
+        at = bisect_right(positions, self.last)
+        position = positions[at] if at < len(positions) else positions[0]
+        self.last = max(self.last, position)
+        return self.lines[position]
+
+
+def _written_structure(raw: str, line: str, index: _LineIndex) -> list[Line]:
+    """A line no rendered line has: a table row or a list item a reader wrote out, else a paragraph."""
+    row = _TEXT_ROW.match(line)
+    if row is not None:
+        cells = [normalized_line(cell) for cell in row.group(1).split("|")]
+        if not any(_WORD.search(cell) for cell in cells):
+            return []  # a rule under a header row: no words
+        found = [index.take(cell, by_words=False) for cell in cells if cell]
+        if found and all(cell is not None and cell.kind == "cell" for cell in found):
+            return [cell for cell in found if cell is not None]
+    item = _TEXT_ITEM.match(raw.rstrip())
+    if item is not None and normalized_line(item.group(2)):
+        text = normalized_line(item.group(2))
+        found_item = index.take(text)
+        if found_item is not None:
+            return [found_item]
+        depth = len(item.group(1).expandtabs(4)) // 2 + 1
+        return [Line(text, _escaped_line_start(escaped(text)), "item", depth, "-")]
+    return [Line(line, _escaped_line_start(escaped(line)))]
+
+
+# -- laying the lines out --------------------------------------------------------------------------------------
+
+
+def markdown_of(lines: Sequence[Line]) -> str:
+    """The lines as a Markdown document: blocks separated by blank lines, list items of one list together."""
+    out: list[str] = []
+    lists: list[tuple[int, int, int]] = []  # open list items: (depth, indent of their content, list)
+    previous: Line | None = None
+    position = 0
+    while position < len(lines):
+        line = lines[position]
+        if line.kind == "code":
+            end = _run_end(lines, position, lambda a, b: b.group == a.group and b.index > a.index)
+            indent = _list_indent(lists, line.level) if line.level else 0
+            _separate(out, previous, line, tight=False)
+            out.extend(_quoted(row, line.quote) for row in _fence(lines[position:end], indent))
+            previous, position = lines[end - 1], end
+            continue
+        if line.kind == "cell":
+            lists.clear()
+            end = _run_end(lines, position, lambda a, b: b.group == a.group and (b.row, b.col) >= (a.row, a.col))
+            _separate(out, previous, line, tight=False)
+            out.extend(_quoted(row, line.quote) for row in _table(lines[position:end]))
+            previous, position = lines[end - 1], end
+            continue
+        if line.kind != "item" or not line.level:
+            lists.clear()
+        tight = _continues(previous, line, lists)
+        text = _laid_out(line, lists)
+        _separate(out, previous, line, tight=tight)
+        out.append(_quoted(text, line.quote))
+        previous, position = line, position + 1
+    return "\n".join(out).strip("\n")
+
+
+def _continues(previous: Line | None, line: Line, lists: list[tuple[int, int, int]]) -> bool:
+    """Whether a line goes right under the one before (the same block, the next item of an open list or the first
+    of a list nested in it), no blank line."""
+    if previous is None or previous.kind != line.kind or previous.quote != line.quote:
+        return False
+    if line.kind == "item" and line.marker:
+        return line.level > previous.level or any(group == line.group for _, _, group in lists)
+    return line.joined
+
+
+def _laid_out(line: Line, lists: list[tuple[int, int, int]]) -> str:
+    if line.kind == "heading":
+        return f"{'#' * line.level} {line.markdown}"
+    if line.kind != "item":
+        return line.markdown
+    while lists and lists[-1][0] > line.level or (lists and line.marker and lists[-1][0] == line.level):
+        lists.pop()
+    if not line.marker:
+        return " " * (lists[-1][1] if lists else 0) + line.markdown
+    indent = lists[-1][1] if lists else 0
+    lists.append((line.level, indent + len(line.marker) + 1, line.group))
+    return f"{' ' * indent}{line.marker} {line.markdown}"
+
+
+def _list_indent(lists: list[tuple[int, int, int]], depth: int) -> int:
+    for level, indent, _ in reversed(lists):
+        if level <= depth:
+            return indent
+    return 0
+
+
+def _run_end(lines: Sequence[Line], start: int, continues) -> int:
+    end = start + 1
+    while end < len(lines) and lines[end].kind == lines[start].kind and continues(lines[end - 1], lines[end]):
+        end += 1
+    return end
+
+
+def _separate(out: list[str], previous: Line | None, line: Line, tight: bool) -> None:
+    """A blank line between two blocks (inside a quote both share, a quoted one), none inside one block."""
+    if previous is None or tight:
+        return
+    out.append(_quoted("", min(previous.quote, line.quote)))
+
+
+def _quoted(text: str, depth: int) -> str:
+    if not depth:
+        return text
+    return ("> " * depth + text).rstrip() if text else ">" * depth
+
+
+def _fence(lines: Sequence[Line], indent: int) -> list[str]:
+    """A fenced code block of the kept lines of one block, with the blank lines between them."""
+    block = lines[0].code
+    kept = {line.index for line in lines}
+    rows = [block[i] for i in range(min(kept), max(kept) + 1) if i in kept or not normalized_line(block[i])]
+    fence = "`" * max(3, max((_longest_run(row, "`") for row in rows), default=0) + 1)
+    pad = " " * indent
+    return [f"{pad}{fence}{lines[0].language}", *(f"{pad}{row}" if row.strip() else "" for row in rows), pad + fence]
+
+
+def _table(lines: Sequence[Line]) -> list[str]:
+    """A GFM table of the kept cells of one table, its first row the header."""
+    cells: dict[tuple[int, int], list[str]] = {}
+    for line in lines:
+        cells.setdefault((line.row, line.col), []).append(line.markdown)
+    rows = sorted({row for row, _ in cells})
+    width = max(col for _, col in cells) + 1
+    laid = [
+        "| " + " | ".join("<br>".join(cells.get((row, col), [])) for col in range(width)) + " |" for row in rows
+    ]
+    return [laid[0], "|" + "|".join(" --- " for _ in range(width)) + "|", *laid[1:]]
+
+
+# -- reading the Markdown back ---------------------------------------------------------------------------------
+
+
+def strip_markdown(markdown: str) -> str:
+    """The plain text of Markdown as :func:`markdown_of` writes it: its lines without their markup, blank-line
+    separated (the ``content`` form)."""
+    plain: list[str] = []
+    fence: tuple[str, int, int] | None = None  # the open code block: fence character, length, quote depth
+    for raw in markdown.split("\n"):
+        if fence is not None:
+            row = raw
+            for _ in range(fence[2]):
+                row = _QUOTE.sub("", row.lstrip(" "), count=1)
+            stripped = row.strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= fence[1]:
+                fence = None
+            elif line := normalized_line(row):
+                plain.append(line)
+            continue
+        row, depth = raw.lstrip(), 0
+        while (quoted := _QUOTE.match(row)) is not None:
+            row, depth = row[quoted.end():].lstrip(), depth + 1
+        if opening := _FENCE.match(row):
+            fence = (opening.group(1)[0], len(opening.group(1)), depth)
+            continue
+        if not row or _TABLE_RULE.match(row):
+            continue
+        if row.startswith("|"):
+            plain.extend(_row_lines(row))
+            continue
+        marker = _ITEM_MARKER.match(row) or _ATX.match(row)
+        if marker is not None:
+            row = row[marker.end():]
+        if line := normalized_line(_inline_plain(row)):
+            plain.append(line)
+    return "\n\n".join(plain)
+
+
+def _row_lines(row: str) -> list[str]:
+    """The plain lines of a table row's cells (each cell's ``<br>``-separated lines, in order)."""
+    cells, current, position = [], [], 1
+    while position < len(row):
+        char = row[position]
+        if row.startswith("\\|", position):  # an escaped pipe (a backslash before anything else is itself)
+            current.append("\\|")
+            position += 2
+            continue
+        if char == "|":
+            cells.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+        position += 1
+    lines = []
+    for cell in cells:
+        for part in cell.replace("\\|", "|").split("<br>"):
+            if line := normalized_line(_inline_plain(part)):
+                lines.append(line)
+    return lines
+
+
+def _inline_plain(text: str) -> str:
+    """Inline Markdown without its markup: escapes resolved, code spans and math as their text, links as theirs,
+    images gone."""
+    out: list[str] = []
+    position, length = 0, len(text)
+    while position < length:
+        char = text[position]
+        if char == "\\" and position + 1 < length and text[position + 1] in _ASCII_PUNCTUATION:
+            out.append(text[position + 1])
+            position += 2
+        elif char == "`":
+            run = _run_length(text, position, "`")
+            close = _closing_run(text, position + run, "`", run)
+            if close < 0:
+                out.append(text[position : position + run])
+                position += run
+                continue
+            inner = text[position + run : close]
+            if len(inner) >= 2 and inner[0] == " " and inner[-1] == " " and inner.strip():
+                inner = inner[1:-1]
+            out.append(inner)
+            position = close + run
+        elif char == "$":
+            run = 2 if text.startswith("$$", position) else 1
+            close = text.find("$" * run, position + run)
+            if close < 0:
+                out.append(text[position:])
+                break
+            out.append(text[position + run : close])
+            position = close + run
+        elif char == "!" and text.startswith("![", position):
+            position = _after_link(text, position + 1)
+        elif char in "[*":
+            position += 1
+        elif char == "]":
+            position = _after_target(text, position + 1)
+        else:
+            out.append(char)
+            position += 1
+    return "".join(out)
+
+
+def _run_length(text: str, start: int, char: str) -> int:
+    end = start
+    while end < len(text) and text[end] == char:
+        end += 1
+    return end - start
+
+
+def _closing_run(text: str, start: int, char: str, run: int) -> int:
+    """Where the next run of exactly ``run`` ``char`` starts after ``start`` (-1: none)."""
+    position = text.find(char * run, start)
+    while position >= 0:
+        length = _run_length(text, position, char)
+        if length == run:
+            return position
+        position = text.find(char * run, position + length)
+    return -1
+
+
+def _after_link(text: str, start: int) -> int:
+    """The position after a link or image opening at ``start`` (its ``[``): past its text and target."""
+    depth, position = 0, start
+    while position < len(text):
+        char = text[position]
+        if char == "\\":
+            position += 2
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return _after_target(text, position + 1)
+        position += 1
+    return position
+
+
+def _after_target(text: str, start: int) -> int:
+    """The position after a link's ``(target)`` starting at ``start`` (``start`` itself when none)."""
+    if not text.startswith("(", start):
+        return start
+    close = text.find(")", start)
+    return close + 1 if close >= 0 else start

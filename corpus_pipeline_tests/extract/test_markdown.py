@@ -1,0 +1,126 @@
+"""The Markdown rendering: the same text as the plain reading, with its structure (extract/markdown.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from corpus_pipeline.extract.html_tree import parse_html
+from corpus_pipeline.extract.markdown import (
+    MarkdownOptions,
+    mapped_lines,
+    markdown_of,
+    plain_of,
+    render_elements,
+    strip_markdown,
+)
+from corpus_pipeline.extract.markup import element_text
+
+# The generated HTML's strategy is built of lambdas, whose repr hypothesis warns is long.
+pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")
+
+# Text that exercises every escape: Markdown's inline and block syntax, HTML entities, spaces of all kinds.
+_TEXT = st.text(alphabet="ab Z_*`[]$|\\<>#-+=.1!&;~()é\u00a0\t\n", min_size=0, max_size=12)
+_INLINE = ("b", "strong", "em", "i", "code", "kbd", "a", "span")
+_BLOCK = ("p", "div", "h1", "h3", "blockquote", "li", "dd", "dt", "section")
+
+
+def _html_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _element(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    inline = st.builds(lambda tag, inner: f'<{tag} href="x y(1)">{inner}</{tag}>' if tag == "a"
+                       else f"<{tag}>{inner}</{tag}>", st.sampled_from(_INLINE), children)
+    block = st.builds(lambda tag, inner: f"<{tag}>{inner}</{tag}>", st.sampled_from(_BLOCK), children)
+    listing = st.builds(lambda tag, items: f"<{tag}>" + "".join(f"<li>{i}</li>" for i in items) + f"</{tag}>",
+                        st.sampled_from(("ul", "ol")), st.lists(children, min_size=1, max_size=3))
+    row = st.lists(children, min_size=1, max_size=3)
+    table = st.builds(lambda head, rows: "<table><tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>"
+                      + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows) + "</table>",
+                      row, st.lists(row, max_size=3))
+    code = st.builds(lambda lang, text: f'<pre><code class="language-{lang}">{_html_text(text)}</code></pre>',
+                     st.sampled_from(("python", "x")), _TEXT)
+    image = st.builds(lambda alt: f'<img alt="{_html_text(alt)}" src="i.png">', _TEXT)
+    return st.one_of(inline, block, listing, table, code, image, st.just("<br>"))
+
+
+_FRAGMENT = st.recursive(
+    _TEXT.map(_html_text), lambda children: st.lists(st.one_of(_element(children), _TEXT.map(_html_text)),
+                                                      max_size=4).map("".join),
+    max_leaves=12,
+)
+_OPTIONS = st.builds(MarkdownOptions, links=st.booleans(), images=st.booleans(), base_url=st.just("https://e.org/a/"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_FRAGMENT, _OPTIONS)
+def test_markdown_holds_the_plain_text(fragment: str, options: MarkdownOptions) -> None:
+    body = parse_html(f"<html><body><main>{fragment}</main></body></html>").find(".//main")
+    lines = render_elements([body], options)
+    markdown = markdown_of(lines)
+    assert plain_of(lines) == element_text(body)
+    assert strip_markdown(markdown) == plain_of(lines)
+    # A reading's lines mapped back onto the rendering keep the same property.
+    mapped = mapped_lines(element_text(body).replace("\n\n", "\n"), lines)
+    assert strip_markdown(markdown_of(mapped)) == plain_of(mapped) == element_text(body)
+
+
+def _markdown(source: str, **options) -> str:
+    body = parse_html(f"<html><body><main>{source}</main></body></html>").find(".//main")
+    return markdown_of(render_elements([body], MarkdownOptions(**options)))
+
+
+def test_headings_lists_and_quotes() -> None:
+    markdown = _markdown(
+        "<h2>Setup</h2><ul><li>one</li><li>two<ol start='3'><li>three</li></ol></li></ul><blockquote>said</blockquote>"
+    )
+    assert markdown == "## Setup\n\n- one\n- two\n  3. three\n\n> said"
+
+
+def test_a_data_table_with_its_header_row_and_escaped_cells() -> None:
+    markdown = _markdown("<table><tr><th>Key</th><th>Value</th></tr><tr><td>a|b</td><td><code>x</code></td></tr></table>")
+    assert markdown == "| Key | Value |\n| --- | --- |\n| a\\|b | `x` |"
+
+
+def test_a_layout_table_is_read_as_text() -> None:
+    markdown = _markdown("<table><tr><td><p>Left column</p><div>menu</div></td><td>Right</td></tr></table>")
+    assert "|" not in markdown
+    assert markdown == "Left column\n\nmenu\n\nRight"
+
+
+def test_code_keeps_its_whitespace_and_its_language() -> None:
+    source = '<div class="highlight-python"><pre><span>def f():</span>\n\n    return 1\n</pre></div>'
+    assert _markdown(source) == "```python\ndef f():\n\n    return 1\n```"
+    assert _markdown('<pre><code class="lang-js">a`b</code></pre>').startswith("```js\n")
+
+
+def test_inline_code_emphasis_and_links_by_option() -> None:
+    source = '<p>Call <code>f()</code> <em>now</em>, see <a href="/docs/x">the docs</a>.</p>'
+    assert _markdown(source) == "Call `f()` *now*, see the docs."
+    linked = _markdown(source, links=True, base_url="https://e.org/a/")
+    assert linked == "Call `f()` *now*, see [the docs](https://e.org/docs/x)."
+    assert strip_markdown(linked) == "Call f() now, see the docs."
+
+
+def test_images_only_with_the_option() -> None:
+    source = '<p>A chart <img alt="sales [2024]" src="c.png"> here</p>'
+    assert _markdown(source) == "A chart here"
+    assert _markdown(source, images=True, base_url="https://e.org/") == "A chart ![sales \\[2024\\]](https://e.org/c.png) here"
+
+
+def test_definition_lists_and_admonitions_read_as_text() -> None:
+    source = '<dl><dt>Term</dt><dd>Meaning</dd></dl><div class="admonition warning"><p>Careful</p></div>'
+    assert _markdown(source) == "**Term**\n\nMeaning\n\n> Careful"
+
+
+def test_reader_lines_map_back_to_their_elements() -> None:
+    body = parse_html(
+        "<html><body><main><h2>Install</h2><ul><li>first</li></ul>"
+        "<table><tr><th>a</th><th>b</th></tr></table><p>unrelated</p></main></body></html>"
+    ).find(".//main")
+    lines = render_elements([body])
+    mapped = mapped_lines("Install\n- first\n| a | b |\n|---|---|\nfrom elsewhere *", lines)
+    assert markdown_of(mapped) == "## Install\n\n- first\n\n| a | b |\n| --- | --- |\n\nfrom elsewhere \\*"
+    assert plain_of(mapped) == "Install\n\nfirst\n\na\n\nb\n\nfrom elsewhere *"
