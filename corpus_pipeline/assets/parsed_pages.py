@@ -1,7 +1,8 @@
 """parsed_pages: the text and metadata of every HTML page."""
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
 
 import dagster as dg
@@ -9,17 +10,19 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import parsed_pages_version
+from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, publish_memo
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
-from corpus_pipeline.core.partition_writer import PartitionWriter
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
+from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.schema import RECORD_SCHEMA
+from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
-from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
+from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages
+from corpus_pipeline.extract.reuse import MEMO, parse_site
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
-from corpus_pipeline.extract.site_survey import survey_site
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, records_distinct_vs_current
@@ -58,32 +61,31 @@ def parsed_pages(
     website = websites.website(context.partition_key)
     store = warehouse.open()
     raw_path = store.local_file("raw_pages", website.name)
-    with store.history(ASSET, website.name).lock() as history:
-        # Two passes over the stored pages: survey the site (its template per language, its sitemap
-        # listing, its links), then extract every page with that knowledge.
-        survey = survey_site(
-            ((page.url, page.hreflang, page.body) for page in _html_pages(raw_path)),
-            iter_sitemap_bodies(raw_path),
-            workers=crawler_config.workers,
-            container_sample_every=max(1, count_documents(raw_path, "html") // CONTAINER_VOTERS),
-        )
-        return_freed_memory()  # what the survey's reading of every body left, before the parse reads them again
-        pages = parse_html_pages(
-            _html_pages(raw_path),
-            website,
-            survey.boilerplate,
-            workers=crawler_config.workers,
-            budget=crawler_config.extraction_budget(),
-        )
+    budget = crawler_config.extraction_budget()
+    pages = count_documents(raw_path, "html")
+    with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
+        last_night = open_last_night(context, history, memo)
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
-            # The records go to a draft first: each page's kind is decided from the whole website's records
-            # (extract/site_page_kinds.py), read back from the draft, then written with the records to the version.
+            # Two passes over the stored pages: survey the site (its template per language, its sitemap listing,
+            # its links), then extract every page with that knowledge; a page whose every input is unchanged since
+            # the current version keeps its record (extract/reuse.py). The records go to a draft first: each page's
+            # kind is decided from the whole website's records (extract/site_page_kinds.py), read back from the
+            # draft, then written with the records to the version.
+            night = parse_site(
+                partial(_html_pages, raw_path),
+                iter_sitemap_bodies(raw_path),
+                last_night,
+                parse_inputs(context, website, budget),
+                partial(_parse, website=website, workers=crawler_config.workers, budget=budget),
+                Path(scratch),
+                pages_total=pages,
+                workers=crawler_config.workers,
+                sample_every=max(1, pages // CONTAINER_VOTERS),
+                log=context.log.info,
+                trim_every=TRIM_EVERY_RECORDS,
+            )
+            last_night.close()
             draft = Path(scratch) / "records.parquet"
-            with PartitionWriter(draft, RECORD_SCHEMA) as writer:
-                for written, record in enumerate(pages, start=1):
-                    writer.write(record | survey.facts_for(record["url"]))
-                    if written % TRIM_EVERY_RECORDS == 0:
-                        return_freed_memory()
             # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
             # RSS after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow.
             unload_language_model()
@@ -92,17 +94,27 @@ def parsed_pages(
             return_freed_memory()
             with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
                 write_with_page_kinds(version, draft, kinds)
+            publish_memo(memo, Path(scratch) / "memo.parquet", version.version_id, context.run.run_id)
+        survey = night.survey
         # Which element of the website's template its documents were read from (extract/content_container.py):
         # "none" when its pages agree on none and each page is read alone.
-        counts = kinds.counts() | {"content_containers": ", ".join(survey.boilerplate.containers) or "none"}
+        containers = ", ".join(survey.boilerplate.containers) or "none"
+        counts = {**kinds.counts(), "content_containers": containers, **night.metadata()}
 
         current = history.current_file()
         policy = warehouse.gate_policy()
-        outcomes = judge_records(version.path, current, count_documents(raw_path, "html"), policy)
+        outcomes = judge_records(version.path, current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
         # and shows here, where most records share one main text.
         outcomes.append(records_distinct_vs_current(version.path, current, policy))
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
+
+
+def _parse(
+    pages: Iterable[HtmlPage], boilerplate: BoilerplateModel, website: Website, workers: int, budget: ExtractionBudget
+) -> Iterator[dict]:
+    """The records of the pages whose inputs changed, parsed with the night's template model."""
+    return parse_html_pages(pages, website, boilerplate, workers=workers, budget=budget)
 
 
 def _html_pages(raw_path: Path) -> Iterator[HtmlPage]:

@@ -1,16 +1,21 @@
 """pdf_documents: the text of every PDF, by outline section, OCR'd when scanned."""
 
+import dataclasses
+
 import dagster as dg
 
 from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import pdf_documents_version
+from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_pdf_memo
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import count_values, declared_metadata
+from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
 from corpus_pipeline.extract.site_links import page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
+from corpus_pipeline.pdf.reuse import NIGHTLY_COLUMNS, PDF_MEMO, pdf_key
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
@@ -49,15 +54,31 @@ def pdf_documents(
     # For the election of canonical_url_groups; reading the sitemaps again costs ~0.7 CPU s on a 2,667-page
     # website, wasted on one without PDFs.
     listed = sitemap_listing(iter_sitemap_bodies(raw_path)) if pdfs else frozenset()
-    with store.history(ASSET, website.name).lock() as history:
+    # What each PDF's records depend on besides the PDF: the code, the reader's settings (not how many processes
+    # share the work), the website's language.
+    reading = dataclasses.replace(settings, workers=1)
+    inputs = f"{asset_code_version(context)}|{reading!r}|{website.name}|{website.default_lang}"
+    with store.history(ASSET, website.name).lock() as history, store.history(PDF_MEMO, website.name).lock() as memo:
+        # A PDF whose body and reading settings are unchanged since the current version keeps its records: no
+        # second OCR (pdf/reuse.py).
+        last_night = open_last_pdfs(context, history, memo)
+        progress = Progress("PDFs", pdfs, context.log.info, unit="PDFs")
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
             for row in iter_documents(raw_path, kind="pdf") if pdfs else ():
-                for record in _pdf_records(context, row, website.name, website.default_lang, settings):
-                    version.write(record | {"in_sitemap": page_key(record["url"]) in listed})
+                url, key = row["final_url"] or row["url"], pdf_key(row, inputs)
+                kept = last_night.kept(url, key)
+                records = kept() if kept else _pdf_records(context, row, website.name, website.default_lang, settings)
+                for record in records:
+                    nightly = {column: row[column] for column in NIGHTLY_COLUMNS}
+                    version.write(record | nightly | {"in_sitemap": page_key(record["url"]) in listed})
+                last_night.remember(url, key, records, kept is not None)
+                progress.advance()
+        last_night.close()
+        publish_pdf_memo(memo, last_night.rows, version.version_id, context.run.run_id)
 
         current = history.current_file()
         outcomes = judge_records(version.path, current, pdfs, warehouse.gate_policy())
-        counts = count_values(version.path, "kind", prefix="records_")
+        counts = count_values(version.path, "kind", prefix="records_") | last_night.counts(progress.elapsed_s)
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 

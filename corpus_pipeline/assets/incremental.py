@@ -1,0 +1,84 @@
+"""Incremental nights in Dagster terms: the run tag that forces a full night, and the parse memo's versions.
+
+By default a night keeps what did not change since the current version (extract/reuse.py, pdf/reuse.py); a run
+tagged ``corpus_pipeline/full_night: true`` recomputes everything (after a change the code version does not see:
+a model file swapped by hand, a suspicion).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+
+from corpus_pipeline.core.arrow_values import table_from_rows
+from corpus_pipeline.core.registry import Website
+from corpus_pipeline.core.versions import PartitionHistory
+from corpus_pipeline.extract.page import ExtractionBudget
+from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
+from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
+
+FULL_NIGHT_TAG = "corpus_pipeline/full_night"
+_TRUE = ("true", "1", "yes")
+
+
+def full_night(context: dg.AssetExecutionContext) -> bool:
+    """Whether the run asks for a full night: every page parsed and every PDF read again."""
+    return context.run.tags.get(FULL_NIGHT_TAG, "").strip().lower() in _TRUE
+
+
+def parse_inputs(context: dg.AssetExecutionContext, website: Website, budget: ExtractionBudget) -> str:
+    """What every page's parse depends on besides the page and the website's template: the code and settings of
+    the extraction (the asset's code version, this run's budget) and the website's registry entry.
+
+    The code version is the one the code location computed when it loaded, the code this run executes (computing it
+    again would read source files that may have changed on disk since).
+    """
+    return f"{asset_code_version(context)}|{budget!r}|{website!r}"
+
+
+def asset_code_version(context: dg.AssetExecutionContext) -> str:
+    """The code version of the asset being materialized, as its definition declares it."""
+    return context.assets_def.code_versions_by_key.get(context.asset_key) or ""
+
+
+def open_last_night(
+    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory
+) -> LastNight:
+    """What the current parsed_pages version and its memo offer this night; nothing on a first or a full night."""
+    if full_night(context):
+        context.log.info(f"A full night ({FULL_NIGHT_TAG}): every page is parsed again")
+        return LastNight()
+    current = history.current()
+    return LastNight.open(
+        memo.current_file(), history.current_file(), current.id if current else None, context.partition_key
+    )
+
+
+def publish_memo(memo: PartitionHistory, draft: Path, records_version: str, run_id: str) -> None:
+    """Make the night's memo current, describing the parsed_pages version ``records_version``.
+
+    Published whether or not that version is: a memo describing a version that is not current offers its pages'
+    survey facts, never their records (LastNight.open).
+    """
+    with memo.new_version(MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
+        write_memo(draft, version, records_version)
+    memo.publish(version.version_id)
+
+
+def open_last_pdfs(context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory) -> LastPdfs:
+    """What the current pdf_documents version and its memo offer this night; nothing on a first or a full night."""
+    if full_night(context):
+        context.log.info(f"A full night ({FULL_NIGHT_TAG}): every PDF is read again")
+        return LastPdfs()
+    current = history.current()
+    return LastPdfs.open(memo.current_file(), history.current_file(), current.id if current else None)
+
+
+def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: str, run_id: str) -> None:
+    """Make the night's PDF memo current, describing the pdf_documents version ``records_version`` (see
+    :func:`publish_memo`)."""
+    with memo.new_version(PDF_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
+        described = [row | {"records_version": records_version} for row in rows]
+        version.write_table(table_from_rows(described, PDF_MEMO_SCHEMA))
+    memo.publish(version.version_id)

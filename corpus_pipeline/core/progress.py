@@ -1,0 +1,78 @@
+"""Progress of a long step, told in the run's log: items done, rate, time left.
+
+A step that works for minutes (the crawl, the parse of every page, OCR, the near-duplicate search) says where it
+stands at least every tenth of its work or every ``every_s`` seconds, whichever comes first, in one line.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# The run log is read by a person waiting: a line every 30 s at most between two tenths of the work.
+DEFAULT_EVERY_S = 30.0
+TENTHS = 10
+
+
+@dataclass
+class Progress:
+    """Counts items of one step and logs ``what: done/total (pct), rate/s, ~left`` through ``log``.
+
+    ``total`` may be None (a crawl in recursive mode does not know it): the line then says done and rate only.
+    ``clock`` is ``time.monotonic`` except in tests.
+    """
+
+    what: str
+    total: int | None
+    log: Callable[[str], None]
+    every_s: float = DEFAULT_EVERY_S
+    unit: str = "pages"
+    clock: Callable[[], float] = time.monotonic
+    done: int = 0
+    _started: float = field(init=False)
+    _last_logged: float = field(init=False)
+    _next_tenth: int = field(init=False, default=1)
+
+    def __post_init__(self) -> None:
+        self._started = self._last_logged = self.clock()
+
+    def advance(self, items: int = 1) -> None:
+        """``items`` more done; logs when a tenth of the total is passed or ``every_s`` went by since the last line."""
+        self.done += items
+        now = self.clock()
+        tenth_passed = bool(self.total) and self.done * TENTHS >= self._next_tenth * (self.total or 0)
+        if tenth_passed or now - self._last_logged >= self.every_s:
+            self.log(self.line(now))
+            self._last_logged = now
+            if self.total:
+                self._next_tenth = self.done * TENTHS // self.total + 1
+
+    @property
+    def elapsed_s(self) -> float:
+        """Seconds since the step started."""
+        return self.clock() - self._started
+
+    def rate(self, now: float | None = None) -> float:
+        """Items per second since the step started (0 before the first second's worth of a clock tick)."""
+        elapsed = (self.clock() if now is None else now) - self._started
+        return self.done / elapsed if elapsed > 0 else 0.0
+
+    def line(self, now: float | None = None) -> str:
+        """``parse: 260/2,600 pages (10%), 8.7 pages/s, ~4 min 29 s left``."""
+        rate = self.rate(now)
+        if not self.total:
+            return f"{self.what}: {self.done:,} {self.unit}, {rate:.1f} {self.unit}/s"
+        share = 100 * self.done / self.total
+        left = f"~{_duration(max(self.total - self.done, 0) / rate)} left" if rate > 0 else "time left unknown"
+        return f"{self.what}: {self.done:,}/{self.total:,} {self.unit} ({share:.0f}%), {rate:.1f} {self.unit}/s, {left}"
+
+
+def _duration(seconds: float) -> str:
+    """``4 min 29 s``, ``12 s``, ``1 h 3 min``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"

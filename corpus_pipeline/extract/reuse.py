@@ -1,0 +1,366 @@
+"""An incremental parse: a page whose every input is unchanged keeps last night's record, unread.
+
+A page's record depends on its body and URL (and the crawl's facts about it: content type, dates, category, language
+hint), the website's registry entry, the extraction settings and code (``parsed_pages``' code version), and two
+things learned from the whole website: the template model and the content containers. The template enters a page's
+parse only through its own blocks that the template holds (``PageTemplate`` looks up the page's block signatures,
+nothing else), so a page's *template fingerprint* is the digest of its signatures the model holds: a new template
+block re-parses the pages that show it, and nothing else.
+
+A memo, kept beside parsed_pages as a versioned partition of its own (``parse_memo``), holds per page:
+
+- the survey's reading of the page (:class:`PageFacts`: its template language, block signatures, links, container
+  vote), keyed by its URL, language hint, body digest and the code version: the next survey reads only changed
+  pages;
+- the page's *parse key*, the digest of everything its record depends on, and the parsed_pages version whose records
+  it describes: a page whose parse key is unchanged, while that version is still current, keeps its record;
+- the values the site-wide pass of page kinds rewrites (``SitePageKinds``' columns), as the page's own parse left
+  them: the pass reads them, and runs again over every record each night (it is cheap).
+
+A kept record is copied whole from the current version (whatever its columns), with what changes every night set
+again: ``fetched_at`` from the crawl, ``in_sitemap`` and ``inlinks`` from the survey.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from corpus_pipeline.core.arrow_values import table_rows
+from corpus_pipeline.core.partition_writer import PartitionWriter
+from corpus_pipeline.core.progress import Progress
+from corpus_pipeline.core.reuse import KeyedRows, digest, kept_or_computed
+from corpus_pipeline.extract.boilerplate import BoilerplateModel
+from corpus_pipeline.extract.content_container import ContainerVote
+from corpus_pipeline.extract.page import HtmlPage
+from corpus_pipeline.extract.site_page_kinds import SitePageKinds
+from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey
+
+# The memo's partitions in the warehouse: parsed_pages' companion, not an asset of its own.
+MEMO = "parse_memo"
+# A block signature is a 32-bit frame above a 64-bit digest (extract/boilerplate.py).
+SIGNATURE_BYTES = 12
+# The record columns the site-wide pass of page kinds rewrites (write_with_page_kinds), whatever they become.
+SITE_PASS_COLUMNS = tuple(f.name for f in dataclasses.fields(SitePageKinds))
+# A record whose parse was stopped by its time budget depends on the machine's load that night: parsed again.
+UNFINISHED_ERROR_PREFIX = "extraction "
+# Record columns that change every night while the page does not: set again on a kept record.
+NIGHTLY_COLUMNS = ("fetched_at",)
+
+MEMO_SCHEMA = pa.schema(
+    [
+        pa.field("url", pa.string()),
+        pa.field("body_digest", pa.binary()),
+        pa.field("survey_key", pa.binary()),  # URL, language hint, body digest, container sampling, code version
+        pa.field("language", pa.string()),
+        pa.field("signatures", pa.large_binary()),  # sorted, SIGNATURE_BYTES each
+        pa.field("links", pa.list_(pa.string())),
+        pa.field("container_name", pa.string()),
+        pa.field("container_words", pa.int64()),
+        pa.field("teaches", pa.bool_()),
+        pa.field("parse_key", pa.binary()),  # null: the record is not kept (see UNFINISHED_ERROR_PREFIX)
+        pa.field("draft_values", pa.string()),  # JSON of the SITE_PASS_COLUMNS as the page's own parse left them
+        pa.field("records_version", pa.string()),  # the parsed_pages version whose records the parse keys describe
+    ]
+)
+
+
+@dataclass
+class Tally:
+    """How many of a night's results were kept from last night, and how many were computed (told to ``progress``)."""
+
+    progress: Progress | None = None
+    kept: int = 0
+    computed: int = 0
+
+    def count(self, kept: bool) -> None:
+        """One more result, kept or computed."""
+        if kept:
+            self.kept += 1
+        else:
+            self.computed += 1
+        if self.progress is not None:
+            self.progress.advance()
+
+
+class LastNight:
+    """What the current parsed_pages version and its memo offer this night (nothing on a first or a full night)."""
+
+    def __init__(self, memo: KeyedRows | None = None, records: KeyedRows | None = None, website: str = "") -> None:
+        self._memo = memo
+        self._records = records
+        self._website = website
+
+    @classmethod
+    def open(
+        cls, memo_path: Path | None, records_path: Path | None, records_version: str | None, website: str
+    ) -> LastNight:
+        """Last night's memo, and its records when the memo describes the current version ``records_version`` (a
+        file of ``website``'s partition, which holds no ``website`` column)."""
+        if memo_path is None:
+            return cls()
+        described = pl.read_parquet(memo_path, columns=["records_version"])["records_version"].unique().to_list()
+        current = records_path is not None and records_version is not None and described == [records_version]
+        records = KeyedRows(records_path, "url") if current and records_path else None
+        return cls(KeyedRows(memo_path, "url"), records, website)
+
+    def facts(self, url: str, survey_key: bytes) -> Callable[[], PageFacts] | None:
+        """A loader of the page's survey facts kept from last night, or None when its survey inputs changed."""
+        if self._memo is None:
+            return None
+        row = self._memo.get(url)
+        if row is None or row["survey_key"] != survey_key:
+            return None
+        return lambda: facts_of_row(row)
+
+    def record(self, url: str, parse_key: bytes) -> Callable[[], dict[str, Any]] | None:
+        """A loader of the page's record kept from last night (the site-wide pass's columns as its parse left them),
+        or None when any input of its parse changed."""
+        if self._memo is None or self._records is None:
+            return None
+        row = self._memo.get(url)
+        if row is None or row["parse_key"] != parse_key or url not in self._records:
+            return None
+        draft_values = json.loads(row["draft_values"]) | {"website": self._website}
+        records = self._records
+        return lambda: {**(records.get(url) or {}), **draft_values}
+
+    def close(self) -> None:
+        for rows in (self._memo, self._records):
+            if rows is not None:
+                rows.close()
+
+
+def survey_key(page: Page, body_digest: bytes, sample_every: int, code_version: str) -> bytes:
+    """What a page's survey facts depend on (one page in ``sample_every`` votes for the container)."""
+    url, lang_hint, _ = page
+    return digest(code_version, url, lang_hint, body_digest, str(sample_every))
+
+
+def facts_mapper(
+    last_night: LastNight, facts_file: PartitionWriter, sample_every: int, code_version: str, tally: Tally
+) -> Callable[[Callable[[Page], PageFacts], Iterable[Page], int], Iterator[PageFacts]]:
+    """A ``map_facts`` for :func:`survey_site`: last night's facts of unchanged pages, the others read by
+    ``map_in_windows``; every page's facts are written to ``facts_file`` (MEMO_SCHEMA) in order and counted in
+    ``tally``."""
+    from corpus_pipeline.extract.pool import map_in_windows
+
+    def map_facts(read: Callable[[Page], PageFacts], pages: Iterable[Page], workers: int) -> Iterator[PageFacts]:
+        def plan(page: Page) -> tuple[tuple[str, bytes, bytes], Callable[[], PageFacts] | None]:
+            body_digest = digest(page[2])
+            key = survey_key(page, body_digest, sample_every, code_version)
+            return (page[0], body_digest, key), last_night.facts(page[0], key)
+
+        for (url, body_digest, key), facts, kept in kept_or_computed(
+            pages, plan, lambda misses: map_in_windows(read, misses, workers)
+        ):
+            facts_file.write({"url": url, "body_digest": body_digest, "survey_key": key, **row_of_facts(facts)})
+            tally.count(kept)
+            yield facts
+
+    return map_facts
+
+
+def parse_key(
+    page: HtmlPage, body_digest: bytes, facts: PageFacts, model: BoilerplateModel, parse_inputs: str
+) -> bytes:
+    """Everything a page's record depends on: the page, its template fingerprint, the containers, ``parse_inputs``
+    (the code version, the website's registry entry, the extraction settings and budget)."""
+    template = model.templates.get(facts.language)
+    shown = sorted(facts.signatures & template.signatures) if template is not None else []
+    return digest(
+        parse_inputs,
+        page.url,
+        body_digest,
+        page.content_type,
+        _iso(page.sitemap_lastmod),
+        _iso(page.http_last_modified),
+        page.category,
+        page.hreflang,
+        facts.language,
+        _packed(shown),
+        json.dumps(list(model.containers)),
+    )
+
+
+def records_with_reuse(
+    pages: Iterable[HtmlPage],
+    facts_rows: Iterable[dict[str, Any]],
+    survey: SiteSurvey,
+    last_night: LastNight,
+    parse_inputs: str,
+    parse: Callable[[Iterable[HtmlPage]], Iterable[dict[str, Any]]],
+    memo: PartitionWriter,
+) -> Iterator[tuple[dict[str, Any], bool]]:
+    """Each page's record and whether it was kept, in the pages' order; the memo's rows written to ``memo``.
+
+    ``facts_rows`` are the survey's rows for the same pages in the same order (written by :func:`facts_mapper`);
+    ``parse`` parses the pages whose inputs changed (parse_html_pages with the night's model). Records come out as
+    the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass. The memo's
+    ``records_version`` is left to :func:`write_memo`, once the version's id is known.
+    """
+
+    def plan(item: tuple[HtmlPage, dict[str, Any]]) -> tuple[tuple[dict[str, Any], bytes, HtmlPage], Any]:
+        page, row = item
+        if row["url"] != page.url:
+            raise ValueError(f"the survey's rows and the pages are out of step: {row['url']} and {page.url}")
+        key = parse_key(page, row["body_digest"], facts_of_row(row), survey.boilerplate, parse_inputs)
+        light = dataclasses.replace(page, body=b"")  # what waits for its turn holds no body
+        return (row, key, light), last_night.record(page.url, key)
+
+    def parse_pages(items: Iterable[tuple[HtmlPage, dict[str, Any]]]) -> Iterable[dict[str, Any]]:
+        return parse(page for page, _ in items)
+
+    for (row, key, page), record, kept in kept_or_computed(zip(pages, facts_rows, strict=True), plan, parse_pages):
+        if kept:
+            record.update({column: getattr(page, column) for column in NIGHTLY_COLUMNS})
+        reusable = not (record.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
+        memo.write(
+            row
+            | {
+                "parse_key": key if reusable else None,
+                "draft_values": json.dumps({column: record.get(column) for column in SITE_PASS_COLUMNS}),
+            }
+        )
+        yield record, kept
+
+
+def row_of_facts(facts: PageFacts) -> dict[str, Any]:
+    """The memo's columns of a page's survey facts."""
+    container = facts.container
+    return {
+        "language": facts.language,
+        "signatures": _packed(sorted(facts.signatures)),
+        "links": sorted(facts.links),
+        "container_name": container.name if container is not None else None,
+        "container_words": container.words if container is not None else None,
+        "teaches": facts.teaches,
+    }
+
+
+def facts_of_row(row: Mapping[str, Any]) -> PageFacts:
+    """A page's survey facts from its memo row (:func:`row_of_facts` read back)."""
+    blob = row["signatures"] or b""
+    signatures = frozenset(
+        int.from_bytes(blob[start : start + SIGNATURE_BYTES], "big") for start in range(0, len(blob), SIGNATURE_BYTES)
+    )
+    name = row["container_name"]
+    container = ContainerVote(name, row["container_words"]) if name is not None else None
+    return PageFacts(row["language"], signatures, frozenset(row["links"] or ()), container, row["teaches"])
+
+
+def memo_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a memo file (or of the survey's facts file), in order, one row group at a time."""
+    source = pq.ParquetFile(path)
+    for group in range(source.num_row_groups):
+        yield from table_rows(source.read_row_group(group))
+
+
+def write_memo(draft: Path, writer: PartitionWriter, records_version: str) -> None:
+    """The memo rows of ``draft`` into ``writer``, describing the parsed_pages version ``records_version``."""
+    source = pq.ParquetFile(draft)
+    for group in range(source.num_row_groups):
+        table = source.read_row_group(group).drop_columns(["records_version"])
+        versions = pl.Series("records_version", [records_version] * table.num_rows).to_arrow().cast(pa.string())
+        writer.write_table(table.append_column("records_version", versions))
+
+
+def _packed(signatures: list[int]) -> bytes:
+    return b"".join(signature.to_bytes(SIGNATURE_BYTES, "big") for signature in signatures)
+
+
+def _iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+@dataclass(frozen=True)
+class SiteParse:
+    """What :func:`parse_site` leaves: the survey, and how many pages were kept and computed, at which rates."""
+
+    survey: SiteSurvey
+    facts: Tally
+    records: Tally
+    survey_s: float
+    parse_s: float
+
+    def metadata(self) -> dict[str, int | float]:
+        """The materialization's counts: pages kept and recomputed, and pages per second of the survey and parse."""
+        return {
+            "records_reused": self.records.kept,
+            "records_parsed": self.records.computed,
+            "survey_pages_reused": self.facts.kept,
+            "survey_pages_read": self.facts.computed,
+            "survey_pages_per_s": round(_rate(self.facts.kept + self.facts.computed, self.survey_s), 1),
+            "parse_pages_per_s": round(_rate(self.records.kept + self.records.computed, self.parse_s), 1),
+            "parsed_pages_per_s": round(_rate(self.records.computed, self.parse_s), 1),
+        }
+
+
+def parse_site(
+    pages: Callable[[], Iterable[HtmlPage]],
+    sitemaps: Iterable[bytes],
+    last_night: LastNight,
+    parse_inputs: str,
+    parse: Callable[[Iterable[HtmlPage], BoilerplateModel], Iterable[dict[str, Any]]],
+    scratch: Path,
+    *,
+    pages_total: int,
+    workers: int,
+    sample_every: int,
+    log: Callable[[str], None],
+    trim_every: int = 64,
+) -> SiteParse:
+    """Survey the website, then write each page's record to ``scratch/records.parquet`` (RECORD_SCHEMA, with the
+    survey's facts) and its memo row to ``scratch/memo.parquet``, keeping what ``last_night`` offers.
+
+    ``pages()`` yields the website's HTML pages, the same each call, in order; ``parse(pages, model)`` parses the
+    pages whose inputs changed (parse_html_pages). Progress goes to ``log`` every tenth of the pages or 30 s.
+    """
+    from corpus_pipeline.core.memory import return_freed_memory
+    from corpus_pipeline.core.schema import RECORD_SCHEMA
+    from corpus_pipeline.extract.site_survey import survey_site
+
+    facts_path = scratch / "facts.parquet"
+    facts_tally = Tally(Progress("survey", pages_total, log))
+    started = time.monotonic()
+    with PartitionWriter(facts_path, MEMO_SCHEMA) as facts_file:
+        survey = survey_site(
+            ((page.url, page.hreflang, page.body) for page in pages()),
+            sitemaps,
+            workers=workers,
+            container_sample_every=sample_every,
+            map_facts=facts_mapper(last_night, facts_file, sample_every, parse_inputs, facts_tally),
+        )
+    survey_s = time.monotonic() - started
+    return_freed_memory()  # what the survey's reading of the bodies left, before the parse reads them again
+
+    records_tally = Tally(Progress("parse", pages_total, log))
+    started = time.monotonic()
+    with PartitionWriter(scratch / "records.parquet", RECORD_SCHEMA) as writer, PartitionWriter(
+        scratch / "memo.parquet", MEMO_SCHEMA
+    ) as memo:
+        records = records_with_reuse(
+            pages(), memo_rows(facts_path), survey, last_night, parse_inputs,
+            lambda changed: parse(changed, survey.boilerplate), memo,
+        )
+        for written, (record, kept) in enumerate(records, start=1):
+            writer.write(record | survey.facts_for(record["url"]))
+            records_tally.count(kept)
+            if written % trim_every == 0:
+                # The records' texts pass through this process: larger than pymalloc's 512 bytes, they leave
+                # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
+                return_freed_memory()
+    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started)
+
+
+def _rate(items: int, seconds: float) -> float:
+    return items / seconds if seconds > 0 else 0.0

@@ -1,0 +1,50 @@
+"""core/reuse: kept results and computed ones come out in the inputs' order; rows found by key without reading all."""
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from corpus_pipeline.core.reuse import KeyedRows, digest, kept_or_computed
+
+
+def test_kept_and_computed_results_in_the_inputs_order():
+    computed: list[int] = []
+
+    def compute(items):
+        for item in items:
+            computed.append(item)
+            yield f"computed {item}"
+
+    def plan(item: int):
+        return item, (lambda: f"kept {item}") if item % 3 else None
+
+    results = list(kept_or_computed(range(10), plan, compute))
+    assert [meta for meta, _, _ in results] == list(range(10))
+    assert [result for _, result, _ in results] == [f"{'kept' if i % 3 else 'computed'} {i}" for i in range(10)]
+    assert [kept for _, _, kept in results] == [bool(i % 3) for i in range(10)]
+    assert computed == [0, 3, 6, 9]
+
+
+def test_compute_is_not_called_when_everything_is_kept():
+    def compute(items):
+        raise AssertionError("no worker pool for a night with nothing to compute")
+
+    results = list(kept_or_computed(["a", "b"], lambda item: (item, lambda: item.upper()), compute))
+    assert results == [("a", "A", True), ("b", "B", True)]
+
+
+def test_keyed_rows_by_value_and_by_a_key_of_it(tmp_path: Path):
+    path = tmp_path / "rows.parquet"
+    table = pa.table({"url": ["a", "b#page=1", "b#page=3", "c"], "n": [1, 2, 3, 4]})
+    pq.write_table(table, path, row_group_size=2)
+    rows = KeyedRows(path, "url")
+    assert rows.get("c") == {"url": "c", "n": 4} and rows.get("z") is None
+    by_source = KeyedRows(path, "url", key_of=lambda url: url.split("#")[0])
+    assert [row["n"] for row in by_source.get_all("b")] == [2, 3] and by_source.count("b") == 2
+
+
+def test_digest_tells_parts_apart():
+    assert digest("ab", "c") != digest("a", "bc")
+    assert digest(None) != digest("")
+    assert digest(b"x") == digest("x")
