@@ -6,7 +6,7 @@ import dagster as dg
 from pydantic import Field
 
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
-from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS
+from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS, TextFormat
 from corpus_pipeline.lm.policy import FILTER_ORDER, QualityPolicy
 from corpus_pipeline.quality.kept_share import DEFAULT_MAX_KEPT_SHARE_DROP
 
@@ -43,6 +43,11 @@ class TrainingSetPolicy(dg.ConfigurableResource):
     )
     scrub_pii: bool = Field(default=True, description="Export: replace e-mail and IP addresses by placeholders.")
     shard_records: int = Field(default=DEFAULT_SHARD_RECORDS, ge=1, description="Export: records per shard.")
+    text_format: TextFormat = Field(
+        default="plain",
+        description="Export: the text as plain (content) or markdown (the markdown column: headings, lists, tables, "
+        "code kept).",
+    )
     export_dir: str = Field(
         default="",
         description="A local folder that also receives each published export (the warehouse's training_export/ "

@@ -62,6 +62,8 @@ REGISTRY_OPTIONS = {
     "ocr": "PDFs: `0` never OCR, `1` pages without a text layer, `2` every page.",
     "max_pages": "Cap on pages per crawl for this website; empty: `crawler_config.max_pages`.",
     "keep_listings": "Keep listings and error pages (`page_kind`) in `canonical_url_groups` and `corpus`.",
+    "markdown_links": "The `markdown` column writes links as `[text](absolute URL)` (default: their text).",
+    "markdown_images": "The `markdown` column keeps images as `![alt](absolute URL)` (default: left out).",
 }
 
 # Fields of the resources that declare no description in the code, and defaults that depend on the machine.

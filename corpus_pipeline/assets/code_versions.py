@@ -132,9 +132,12 @@ def global_corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -
     return code_version({"near_duplicate_threshold": near_duplicate_threshold}, GLOBAL_CORPUS_SOURCES)
 
 
-def training_export_version(scrub_pii: bool = True, shard_records: int = DEFAULT_SHARD_RECORDS) -> str:
-    """What the exported text may contain and how it is cut into shards."""
-    return code_version({"scrub_pii": scrub_pii, "shard_records": shard_records}, TRAINING_EXPORT_SOURCES)
+def training_export_version(
+    scrub_pii: bool = True, shard_records: int = DEFAULT_SHARD_RECORDS, text_format: str = "plain"
+) -> str:
+    """What the exported text may contain, in which format, and how it is cut into shards."""
+    options = {"scrub_pii": scrub_pii, "shard_records": shard_records, "text_format": text_format}
+    return code_version(options, TRAINING_EXPORT_SOURCES)
 
 
 def _fields(settings: Any, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -53,7 +53,7 @@ def training_export(
         ]
         or [pl.DataFrame(schema={"drop_reason": pl.String, "quality_error": pl.String, "keep": pl.Boolean})]
     )
-    exported, emails, ips = training_records(merged, training_policy.scrub_pii)
+    exported, emails, ips = training_records(merged, training_policy.scrub_pii, training_policy.text_format)
     dedup = {
         "kept by the quality filters": int(quality["keep"].sum()),
         "merged: same content": _merged(merged, "same_content"),

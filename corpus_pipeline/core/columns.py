@@ -85,6 +85,12 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         ),
         "title_links": "Same-host pages the page's headings link to (a listing's title links).",
         "title_inlinks": "Listings of the website that link to the page from a heading.",
+        "markdown": (
+            "The content as Markdown, from the same reading: ATX headings, lists, GFM tables, fenced code with its "
+            "language, quotes, emphasis (links and images by the registry's markdown_links / markdown_images; PDFs: "
+            "a heading per outline section). HTML pages' content is this text without its markup. Null in "
+            "partitions written before the column."
+        ),
         "candidate_urls": "Every record URL of the canonical-URL group.",
         "candidates": "How many records the canonical-URL group holds.",
         "absorbed": "Records merged into this one: {url, reason (same_url, same_content, near_duplicate), score}.",
@@ -108,7 +114,10 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "pii_ips": "Public IP addresses in the content (replaced by a placeholder in the export).",
         "id": "Stable record id: a digest of website and canonical URL.",
         "merged_from": "Records of any website merged into this one: {website, url, reason, score}.",
-        "text": "Export: the content, e-mail and IP addresses replaced by placeholders when scrub_pii is on.",
+        "text": (
+            "Export: the content (its Markdown with text_format: markdown), e-mail and IP addresses replaced by "
+            "placeholders when scrub_pii is on."
+        ),
         "duplicates": "Export: how many records of any website were merged into this one.",
     }
 )

@@ -80,6 +80,8 @@ class Website:
     ocr: int = 1
     max_pages: int | None = None
     keep_listings: bool = False  # listings and error pages (page_kind) go on to canonical_url_groups and corpus
+    markdown_links: bool = False  # the markdown column writes links as [text](absolute URL), not their text alone
+    markdown_images: bool = False  # the markdown column keeps images as ![alt](absolute URL)
 
     @property
     def base_url(self) -> str:
@@ -256,7 +258,8 @@ def _parse_website(entry: Any, where: str) -> Website:
     for host in options.get("same_site_hosts", ()):
         _check_netloc(host, "same_site_hosts", fail)
     for bool_option in (
-        "restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod", "follow_nofollow_links"
+        "restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod", "follow_nofollow_links",
+        "markdown_links", "markdown_images",
     ):
         if bool_option in entry:
             options[bool_option] = _expect(entry, bool_option, bool, fail)

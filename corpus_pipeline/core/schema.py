@@ -92,6 +92,9 @@ RECORD_FIELDS = [
     pa.field("page_kind_evidence", pa.string()),  # the page's declarations, then the site-wide pass's reasons
     pa.field("title_links", pa.list_(pa.string())),  # same-host pages the page's headings link to (a listing's titles)
     pa.field("title_inlinks", pa.int32()),  # listings of the website linking to the page from a heading
+    # Added later (partitions written before lack it; issue 45, extract/markdown.py): the content as Markdown, from the
+    # same reading (headings, lists, GFM tables, fenced code, quotes, emphasis); content is its text without markup.
+    pa.field("markdown", pa.string()),
 ]
 RECORD_SCHEMA = pa.schema(RECORD_FIELDS)
 

@@ -80,6 +80,9 @@ class MarkdownOptions:
     base_url: str = ""
 
 
+DEFAULT_MARKDOWN_OPTIONS = MarkdownOptions()
+
+
 @dataclass(frozen=True)
 class Line:
     """One line of the plain text and its place in the Markdown.
@@ -495,7 +498,9 @@ def _longest_run(text: str, char: str) -> int:
     return longest
 
 
-def render_elements(elements: Iterable[etree._Element], options: MarkdownOptions = MarkdownOptions()) -> list[Line]:
+def render_elements(
+    elements: Iterable[etree._Element], options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS
+) -> list[Line]:
     """The lines of the elements' text, in document order, each with its place in the Markdown.
 
     Their ``plain`` values are the lines ``markup.element_text`` gives for the same elements, one after another.
@@ -505,6 +510,17 @@ def render_elements(elements: Iterable[etree._Element], options: MarkdownOptions
         renderer.element(element, _Context())
         renderer.new_block(_Context())
     return renderer.lines
+
+
+def text_as_markdown(text: str, heading: str | None = None) -> str:
+    """Text that has no markup (a PDF's text layer) as Markdown: its lines escaped, under ``heading`` (a level-1
+    heading) when given. Its markup removed, it is the heading's line, then the text's lines."""
+    lines = [_escaped_line_start(escaped(line)) if line.strip() else "" for line in text.split("\n")]
+    body = "\n".join(lines).strip("\n")
+    title = normalized_line(" ".join((heading or "").split()))
+    if not title:
+        return body
+    return f"# {_escaped_line_start(escaped(title))}\n\n{body}".rstrip("\n")
 
 
 def plain_of(lines: Sequence[Line]) -> str:

@@ -41,14 +41,18 @@ def select_markup(document: html.HtmlElement, rules: tuple[MarkupRule, ...]) -> 
 
     An element inside another matched element is not repeated: its text is already in its ancestor's.
     """
+    return join_blocks([element_text(node) for node in markup_elements(document, rules)])
+
+
+def markup_elements(document: html.HtmlElement, rules: tuple[MarkupRule, ...]) -> list[etree._Element]:
+    """The elements matching any rule, in document order, none inside another."""
     matched: set[etree._Element] = set()
     for rule in rules:
         matched.update(_matches(document, rule))
-    blocks = []
-    for node in document.iter():
-        if node in matched and not any(ancestor in matched for ancestor in node.iterancestors()):
-            blocks.append(element_text(node))
-    return join_blocks(blocks)
+    return [
+        node for node in document.iter()
+        if node in matched and not any(ancestor in matched for ancestor in node.iterancestors())
+    ]
 
 
 def _matches(document: html.HtmlElement, rule: MarkupRule) -> list[etree._Element]:

@@ -24,7 +24,16 @@ from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.headings import page_titles, without_headline
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
-from corpus_pipeline.extract.markup import element_text, select_markup
+from corpus_pipeline.extract.markdown import (
+    DEFAULT_MARKDOWN_OPTIONS,
+    Line,
+    MarkdownOptions,
+    mapped_lines,
+    markdown_of,
+    plain_of,
+    render_elements,
+)
+from corpus_pipeline.extract.markup import element_text, markup_elements
 from corpus_pipeline.extract.markup_depth import flatten_markup, nested_deeper_than
 from corpus_pipeline.extract.metadata import (
     choose_lang,
@@ -38,7 +47,7 @@ from corpus_pipeline.extract.metadata import (
 from corpus_pipeline.extract.page_kind import page_declarations
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import WORD, KeyedLines, line_key, normalize_whitespace
+from corpus_pipeline.extract.text import WORD, KeyedLines, join_blocks, line_key, normalize_whitespace
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -116,7 +125,7 @@ def parse_html_page(
     try:
         _fill(record, page, website, boilerplate, max_markup_depth, settings, detect_language)
     except Exception as exc:  # noqa: BLE001 - one hostile page must not stop a website
-        record["content"] = ""
+        record["content"] = record["markdown"] = ""
         record["error"] = f"unparseable HTML: {type(exc).__name__}: {exc}"[:500]
     if not record["content"]:
         record["extraction"] = Extraction.NO_DOCUMENT.value
@@ -198,6 +207,7 @@ def _empty_record(page: HtmlPage, website: Website) -> dict:
         "published": None,
         "excerpt": None,
         "content": "",
+        "markdown": "",
         "h1": [],
         "h2": [],
         "lang": normalize_lang(page.hreflang) or normalize_lang(website.default_lang) or "en",
@@ -257,12 +267,15 @@ def _fill(
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
     containers = boilerplate.containers if boilerplate is not None else ()
+    options = MarkdownOptions(links=website.markdown_links, images=website.markdown_images, base_url=page.url)
     try:
         dates = (record["published"], record["date"])
-        content, extraction = _main_text(document, text, page.url, website, template, settings, dates, containers)
+        content, extraction, rendering = _main_text(
+            document, text, page.url, website, template, settings, dates, containers, options
+        )
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
-        content, extraction = "", Extraction.NO_DOCUMENT
+        content, extraction, rendering = "", Extraction.NO_DOCUMENT, []
     words = _words_up_to(content, website.min_content_words)
     if not website.markup and extraction is not Extraction.SITE_CONTAINER and 0 < words < website.min_content_words:
         # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
@@ -272,7 +285,11 @@ def _fill(
         reason = f"too little text for a document: {words} words (min_content_words {website.min_content_words})"
         record["error"] = f"{reason}: {content!r}"[:500]
         content = ""
-    record["content"] = content
+    # The Markdown is the text's lines, each as the element it came from renders; the text is the Markdown's lines
+    # without their markup (a reader's "- " and "| a | b |" become the item and the cells they wrote out).
+    lines = mapped_lines(content, rendering) if content else []
+    content = plain_of(lines)
+    record["content"], record["markdown"] = content, markdown_of(lines)
     record["extraction"] = extraction.value
     root = document.find(".")
     declared = root.get("lang") if root is not None else None
@@ -302,19 +319,23 @@ def _bounded_nesting(text: str, max_markup_depth: int) -> tuple[str, str | None]
 def _main_text(
     document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None,
     settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (), containers: tuple[str, ...] = (),
-) -> tuple[str, Extraction]:
-    """The page's main text and the path that produced it (``dates``: the page's, for its byline lines;
-    ``containers``: the names of the elements that hold the website's documents, learned from all its pages)."""
+    options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS,
+) -> tuple[str, Extraction, list[Line]]:
+    """The page's main text, the path that produced it, and the rendered lines of the elements it was read from
+    (``dates``: the page's, for its byline lines; ``containers``: the names of the elements that hold the website's
+    documents, learned from all its pages; ``options``: what the rendering keeps)."""
     removable: tuple[str, ...] = NON_CONTENT_TAGS if website.markup else NON_TEXT_TAGS
     if not website.keep_code_blocks:
         removable += CODE_TAGS
     if website.markup:
         _clear(document, removable, boilerplate, settings)
-        return select_markup(document, website.markup), Extraction.MARKUP
+        selected = markup_elements(document, website.markup)
+        marked = join_blocks([element_text(node) for node in selected])
+        return marked, Extraction.MARKUP, render_elements(selected, options)
     if containers and settings.site_containers:
-        held = _container_text(document, text, removable, boilerplate, containers, settings, dates)
+        held = _container_text(document, text, removable, boilerplate, containers, settings, dates, options)
         if held is not None:
-            return held, Extraction.SITE_CONTAINER
+            return held[0], Extraction.SITE_CONTAINER, held[1]
         document = _parse(text)  # the container's reading cleared the tree: the page's own readers start afresh
     # The extractors read the whole page, template included, and the template's lines leave their text afterwards.
     # A tree stripped of its template is read differently (the Debian handbook's German index, stripped of only
@@ -329,19 +350,27 @@ def _main_text(
     extracted = KeyedLines.of(main.text).without_lines_in(template)
     if extracted.text.strip():
         cleaned = extracted.without_degenerate_lines(settings).text
-        return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction
+        # The readers' lines are mapped back onto the page as the extractors read it (comment sections removed).
+        page = document.find("body")
+        rendering = render_elements([page if page is not None else document], options)
+        return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction, rendering
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
     body = _cleaned(text, NON_CONTENT_TAGS, boilerplate, settings).find("body")
-    return (element_text(body) if body is not None else ""), Extraction.VISIBLE_TEXT
+    if body is None:
+        return "", Extraction.VISIBLE_TEXT, []
+    rendering = render_elements([body], options)
+    return plain_of(rendering), Extraction.VISIBLE_TEXT, rendering
 
 
 def _container_text(
     document: html.HtmlElement, text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None,
     containers: tuple[str, ...], settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (),
-) -> str | None:
-    """The text of the page's element that holds the website's documents, less the template's lines around it; None
-    when the page holds no such element or when its own reader finds a document elsewhere (another template).
+    options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS,
+) -> tuple[str, list[Line]] | None:
+    """The text of the page's element that holds the website's documents, less the template's lines around it, and
+    the element's rendered lines; None when the page holds no such element or when its own reader finds a document
+    elsewhere (another template).
 
     Only the edges are trimmed (the headline and what stands above it, then template, byline, date and tag lines
     before the first and after the last line of the document's own): a line the author repeats on many pages (a
@@ -357,7 +386,9 @@ def _container_text(
     _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
     for landmark in document.xpath(NAVIGATION_LANDMARKS):
         landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is
-    held = "\n".join(element_text(e) for e in elements if e.getparent() is not None)
+    # One walk gives both: the rendered lines' plain text is the elements' element_text, line for line.
+    rendering = render_elements([e for e in elements if e.getparent() is not None], options)
+    held = plain_of(rendering)
     own_words = sum(len(WORD.findall(line)) for line in held.split("\n") if line_key(line) not in template)
     if not WORD.search(held) or not reader_agrees(held, resiliparse_main_text(text, comments), own_words):
         return None
@@ -365,7 +396,7 @@ def _container_text(
     if settings.container_edges_trimmed:
         lines = _without_edge_lines(lines, template)
         lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings), template)
-    return normalize_whitespace(lines.replace("\n", "\n\n"))
+    return normalize_whitespace(lines.replace("\n", "\n\n")), rendering
 
 
 def _without_edge_lines(text: str, template: set[str]) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import polars as pl
 import pyarrow.parquet as pq
@@ -31,6 +32,9 @@ PARQUET_DIR, JSONL_DIR = "data", "jsonl"
 CARD_FILE = "README.md"
 EXPORT_ASSET = "training_export"  # in a warehouse: <root>/training_export/ is the current version's folder
 SPLIT = "train"
+# What the export's ``text`` is: the plain text (``content``) or its Markdown rendering (``markdown``, issue 45).
+TextFormat = Literal["plain", "markdown"]
+TEXT_FORMATS: tuple[TextFormat, ...] = ("plain", "markdown")
 
 
 @dataclass
@@ -46,13 +50,24 @@ class ExportSummary:
     pii_ips_replaced: int = 0
 
 
-def training_records(global_corpus: pl.DataFrame, scrub_pii: bool = True) -> tuple[pl.DataFrame, int, int]:
-    """The export columns of the global corpus (``text`` with PII replaced when asked) and the replacements made."""
+def training_records(
+    global_corpus: pl.DataFrame, scrub_pii: bool = True, text_format: TextFormat = "plain"
+) -> tuple[pl.DataFrame, int, int]:
+    """The export columns of the global corpus (``text`` with PII replaced when asked) and the replacements made.
+
+    ``text_format``: ``plain`` exports ``content``, ``markdown`` the ``markdown`` column (a record written before that
+    column existed exports its ``content``, which reads as Markdown paragraphs).
+    """
     from corpus_pipeline.lm.pii import PiiScrubber  # datatrove: loaded by the export, not by every Dagster process
 
+    if text_format not in TEXT_FORMATS:
+        raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
+    source = global_corpus["content"]
+    if text_format == "markdown" and "markdown" in global_corpus.columns:
+        source = global_corpus["markdown"].fill_null(source)
     texts, emails, ips = [], 0, 0
     scrubber = PiiScrubber()
-    for content in global_corpus["content"]:
+    for content in source:
         content = content or ""
         if scrub_pii:
             result = scrubber.scrub(content)
@@ -72,11 +87,12 @@ def export_training_set(
     card: str | None = None,
     shard_records: int = DEFAULT_SHARD_RECORDS,
     scrub_pii: bool = True,
+    text_format: TextFormat = "plain",
 ) -> ExportSummary:
     """Write the shards and the card (``card`` as given, or none) beside ``folder`` and swap the folder in."""
     folder = Path(folder)
     with _swapped_in_whole(folder) as staging:
-        summary = write_training_set(global_corpus, staging, card, shard_records, scrub_pii)
+        summary = write_training_set(global_corpus, staging, card, shard_records, scrub_pii, text_format)
     summary.folder = folder
     return summary
 
@@ -87,9 +103,10 @@ def write_training_set(
     card: str | None = None,
     shard_records: int = DEFAULT_SHARD_RECORDS,
     scrub_pii: bool = True,
+    text_format: TextFormat = "plain",
 ) -> ExportSummary:
     """Write the shards and the card into ``folder`` (a new version's folder: nobody reads it yet)."""
-    records, emails, ips = training_records(global_corpus, scrub_pii)
+    records, emails, ips = training_records(global_corpus, scrub_pii, text_format)
     summary = write_export_records(records, folder, card, shard_records)
     summary.pii_emails_replaced, summary.pii_ips_replaced = emails, ips
     return summary

@@ -13,6 +13,7 @@ from pypdf.errors import PdfReadError, PyPdfError
 
 from corpus_pipeline.core.dates import to_utc
 from corpus_pipeline.core.urls import InvalidUrlError, canonical_url
+from corpus_pipeline.extract.markdown import text_as_markdown
 from corpus_pipeline.extract.metadata import detect_lang, normalize_lang
 from corpus_pipeline.extract.text import normalize_whitespace
 from corpus_pipeline.pdf.ocr import OcrError, ocr_pdf_pages
@@ -91,6 +92,8 @@ def read_pdf(
             "published": published,
             "excerpt": excerpt if section.start == 0 else None,
             "content": content,
+            # Page by page as the content, under the outline entry that starts the section.
+            "markdown": text_as_markdown(content, section.title) if content else "",
             "h1": [title] if title else [],
             "h2": [section.title] if section.title else [],
             "lang": (lang if lang and len(content) >= 50 else None) or normalize_lang(default_lang) or "en",

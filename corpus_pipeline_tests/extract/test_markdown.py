@@ -124,3 +124,36 @@ def test_reader_lines_map_back_to_their_elements() -> None:
     mapped = mapped_lines("Install\n- first\n| a | b |\n|---|---|\nfrom elsewhere *", lines)
     assert markdown_of(mapped) == "## Install\n\n- first\n\n| a | b |\n| --- | --- |\n\nfrom elsewhere \\*"
     assert plain_of(mapped) == "Install\n\nfirst\n\na\n\nb\n\nfrom elsewhere *"
+
+
+_DOC_PAGE = """<html><head><title>Install | Docs</title></head><body><nav><a href="/">Home</a></nav>
+<article class="doc"><h1>Install</h1><p>The package installs with <code>pip</code> on every platform we support,
+and it needs <strong>Python 3.11</strong> or newer to run its command line tool.</p>
+<h2>Steps</h2><ol><li>Create a virtual environment for the project.</li><li>Install the package into it.</li></ol>
+<pre><code class="language-bash">python -m venv .venv
+.venv/bin/pip install corpus-pipeline
+</code></pre>
+<table><tr><th>Option</th><th>Default</th></tr><tr><td>workers</td><td>2</td></tr></table>
+<p>That is all there is to it, and the rest of the guide explains the options one by one in detail.</p></article>
+<footer>Copyright</footer></body></html>"""
+
+
+@pytest.mark.parametrize("containers", [(), ("article.doc",)])
+def test_a_parsed_page_carries_its_markdown(containers: tuple[str, ...]) -> None:
+    from datetime import UTC, datetime
+
+    from corpus_pipeline.core.registry import Website
+    from corpus_pipeline.extract.boilerplate import BoilerplateModel
+    from corpus_pipeline.extract.page import HtmlPage, parse_html_page
+
+    page = HtmlPage("https://docs.example.org/install/", _DOC_PAGE.encode(), "text/html", datetime.now(UTC))
+    model = BoilerplateModel(containers=containers)
+    record = parse_html_page(page, Website(name="docs", url="https://docs.example.org/"), model)
+    assert record["extraction"] == ("site_container" if containers else record["extraction"])
+    markdown = record["markdown"]
+    assert strip_markdown(markdown) == record["content"]
+    assert "## Steps" in markdown
+    assert "1. Create a virtual environment for the project.\n2. Install the package into it." in markdown
+    assert "```bash\npython -m venv .venv\n.venv/bin/pip install corpus-pipeline\n```" in markdown
+    assert "| Option | Default |\n| --- | --- |\n| workers | 2 |" in markdown
+    assert "`pip`" in markdown and "**Python 3.11**" in markdown

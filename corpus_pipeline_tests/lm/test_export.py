@@ -90,3 +90,21 @@ def test_the_card_counts_records_that_could_not_be_scored_as_removed(global_corp
     facts = facts_from("demo set", QualityPolicy(), quality, exported, {}, {"scrubbed": False})
     assert facts.removed_by == {"c4:too_few_sentences": 1, "scoring_error": 1}
     assert "| scoring_error | 1 |" in render_card(facts)
+
+
+def test_text_format_markdown_exports_the_markdown_column(global_corpus):
+    from corpus_pipeline.lm.export import training_records
+
+    marked = global_corpus.with_columns(
+        pl.when(pl.col("url").str.contains("page1")).then(None).otherwise(pl.lit("## Heading\n\n- item")).alias(
+            "markdown"
+        )
+    )
+    plain, _, _ = training_records(marked, scrub_pii=False)
+    markdown, _, _ = training_records(marked, scrub_pii=False, text_format="markdown")
+    assert plain["text"].to_list() == marked["content"].to_list()
+    for text, content, url in zip(markdown["text"], marked["content"], marked["url"], strict=True):
+        # A record written before the markdown column existed exports its content.
+        assert text == (content if "page1" in url else "## Heading\n\n- item")
+    with pytest.raises(ValueError, match="text_format"):
+        training_records(marked, text_format="html")  # type: ignore[arg-type]
