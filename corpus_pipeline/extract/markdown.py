@@ -67,6 +67,15 @@ _QUOTE = re.compile(r"^ {0,3}> ?")
 _TEXT_ITEM = re.compile(r"^(\s*)(?:[-*•]|\d{1,9}[.)])\s+(.*)$")
 _TEXT_ROW = re.compile(r"^\|(.*)\|$")
 _WORD = re.compile(r"\w")
+# Math as pages carry it: TeX in a MathJax script, in a KaTeX / MathML annotation, or as delimited text that a script
+# typesets in the browser (pymdownx.arithmatex's ``\(...\)`` and ``\[...\]``).
+TEX_ATTRIBUTE = "data-tex"
+_DISPLAY_ATTRIBUTE = "data-tex-display"
+_MATH_SCRIPTS = "//script[starts-with(@type, 'math/tex')]"
+_TEX_ANNOTATIONS = "//annotation[@encoding='application/x-tex']"
+_DELIMITED_TEX = re.compile(
+    r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
+)
 
 
 @dataclass(frozen=True)
@@ -283,7 +292,9 @@ class _Renderer:
         tag = node.tag if isinstance(node.tag, str) else ""
         if not tag:
             return  # a comment or processing instruction: no text
-        if tag in BLOCK_TAGS:
+        if (math := _tex_of(node)) is not None and not any(marker.code for marker in self.open):
+            self._math(*math, tag in BLOCK_TAGS, ctx)
+        elif tag in BLOCK_TAGS:
             self._block(node, tag, ctx)
         else:
             self._inline(node, tag, ctx)
@@ -360,6 +371,16 @@ class _Renderer:
         if marker is not None:
             self.close_marker(marker)
 
+    def _math(self, tex: str, display: bool, block: bool, ctx: _Context) -> None:
+        """Math as its TeX: ``$...$`` in a line, ``$$...$$`` on a line of its own (the plain text holds the TeX)."""
+        if block or display:
+            self.new_block(ctx)
+        self.plain.append(tex)
+        body = tex.replace("|", "\\|") if ctx.cell is not None else tex
+        self.markdown.append(f"$${body}$$" if display else f"${body}$")
+        if block or display:
+            self.new_block(ctx)
+
     def _image(self, node: etree._Element, in_code: bool) -> None:
         """An image, as ``![alt](URL)`` when asked (the plain text holds no image)."""
         source = self._url(node.get("src"))
@@ -425,6 +446,64 @@ class _Renderer:
                 col += max(1, min(int(cell.get("colspan") or 1), 100))
             except ValueError:
                 col += 1
+
+
+def mark_tex(document: etree._Element) -> None:
+    """Keep the TeX of the page's math where the rendering finds it, before the scripts and the MathML go: a MathJax
+    script becomes an empty element carrying its TeX, a KaTeX (or MathML) formula carries its annotation's TeX. No
+    reader's text changes (an empty element, attributes)."""
+    for script in document.xpath(_MATH_SCRIPTS):
+        parent = script.getparent()
+        if parent is None:
+            continue
+        marker = etree.Element("span")
+        marker.set(TEX_ATTRIBUTE, script.text or "")
+        if "mode=display" in (script.get("type") or ""):
+            marker.set(_DISPLAY_ATTRIBUTE, "1")
+        marker.tail = script.tail
+        parent.replace(script, marker)
+    for annotation in document.xpath(_TEX_ANNOTATIONS):
+        formula = _formula_of(annotation)
+        if formula is not None and formula.get(TEX_ATTRIBUTE) is None:
+            formula.set(TEX_ATTRIBUTE, annotation.text or "")
+            math = next(annotation.iterancestors("math"), None)
+            if math is not None and math.get("display") == "block":
+                formula.set(_DISPLAY_ATTRIBUTE, "1")
+
+
+def _formula_of(annotation: etree._Element) -> etree._Element | None:
+    """The element that shows an annotated formula: KaTeX's ``.katex-display`` or ``.katex``, else the ``math``."""
+    math = None
+    for ancestor in annotation.iterancestors():
+        if ancestor.tag == "math":
+            math = ancestor
+            continue
+        classes = (ancestor.get("class") or "").split()
+        if "katex-display" in classes:
+            return ancestor
+        if "katex" in classes:
+            display = ancestor.getparent()
+            in_display = display is not None and "katex-display" in (display.get("class") or "").split()
+            return display if in_display else ancestor
+    return math
+
+
+def _tex_of(node: etree._Element) -> tuple[str, bool] | None:
+    """An element's math as (TeX, display), when it is math the page marks (None: it is not)."""
+    tex = node.get(TEX_ATTRIBUTE)
+    display = node.get(_DISPLAY_ATTRIBUTE) is not None
+    if tex is None:
+        if "arithmatex" not in (node.get("class") or "").split():
+            return None
+        delimited = _DELIMITED_TEX.match(node.text_content())
+        if delimited is None:
+            return None
+        tex = next(group for group in delimited.groups() if group is not None)
+        display = delimited.group("inline") is None
+    tex = " ".join(tex.split())
+    if not tex or "$" in tex:
+        return None  # a dollar inside would end the math early: the element reads as text
+    return tex, display
 
 
 def _code_text(pre: etree._Element) -> str:

@@ -29,6 +29,7 @@ from corpus_pipeline.extract.markdown import (
     Line,
     MarkdownOptions,
     mapped_lines,
+    mark_tex,
     markdown_of,
     plain_of,
     render_elements,
@@ -247,6 +248,7 @@ def _fill(
         record["error"] = refusal
         return
     document = _parse(text)
+    mark_tex(document)  # before the scripts and the MathML go: the Markdown keeps the page's math as TeX
 
     # Metadata and headings are read before anything is removed (nav titles, header dates).
     record["h1"] = _headings(document, "h1")

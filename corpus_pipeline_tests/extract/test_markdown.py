@@ -157,3 +157,23 @@ def test_a_parsed_page_carries_its_markdown(containers: tuple[str, ...]) -> None
     assert "```bash\npython -m venv .venv\n.venv/bin/pip install corpus-pipeline\n```" in markdown
     assert "| Option | Default |\n| --- | --- |\n| workers | 2 |" in markdown
     assert "`pip`" in markdown and "**Python 3.11**" in markdown
+
+
+def test_math_is_kept_as_its_tex() -> None:
+    from corpus_pipeline.extract.markdown import mark_tex
+
+    katex = (
+        '<span class="katex"><span class="katex-mathml"><math><semantics><mi>x</mi>'
+        '<annotation encoding="application/x-tex">x^2</annotation></semantics></math></span>'
+        '<span class="katex-html" aria-hidden="true">x2</span></span>'
+    )
+    source = (
+        f"<p>Area {katex} grows.</p>"
+        '<p>Mean <span class="arithmatex">\\(\\bar{x}\\)</span> and</p><div class="arithmatex">\\[a|b\\]</div>'
+        '<p>Old <script type="math/tex">y_1</script> MathJax.</p>'
+    )
+    document = parse_html(f"<html><body><main>{source}</main></body></html>")
+    mark_tex(document)
+    lines = render_elements([document.find(".//main")])
+    assert markdown_of(lines) == "Area $x^2$ grows.\n\nMean $\\bar{x}$ and\n\n$$a|b$$\n\nOld $y_1$ MathJax."
+    assert strip_markdown(markdown_of(lines)) == plain_of(lines) == "Area x^2 grows.\n\nMean \\bar{x} and\n\na|b\n\nOld y_1 MathJax."
