@@ -1,5 +1,7 @@
 """corpus: the final deduplicated corpus of a website."""
 
+import time
+
 import dagster as dg
 
 from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
@@ -50,9 +52,14 @@ def corpus(
     website = context.partition_key
     groups = store.scan("canonical_url_groups", website).collect()
     with store.history(ASSET, website).lock() as history:
+        started = time.monotonic()
+        context.log.info(f"dedup: {groups.height:,} records, exact then near duplicates")
         records, counts = deduplicate(
             groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers
         )
+        rate = groups.height / max(time.monotonic() - started, 1e-9)
+        context.log.info(f"dedup: {groups.height:,} records -> {records.height:,} in {time.monotonic() - started:.1f} s"
+                         f" ({rate:.0f} records/s)")
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
         inputs = groups.height
@@ -66,4 +73,5 @@ def corpus(
             no_ignored_urls(version.path, crawler_config.urls_to_ignore),
             no_empty_content(version.path),
         ]
-        yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, counts)
+        metadata = {**counts, "dedup_records_per_s": round(rate, 1)}
+        yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, metadata)

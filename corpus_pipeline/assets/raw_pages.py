@@ -12,6 +12,7 @@ from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.checkpoint import Checkpoint
 from corpus_pipeline.core.memory import return_freed_memory
+from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.previous import PreviousCrawl
@@ -57,9 +58,12 @@ def raw_pages(
 
         checkpoint = store.checkpoint(ASSET, website.name, RAW_PAGES_SCHEMA)
         resumed = _resume_or_start(context, checkpoint, timedelta(hours=crawler_config.resume_within_hours))
+        # How many URLs the crawl will decide on is known only once it ends: last night's count is the estimate.
+        progress = Progress("fetch", len(previous) if previous else None, context.log.info, unit="URLs")
         with checkpoint.appender(flush_rows=crawler_config.checkpoint_every_rows) as journal:
             for row in crawl_website(website, crawler_config.crawl_settings(), previous, resumed=resumed):
                 journal.write(row)
+                progress.advance()
         if previous is not None:
             previous.close()
 
