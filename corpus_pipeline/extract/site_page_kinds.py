@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,6 +184,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     declared_tokens = [_declared_tokens(value) for value in column["page_kind_evidence"].to_list()]
     declared_kinds = column["page_kind"].to_list()
     title_of_key = {keys[row]: _line_form(titles[row]) for row in range(size) if usable[row] and titles[row]}
+    site_titles = _SiteTitles(title for row, title in enumerate(titles) if usable[row] and title)
     kinds: list[str | None] = []
     evidence: list[str | None] = []
     for row in range(size):
@@ -193,8 +194,20 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
             kinds.append(kind)
             evidence.append(" ".join(tokens) or None)
             continue
-        kind, why = _decide(row, tokens, shows, keys, links, contents, titles, title_of_key, int(word_counts[row]),
-                            declared_tokens, shingler)
+        kind, why = _decide(
+            row,
+            tokens,
+            shows,
+            keys,
+            links,
+            contents,
+            titles,
+            title_of_key,
+            int(word_counts[row]),
+            declared_tokens,
+            shingler,
+            site_titles,
+        )
         kinds.append(kind)
         evidence.append("; ".join(part for part in (" ".join(tokens), why) if part) or None)
 
@@ -207,9 +220,18 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
 
 
 def _decide(
-    row: int, tokens: list[str], shows: dict[int, dict[int, bool]], keys: list[str], links: list[list[str]],
-    contents: pl.Series, titles: list, title_of_key: dict[str, str], words: int, declared_tokens: list[list[str]],
+    row: int,
+    tokens: list[str],
+    shows: dict[int, dict[int, bool]],
+    keys: list[str],
+    links: list[list[str]],
+    contents: pl.Series,
+    titles: list,
+    title_of_key: dict[str, str],
+    words: int,
+    declared_tokens: list[list[str]],
     shingler: _Shingler,
+    site_titles: _SiteTitles,
 ) -> tuple[str, str]:
     declared = declared_kind(tokens)
     if declared == ERROR_PAGE or error_title(titles[row], words):
@@ -227,6 +249,15 @@ def _decide(
         if coverage >= DOCUMENT_COVERAGE:
             return LISTING, f"shows {len(strict)} of the website's pages ({coverage:.0%} of its words)"
         return DOCUMENT, f"declares one document; quotes {len(strict)} pages ({coverage:.0%} of its words)"
+    # Lines that name other pages of the website (their titles, or a tag's or category's name and count) and
+    # nothing a record is made of in between, only labels shorter than a shingle (dates, counts, a heading): an
+    # archive by date, a tag cloud, a category index, a section's table of contents. Whatever the page declares:
+    # some themes mark every page up as an article, their archives too.
+    listed, whole, own_words = site_titles.listed(contents[row], titles[row])
+    if is_document:
+        listed = whole  # a declared post names other pages by their whole titles to be a list of them
+    if (listed >= 2 and own_words < MIN_PROBE_WORDS) or (listed == whole == 1 and own_words == 0):
+        return LISTING, f"lists {listed} of the website's pages and has no text of its own"
     if not is_document:
         # One other page's text, or the same text as another page: the page that links to the other from its
         # heading, declares itself a list or names no canonical address where the other names itself, is the list.
@@ -272,6 +303,59 @@ def _title_lines(content: str | None, titles: Sequence[str | None]) -> int:
     if not wanted:
         return 0
     return sum(1 for line in (content or "").split("\n") if line.strip() and _line_form(line) in wanted)
+
+
+class _SiteTitles:
+    """The names the website's pages go by in other pages' lists: each title, and its leading or trailing half or
+    more (a tag page titled "Tag: feature release" is listed as "feature release", a "Python Archives" page as
+    "Python")."""
+
+    def __init__(self, titles: Iterable[str]) -> None:
+        self._names: dict[str, bool] = {}  # name -> whether it is a whole title
+        self._longest = 0
+        for title in titles:
+            words = _line_form(title).split()
+            self._longest = max(self._longest, len(words))
+            least = max(1, (len(words) + 1) // 2)
+            for size in range(least, len(words)):
+                for part in (" ".join(words[:size]), " ".join(words[-size:])):
+                    if any(word.isalpha() for word in part.split()):  # "1" of "Part 1" names nothing
+                        self._names.setdefault(part, False)
+            if words:
+                self._names[" ".join(words)] = True
+
+    def listed(self, content: str | None, own_title: str | None) -> tuple[int, int, int]:
+        """Entries of ``content`` that name another page of the website (a line holding its name, and around it
+        labels shorter than a shingle: a date, a count), how many of them name a page by its whole title, and the
+        words of the other lines that are at least a shingle long (the page's own text; dates, counts and headings
+        are shorter)."""
+        own = _line_form(own_title)
+        listed = whole = own_words = 0
+        for line in (content or "").split("\n"):
+            words = _line_form(line).split()
+            if not words:
+                continue
+            named = self._named(words, own)
+            if named is not None:
+                listed += 1
+                whole += named
+            elif len(words) >= SHINGLE_WORDS:
+                own_words += len(words)
+        return listed, whole, own_words
+
+    def _named(self, words: list[str], own: str) -> bool | None:
+        """Whether the line of ``words`` names another page by a whole title (True) or part of one (False), the
+        rest of it shorter than a shingle; None when it names none. The longest name found counts."""
+        count = len(words)
+        if count > self._longest + SHINGLE_WORDS - 1:
+            return None
+        for size in range(count, max(1, count - SHINGLE_WORDS + 1) - 1, -1):
+            for start in range(count - size + 1):
+                name = " ".join(words[start : start + size])
+                # A line naming the page itself (its headline, a caption) lists nothing.
+                if name in self._names and f" {name} " not in f" {own} ":
+                    return self._names[name]
+        return None
 
 
 def _coverage(text: str, others: Sequence[str], shingler: _Shingler) -> float:

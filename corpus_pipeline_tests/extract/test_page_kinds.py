@@ -29,14 +29,20 @@ def _text(seed: int, words: int = 120) -> str:
 
 def _record(path: str, content: str, *, title: str | None = None, declared: str = "", links=(), kind=None) -> dict:
     return {
-        "url": SITE + path, "canonical_url": SITE + path, "title": title or path, "content": content, "error": None,
-        "page_kind": kind, "page_kind_evidence": declared, "title_links": [SITE + link for link in links],
+        "url": SITE + path,
+        "canonical_url": SITE + path,
+        "title": title or path,
+        "content": content,
+        "error": None,
+        "page_kind": kind,
+        "page_kind_evidence": declared,
+        "title_links": [SITE + link for link in links],
     }
 
 
 def _kinds(records: list[dict]) -> dict[str, str | None]:
     result = site_page_kinds(pl.DataFrame(records))
-    return {r["url"][len(SITE):]: kind for r, kind in zip(records, result.page_kind, strict=True)}
+    return {r["url"][len(SITE) :]: kind for r, kind in zip(records, result.page_kind, strict=True)}
 
 
 def _excerpt(text: str, words: int = 55) -> str:
@@ -118,6 +124,35 @@ def test_an_index_of_linked_titles_with_bylines_and_summaries_is_a_listing():
     assert all(kinds[path] == "document" for path in POSTS)
 
 
+def test_an_archive_of_dated_titles_without_heading_links_is_a_listing():
+    # Pelican's archives.html: a date line, then the post's title in a <dd>; no heading links to the posts.
+    titles = {path: f"Release {n}.0.{n}" for n, path in enumerate(POSTS)}
+    archive = "Archives\n\n" + "\n\n".join(f"March 0{n}, 2024\n\n{title}" for n, title in enumerate(titles.values()))
+    records = [_record(path, text, title=titles[path]) for path, text in POSTS.items()]
+    records.append(_record("/archives.html", archive, title="Archives"))
+    kinds = _kinds(records)
+    assert kinds["/archives.html"] == "listing"
+    assert all(kinds[path] == "document" for path in POSTS)
+
+
+def test_a_tag_cloud_naming_tag_pages_with_counts_is_a_listing():
+    records = [_record(path, text, title=f"Story {n}") for n, (path, text) in enumerate(POSTS.items())]
+    records += [
+        _record("/tag/bugfix-release.html", _excerpt(_text(21)), title="Tag: bugfix release"),
+        _record("/tag/feature-release.html", _excerpt(_text(22)), title="Tag: feature release"),
+        _record("/tags.html", "bugfix release (13)\n\nfeature release (32)", title="Tags"),
+    ]
+    assert _kinds(records)["/tags.html"] == "listing"
+
+
+def test_a_page_with_text_of_its_own_around_a_list_of_titles_stays_a_document():
+    titles = {path: f"Story {n}" for n, path in enumerate(POSTS)}
+    guide = _text(31, words=40) + "\n\n" + "\n\n".join(titles.values()) + "\n\n" + _text(32, words=40)
+    records = [_record(path, text, title=titles[path]) for path, text in POSTS.items()]
+    records.append(_record("/guide/", guide, title="A guide"))
+    assert _kinds(records)["/guide/"] == "document"
+
+
 def test_a_post_whose_headings_link_elsewhere_but_whose_text_lists_no_titles_stays_a_document():
     # A related-posts box links other posts from its headings, outside the post's own text.
     records = [_record(path, text, title=f"Story {n}") for n, (path, text) in enumerate(POSTS.items())]
@@ -127,8 +162,12 @@ def test_a_post_whose_headings_link_elsewhere_but_whose_text_lists_no_titles_sta
 
 def test_declared_archive_without_shown_posts_is_still_a_listing_and_an_error_page_is_an_error_page():
     records = [
-        _record("/category/empty/", "Nothing here yet, come back later when we have written something.",
-                declared="body:archive canonical:none", kind="listing"),
+        _record(
+            "/category/empty/",
+            "Nothing here yet, come back later when we have written something.",
+            declared="body:archive canonical:none",
+            kind="listing",
+        ),
         _record("/missing/", "Sorry, the page you were looking for is not here.", title="Page not found"),
     ]
     assert _kinds(records) == {"/category/empty/": "listing", "/missing/": "error_page"}
@@ -170,3 +209,55 @@ def test_title_links_are_the_same_host_links_of_headings_and_bookmarks():
         '<h2><a href="http://elsewhere.test/x/">off site</a></h2><h2><a href="/list/">itself</a></h2>'
     )
     assert title_links(_page(body=body), SITE + "/list/") == [SITE + "/", SITE + "/a/", SITE + "/b/"]
+
+
+def test_a_month_archive_of_one_dated_title_is_a_listing_even_marked_up_as_an_article():
+    # jekyll-seo-tag marks every page up as a BlogPosting, its date archives too.
+    titles = {path: f"Release {n}.0.{n}" for n, path in enumerate(POSTS)}
+    records = [_record(path, text, title=titles[path], declared="ld:article") for path, text in POSTS.items()]
+    records.append(
+        _record("/2024/03/", "1 post\n\nMarch 3, 2024\n\nRelease 1.0.1", title="March 2024", declared="ld:article")
+    )
+    records.append(_record("/2024/", "Release 1.0.1\n\nRelease 2.0.2", title="2024", declared="ld:article"))
+    kinds = _kinds(records)
+    assert kinds["/2024/03/"] == "listing"
+    assert kinds["/2024/"] == "listing"
+    assert all(kinds[path] == "document" for path in POSTS)
+
+
+def test_a_short_post_with_a_line_named_like_a_tag_stays_a_document():
+    records = [_record(path, text, title=f"Story {n}") for n, (path, text) in enumerate(POSTS.items())]
+    records += [
+        _record("/tag/bugfix-release.html", _excerpt(_text(21)), title="Tag: bugfix release"),
+        _record("/release-0-11.html", "Bugfix release\n\nFixed an uncaught value error.", title="Release 0.11"),
+    ]
+    assert _kinds(records)["/release-0-11.html"] == "document"
+
+
+def test_entries_of_a_title_and_a_date_on_one_line_make_a_listing():
+    # Chirpy's and a Hugo theme's archives: "structlog 0.4.1 Dec 19, 2013", "Aug 20 attrs 15.1.0".
+    titles = {path: f"gardenlog {n}.{n}.1" for n, path in enumerate(POSTS)}
+    records = [_record(path, text, title=titles[path], declared="ld:article") for path, text in POSTS.items()]
+    lines = [f"{title} Dec 1{n}, 2013" for n, title in enumerate(titles.values())]
+    records.append(_record("/2013/", "\n\n".join(lines), title="2013", declared="ld:article"))
+    records.append(_record("/archives/2013-12/", "1 posts\n\nDec 10 gardenlog 0.0.1", title="December 2013"))
+    kinds = _kinds(records)
+    assert kinds["/2013/"] == "listing"
+    assert kinds["/archives/2013-12/"] == "listing"
+    assert all(kinds[path] == "document" for path in POSTS)
+
+
+def test_a_tiny_declared_post_naming_itself_and_parts_of_other_titles_stays_a_document():
+    # A WordPress release post: "Initial release", then an image caption repeating its own title.
+    titles = {path: f"gardenlog 0.{n}.0" for n, path in enumerate(POSTS)}
+    records = [_record(path, text, title=titles[path], declared="body:single") for path, text in POSTS.items()]
+    records.append(_record("/initial/", _excerpt(_text(40)), title="Initial release notes"))
+    records.append(
+        _record(
+            "/0-9-0/",
+            "Initial release\n\nIllustration: gardenlog 0.9.0",
+            title="gardenlog 0.9.0",
+            declared="body:single",
+        )
+    )
+    assert _kinds(records)["/0-9-0/"] == "document"
