@@ -442,7 +442,7 @@ class _Crawl:
         """Child sitemaps and page tasks of a sitemap, streamed; None for an entry left out for lack of
         room (not even normalized: 600k of them must cost little). Raises SitemapError when it breaks."""
         follow = self.website.internal_links != "ignore"
-        for item in iter_sitemap(body, self.settings.max_sitemap_bytes):
+        for item in iter_sitemap(body, self.settings.max_sitemap_bytes, base_url=task.url):
             if isinstance(item, ChildSitemap):
                 yield from (CrawlTask(url, "sitemap", task.depth, "sitemap_index", referrer=task.url)
                             for url in _normalized([item.loc]))

@@ -8,6 +8,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -59,18 +60,27 @@ class _CappedGunzip(io.RawIOBase):
         return chunk
 
 
-def iter_sitemap(data: bytes, max_bytes: int) -> Iterator[SitemapEntry | ChildSitemap]:
+def iter_sitemap(data: bytes, max_bytes: int, base_url: str | None = None) -> Iterator[SitemapEntry | ChildSitemap]:
     """The entries of a url set or the children of an index, one at a time, in bounded memory.
 
     Gzip is detected by its magic bytes and decompressed as the parser reads. Raises
     :class:`SitemapError` (possibly after some items) when the sitemap cannot be read on.
+    A ``<loc>`` written as a path (``/2013/09/``: Jekyll's sitemap without ``url`` set, some Hugo themes) is read
+    against ``base_url``, the sitemap's own address, as a browser reads a link; the crawler's host rules then apply.
     """
     stream = _CappedGunzip(data, max_bytes) if data[:2] == b"\x1f\x8b" else io.BytesIO(data)
     # No DTDs, no entities, no network, no huge trees: XXE and billion laughs stay inert.
     # lxml hands back only <url> and <sitemap> elements: the rest never reaches Python.
     events = etree.iterparse(
-        stream, events=("end",), tag=("{*}url", "{*}sitemap"), resolve_entities=False, no_network=True,
-        load_dtd=False, huge_tree=False, recover=True, remove_comments=True,
+        stream,
+        events=("end",),
+        tag=("{*}url", "{*}sitemap"),
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        recover=True,
+        remove_comments=True,
     )
     root = None
     try:
@@ -81,7 +91,7 @@ def iter_sitemap(data: bytes, max_bytes: int) -> Iterator[SitemapEntry | ChildSi
                 _check_root(root)
             if parent is not root or root is None:
                 continue  # a <url> nested in something else is not an entry
-            item = _item(node)
+            item = _item(node, base_url)
             # Drop what was read: the tree never holds more than one entry.
             node.clear()
             while node.getprevious() is not None:
@@ -106,7 +116,7 @@ def _local_name(tag) -> str:
     return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
-def _item(node) -> SitemapEntry | ChildSitemap | None:
+def _item(node, base_url: str | None) -> SitemapEntry | ChildSitemap | None:
     """One ``<url>`` or ``<sitemap>``, its children read in a single pass (this runs 600k times a sitemap)."""
     loc = lastmod = None
     alternates: dict[str, str] = {}
@@ -122,6 +132,8 @@ def _item(node) -> SitemapEntry | ChildSitemap | None:
                 alternates[lang.lower()] = href.strip()
     if loc is None:
         return None
+    if base_url is not None and not urlsplit(loc).scheme:
+        loc = urljoin(base_url, loc)
     if _local_name(node.tag) == "sitemap":
         return ChildSitemap(loc)
     return SitemapEntry(loc, lastmod, alternates)

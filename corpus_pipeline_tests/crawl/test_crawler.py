@@ -41,11 +41,13 @@ def test_sitemap_index_gzip_lastmod_pdfs_and_robots_discovery(fast_settings):
         routes["/robots.txt"].body += f"Sitemap: {site.url('/extra-sitemap.xml')}\n"
         routes["/sitemap.xml"] = Route(
             body=f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{site.url("/s1.xml")}</loc></sitemap>'
-            f'<sitemap><loc>{site.url("/s2.xml.gz")}</loc></sitemap></sitemapindex>',
+            f"<sitemap><loc>{site.url('/s2.xml.gz')}</loc></sitemap></sitemapindex>",
             content_type="application/xml",
         )
         routes["/s1.xml"] = Route(body=urlset(site, "/a.html", "/doc.pdf"), content_type="text/xml")
-        routes["/s2.xml.gz"] = Route(body=gzip.compress(urlset(site, "/b.html").encode()), content_type="application/octet-stream")
+        routes["/s2.xml.gz"] = Route(
+            body=gzip.compress(urlset(site, "/b.html").encode()), content_type="application/octet-stream"
+        )
         routes["/extra-sitemap.xml"] = Route(body=urlset(site, "/extra.html"), content_type="application/xml")
         rows = list(crawl_website(make_website(site.url("/")), fast_settings))
         found = by_url(rows, site)
@@ -62,7 +64,9 @@ def test_sitemap_index_gzip_lastmod_pdfs_and_robots_discovery(fast_settings):
 
 
 def test_contains_str_decides_indexing_not_traversal_and_alternates_are_followed(fast_settings):
-    alternates = '<link rel="alternate" hreflang="fr" href="/fr/a.html"><link rel="alternate" hreflang="de" href="/de/a.html">'
+    alternates = (
+        '<link rel="alternate" hreflang="fr" href="/fr/a.html"><link rel="alternate" hreflang="de" href="/de/a.html">'
+    )
     routes = {
         "/a.html": Route(body=page(head=alternates)),
         "/docs/b.html": Route(body=page()),
@@ -82,12 +86,17 @@ def test_contains_str_decides_indexing_not_traversal_and_alternates_are_followed
 def test_internal_links_modes_and_external_category(fast_settings):
     fast_settings = replace(fast_settings, allow_private_external=True)  # the "external" site is on loopback too
     with LoopbackSite({"/outside.html": Route(body=page())}) as other:
-        routes = {"/a.html": Route(body=page("/inside.html", other.url("/outside.html"))), "/inside.html": Route(body=page())}
+        routes = {
+            "/a.html": Route(body=page("/inside.html", other.url("/outside.html"))),
+            "/inside.html": Route(body=page()),
+        }
         with LoopbackSite(routes) as site:
             routes["/sitemap.xml"] = Route(body=urlset(site, "/a.html"), content_type="application/xml")
             fetched = {}
             for mode in ("any", "internal", "external", "ignore"):
-                rows = list(crawl_website(make_website(site.url("/"), internal_links=mode, category="blog"), fast_settings))
+                rows = list(
+                    crawl_website(make_website(site.url("/"), internal_links=mode, category="blog"), fast_settings)
+                )
                 fetched[mode] = {r["url"]: r["category"] for r in rows if r["kind"] == "html"}
     inside, outside = site.url("/inside.html"), other.url("/outside.html")
     assert set(fetched["any"]) >= {inside, outside}
@@ -219,7 +228,7 @@ def test_gzip_bomb_and_xxe_sitemaps_are_harmless(fast_settings, tmp_path):
         routes["/sitemap.xml"] = Route(
             body=f'<?xml version="1.0"?><!DOCTYPE u [<!ENTITY x SYSTEM "file://{secret}">]>'
             f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{site.url("/bomb.xml.gz")}</loc></sitemap>'
-            f'<sitemap><loc>{site.url("/")}&x;</loc></sitemap></sitemapindex>',
+            f"<sitemap><loc>{site.url('/')}&x;</loc></sitemap></sitemapindex>",
             content_type="application/xml",
         )
         rows = list(crawl_website(make_website(site.url("/")), settings))
@@ -262,7 +271,9 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
         assert found["/"]["outcome"] == "not_modified", "links of unchanged pages are still followed"
         conditional = [headers for method, path, headers in site.requests if path == "/a.html"][-1]
         assert conditional.get("If-None-Match") == '"a1"'
-    summary = summarize_crawl(pl.DataFrame(second, schema=pl.from_arrow(RAW_PAGES_SCHEMA.empty_table()).schema).lazy(), first.lazy())
+    summary = summarize_crawl(
+        pl.DataFrame(second, schema=pl.from_arrow(RAW_PAGES_SCHEMA.empty_table()).schema).lazy(), first.lazy()
+    )
     assert summary["pages_unchanged"] == 2 and summary["pages_new"] == 0 and summary["pages_gone"] == 0
 
 
@@ -291,7 +302,7 @@ def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
         website = make_website(site.url("/"), internal_links="ignore")
         previous = stored_crawl(warehouse, website, fast_settings)
         routes["/sitemap.xml"] = Route(
-            body=urlset(site, "/a.html") .replace("</urlset>", "")
+            body=urlset(site, "/a.html").replace("</urlset>", "")
             + f"<url><loc>{site.url('/b.html')}</loc><lastmod>2026-05-05</lastmod></url></urlset>",
             content_type="application/xml",
         )
@@ -306,7 +317,30 @@ def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
 def test_private_addresses_are_recognized_without_traffic():
     from corpus_pipeline.crawl.politeness import is_private_host
 
-    for host in ("127.0.0.1", "10.1.2.3", "192.168.0.1", "169.254.169.254", "localhost", "::1", "0.0.0.0",
-                 "::ffff:169.254.169.254", "[fe80::1%eth0]"):
+    for host in (
+        "127.0.0.1",
+        "10.1.2.3",
+        "192.168.0.1",
+        "169.254.169.254",
+        "localhost",
+        "::1",
+        "0.0.0.0",
+        "::ffff:169.254.169.254",
+        "[fe80::1%eth0]",
+    ):
         assert is_private_host(host), host
     assert not is_private_host("8.8.8.8")
+
+
+def test_sitemap_locs_written_as_paths_are_read_against_the_sitemap_address(fast_settings):
+    # Jekyll's sitemap without `url` set writes <loc>/2013/09/</loc>: the pages are the site's all the same.
+    routes = {"/2013/09/": Route(body=page()), "/guides/": Route(body=page())}
+    entries = "".join(f"<url><loc>{path}</loc></url>" for path in ("/2013/09/", "guides/"))
+    routes["/sitemap.xml"] = Route(
+        body=f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>',
+        content_type="application/xml",
+    )
+    with LoopbackSite(routes) as site:
+        found = by_url(list(crawl_website(make_website(site.url("/")), fast_settings)), site)
+    assert found["/2013/09/"]["outcome"] == "fetched" and found["/2013/09/"]["source"] == "sitemap"
+    assert found["/guides/"]["outcome"] == "fetched"

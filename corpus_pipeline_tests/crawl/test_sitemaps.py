@@ -12,7 +12,9 @@ SLUGS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, ma
 
 def urlset(locs: list[str]) -> bytes:
     entries = "".join(f"<url><loc>{loc}</loc><lastmod>2026-01-02</lastmod></url>\n" for loc in locs)
-    return f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>'.encode()
+    return (
+        f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{entries}</urlset>'.encode()
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,9 +38,11 @@ def test_any_bytes_give_items_or_a_sitemap_error(data):
 
 
 def test_an_index_gives_its_children_and_nested_urls_are_not_entries():
-    index = (b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc> https://e.org/a.xml </loc>'
-             b"</sitemap><sitemap><loc></loc></sitemap><other><sitemap><loc>https://e.org/no.xml</loc></sitemap></other>"
-             b"</sitemapindex>")
+    index = (
+        b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc> https://e.org/a.xml </loc>'
+        b"</sitemap><sitemap><loc></loc></sitemap><other><sitemap><loc>https://e.org/no.xml</loc></sitemap></other>"
+        b"</sitemapindex>"
+    )
     assert list(iter_sitemap(index, 2**20)) == [ChildSitemap("https://e.org/a.xml")]
 
 
@@ -50,3 +54,11 @@ def test_a_gzip_bomb_stops_at_the_cap():
         assert "cap" in str(exc)
     else:
         raise AssertionError("the bomb was read past the cap")
+
+
+def test_a_loc_written_as_a_path_is_read_against_the_base_url_and_left_alone_without_one():
+    body = b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/a/b/</loc></url></urlset>'
+    assert [item.loc for item in iter_sitemap(body, 1 << 20, base_url="http://x.test/sitemap.xml")] == [
+        "http://x.test/a/b/"
+    ]
+    assert [item.loc for item in iter_sitemap(body, 1 << 20)] == ["/a/b/"]
