@@ -38,6 +38,8 @@ _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
 # A table whose cells hold any of these lays a page out; it is read as text, not as a data table.
 _LAYOUT_CONTENT = frozenset(BLOCK_TAGS - {"br", "p", "td", "th", "tr", "tbody", "thead", "tfoot"})
 _TABLE_SECTIONS = frozenset({"thead", "tbody", "tfoot"})
+# Never text a reader sees (the readings that keep them in the tree, for trafilatura's ld+json, read no text there).
+_UNRENDERED = frozenset({"script", "style", "noscript", "template"})
 # Class words that name a callout box (MkDocs' admonitions, Docusaurus', VitePress' and Hugo themes' notices).
 _CALLOUT_CLASSES = frozenset({
     "admonition", "theme-admonition", "custom-block", "notices", "callout", "alert", "note", "warning", "tip",
@@ -50,8 +52,12 @@ _NOT_LANGUAGES = frozenset({
     "highlight", "notranslate", "default", "none", "text", "plain", "plaintext", "source", "code", "chroma",
     "hljs", "shiki", "nohighlight", "sourcecode", "default-lang", "codehilite",
 })
-# Characters that open Markdown inline syntax anywhere in a line, escaped in text.
-_INLINE_SPECIAL = re.compile(r"([\\`*\[\]$])|(<(?=[A-Za-z/!?]))|(&(?=#?\w+;))")
+# Characters that open Markdown inline syntax anywhere in a line, escaped in text: always, and ``<`` before what
+# would read as a tag, ``&`` before what would read as an entity.
+_BACKSLASHED = str.maketrans({char: "\\" + char for char in "\\`*[]$"})
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_ENTITY_START = re.compile(r"&(?=#?\w+;)")
+_ESCAPABLE = re.compile(r"[\\`*\[\]$<&_|]")
 # An underscore that could open or close emphasis (not between two word characters).
 _LOOSE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
 # What opens a block when a line starts with it: ATX heading, quote, list item, thematic break, setext underline,
@@ -120,14 +126,21 @@ class Line:
 
 def normalized_line(text: str) -> str:
     """One line as the plain text holds it: NFC, spaces collapsed, no leading or trailing space."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    return _SPACES.sub(" ", text if text.isascii() else unicodedata.normalize("NFC", text)).strip()
 
 
 def escaped(text: str, *, in_table: bool = False) -> str:
     """``text`` with every character that would read as Markdown syntax escaped (inline syntax anywhere; block
     syntax where it opens the line; ``|`` in a table cell)."""
-    text = _INLINE_SPECIAL.sub(r"\\\g<0>", text)
-    text = _LOOSE_UNDERSCORE.sub(r"\\_", text)
+    if _ESCAPABLE.search(text) is None:  # most text: nothing to escape
+        return text
+    text = text.translate(_BACKSLASHED)
+    if "<" in text:
+        text = _TAG_START.sub(r"\\<", text)
+    if "&" in text:
+        text = _ENTITY_START.sub(r"\\&", text)
+    if "_" in text:
+        text = _LOOSE_UNDERSCORE.sub(r"\\_", text)
     return text.replace("|", "\\|") if in_table else text
 
 
@@ -194,8 +207,12 @@ class _Renderer:
         """Add a text node to the current line; each line break in it ends a line (as the plain text reads it)."""
         if not text:
             return
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
         in_code = any(marker.code for marker in self.open)
+        if "\n" not in text and "\r" not in text:  # most text nodes: one piece of one line
+            self.plain.append(text)
+            self.markdown.append(text if text.isspace() else self._escaped(text, in_code, ctx.cell is not None))
+            return
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         for number, piece in enumerate(text.split("\n")):
             if number:
                 self.flush(ctx)
@@ -213,17 +230,26 @@ class _Renderer:
 
     def flush(self, ctx: _Context) -> None:
         """End the current line (a line break inside a block: the next one joins it)."""
+        raw = "".join(self.plain)
+        if not raw or raw.isspace():  # no text (most line ends: between blocks): nothing to close or emit
+            if self.plain or len(self.markdown) != len(self.open):
+                self._reopen()
+            return
         for marker in reversed(self.open):
             self._close(marker)
-        plain = normalized_line("".join(self.plain))
+        plain = normalized_line(raw)
         markdown = normalized_line("".join(self.markdown))
-        self.plain, self.markdown = [], []
-        self.code_end = None
-        for marker in self.open:  # reopened on the next line
-            marker.at = len(self.markdown)
-            self.markdown.append(marker.opener)
+        self._reopen()
         if plain:
             self._emit(plain, markdown, ctx)
+
+    def _reopen(self) -> None:
+        """A new line, the inline elements still open reopened in it."""
+        self.plain, self.markdown = [], []
+        self.code_end = None
+        for marker in self.open:
+            marker.at = len(self.markdown)
+            self.markdown.append(marker.opener)
 
     def new_block(self, ctx: _Context) -> None:
         """End the current line and the block it belongs to."""
@@ -290,9 +316,9 @@ class _Renderer:
     def element(self, node: etree._Element, ctx: _Context) -> None:
         """Render an element and its subtree (not its tail)."""
         tag = node.tag if isinstance(node.tag, str) else ""
-        if not tag:
-            return  # a comment or processing instruction: no text
-        if (math := _tex_of(node)) is not None and not any(marker.code for marker in self.open):
+        if not tag or tag in _UNRENDERED:
+            return  # a comment or processing instruction, a script: no text a reader sees
+        if _may_be_math(node) and (math := _tex_of(node)) is not None and not any(m.code for m in self.open):
             self._math(*math, tag in BLOCK_TAGS, ctx)
         elif tag in BLOCK_TAGS:
             self._block(node, tag, ctx)
@@ -383,8 +409,8 @@ class _Renderer:
 
     def _image(self, node: etree._Element, in_code: bool) -> None:
         """An image, as ``![alt](URL)`` when asked (the plain text holds no image)."""
-        source = self._url(node.get("src"))
-        if self.options.images and not in_code and source:
+        source = self._url(node.get("src")) if self.options.images and not in_code else ""
+        if source:
             alt = normalized_line(" ".join((node.get("alt") or "").split()))
             self.markdown.append(f"![{escaped(alt)}]({source})")
 
@@ -486,6 +512,10 @@ def _formula_of(annotation: etree._Element) -> etree._Element | None:
             in_display = display is not None and "katex-display" in (display.get("class") or "").split()
             return display if in_display else ancestor
     return math
+
+
+def _may_be_math(node: etree._Element) -> bool:
+    return node.get(TEX_ATTRIBUTE) is not None or "arithmatex" in (node.get("class") or "")
 
 
 def _tex_of(node: etree._Element) -> tuple[str, bool] | None:
