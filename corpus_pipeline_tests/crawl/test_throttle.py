@@ -130,6 +130,15 @@ def test_a_latency_rise_that_our_load_does_not_cause_is_undone():
     assert widths == [8, 4, 4, 8], "taken for queueing, halved, judged over two round trips, undone"
 
 
+def test_the_first_answers_measure_the_idle_latency_and_a_slow_answer_never_grows_the_window():
+    throttle, clock = make_throttle(max_concurrency=8)
+    widths = [round_trip(throttle, clock, 0.05) for _ in range(5)]
+    assert widths == [1, 1, 1, 1, 1], "four answers one at a time are the idle latency; the fifth is measured by it"
+    assert throttle.pace(HOST).concurrency == 2
+    round_trip(throttle, clock, 0.1)  # twice idle: too few answers to judge a back-off, and no licence to grow
+    assert throttle.pace(HOST).concurrency == 2
+
+
 def test_a_window_not_in_use_does_not_grow():
     throttle, clock = make_throttle(max_concurrency=8)
     for _ in range(20):
