@@ -542,12 +542,14 @@ def _code_text(pre: etree._Element) -> str:
     for event, node in etree.iterwalk(pre, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else ""
         if event == "start":
-            if tag in BLOCK_TAGS and node is not pre and pieces and not pieces[-1].endswith("\n"):
+            if tag == "br":
+                pieces.append("\n")  # a line of its own, blank or not (Prism's blank lines are a <br> alone)
+            elif tag in BLOCK_TAGS and node is not pre and pieces and not pieces[-1].endswith("\n"):
                 pieces.append("\n")
             if tag and node.text:
                 pieces.append(node.text)
             continue
-        if tag in BLOCK_TAGS and node is not pre and pieces and not pieces[-1].endswith("\n"):
+        if tag in BLOCK_TAGS and tag != "br" and node is not pre and pieces and not pieces[-1].endswith("\n"):
             pieces.append("\n")
         if node is not pre and node.tail:
             pieces.append(node.tail)
@@ -687,6 +689,35 @@ class _LineIndex:
         position = positions[at] if at < len(positions) else positions[0]
         self.last = max(self.last, position)
         return self.lines[position]
+
+
+def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Line]:
+    """``lines`` with each code block's lines that hold no word put back at its ends (a closing ``}`` that a line
+    filter took for template: a line without words is in every template's key set)."""
+    blocks: dict[int, list[Line]] = {}
+    for line in rendering:
+        if line.kind == "code":
+            blocks.setdefault(line.group, []).append(line)
+    whole: list[Line] = []
+    position = 0
+    while position < len(lines):
+        line = lines[position]
+        if line.kind != "code" or line.group not in blocks:
+            whole.append(line)
+            position += 1
+            continue
+        end = position + 1
+        while end < len(lines) and lines[end].kind == "code" and lines[end].group == line.group:
+            end += 1
+        run, block = list(lines[position:end]), blocks[line.group]
+        first, last = block.index(run[0]), block.index(run[-1])
+        while first > 0 and not _WORD.search(block[first - 1].plain):
+            first -= 1
+        while last + 1 < len(block) and not _WORD.search(block[last + 1].plain):
+            last += 1
+        whole.extend([*block[first : block.index(run[0])], *run, *block[block.index(run[-1]) + 1 : last + 1]])
+        position = end
+    return whole
 
 
 def _written_structure(raw: str, line: str, index: _LineIndex) -> list[Line]:

@@ -33,6 +33,7 @@ from corpus_pipeline.extract.markdown import (
     markdown_of,
     plain_of,
     render_elements,
+    with_whole_code,
 )
 from corpus_pipeline.extract.markup import element_text, markup_elements
 from corpus_pipeline.extract.markup_depth import flatten_markup, nested_deeper_than
@@ -289,7 +290,7 @@ def _fill(
         content = ""
     # The Markdown is the text's lines, each as the element it came from renders; the text is the Markdown's lines
     # without their markup (a reader's "- " and "| a | b |" become the item and the cells they wrote out).
-    lines = mapped_lines(content, rendering) if content else []
+    lines = with_whole_code(mapped_lines(content, rendering), rendering) if content else []
     content = plain_of(lines)
     record["content"], record["markdown"] = content, markdown_of(lines)
     record["extraction"] = extraction.value

@@ -177,3 +177,20 @@ def test_math_is_kept_as_its_tex() -> None:
     lines = render_elements([document.find(".//main")])
     assert markdown_of(lines) == "Area $x^2$ grows.\n\nMean $\\bar{x}$ and\n\n$$a|b$$\n\nOld $y_1$ MathJax."
     assert strip_markdown(markdown_of(lines)) == plain_of(lines) == "Area x^2 grows.\n\nMean \\bar{x} and\n\na|b\n\nOld y_1 MathJax."
+
+
+def test_prism_lines_keep_their_blank_lines() -> None:
+    source = (
+        '<pre class="language-js"><code><div class="token-line">a()<br></div>'
+        '<div class="token-line"><span></span><br></div><div class="token-line">b()<br></div></code></pre>'
+    )
+    assert _markdown(source) == "```js\na()\n\nb()\n```"
+
+
+def test_a_code_block_s_wordless_edges_come_back() -> None:
+    from corpus_pipeline.extract.markdown import with_whole_code
+
+    body = parse_html("<html><body><main><pre>if (x) {\n  run()\n}\n</pre></main></body></html>").find(".//main")
+    rendering = render_elements([body])
+    kept = mapped_lines("if (x) {\nrun()", rendering)  # a filter took the closing brace for template
+    assert markdown_of(with_whole_code(kept, rendering)) == "```\nif (x) {\n  run()\n}\n```"
