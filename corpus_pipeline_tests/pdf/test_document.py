@@ -40,6 +40,9 @@ def test_outline_sections_start_on_their_pages_and_lose_nothing(pdf_settings):
     assert all(f"page {n} " in joined for n in range(1, 7))
     assert records[2]["title"] == "Test document | Part A / Part A | Detail", "entries on one page share the section"
     assert all(r["kind"] == "pdf" and r["canonical_url"].endswith(r["url"][-7:]) for r in records)
+    # The markdown column: the outline entry as a heading over the section's text, page by page as the content.
+    assert records[1]["markdown"] == f"# Intro\n\n{records[1]['content']}"
+    assert records[0]["markdown"] == records[0]["content"], "no entry above the first one: no heading"
 
 
 def test_a_pdf_without_outline_is_one_record_with_metadata(pdf_settings):
