@@ -62,7 +62,9 @@ def test_the_nightly_schedule_requests_one_run_per_website():
         scheduled_execution_time=datetime(2026, 11, 23, 2, tzinfo=UTC), repository_def=defs.get_repository_def()
     )
     requests = schedule.evaluate_tick(context).run_requests
-    assert sorted(request.partition_key for request in requests) == ["blog", "demo", "nightly", "unreachable"]
+    assert sorted(request.partition_key for request in requests) == [
+        "blog", "demo", "nightly", "unreachable", "wordpress-crawl", "wordpress-sitemap"
+    ]
     assert schedule.cron_schedule == "0 2 * * *"
 
 
