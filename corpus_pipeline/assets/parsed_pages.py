@@ -20,7 +20,7 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
 from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages
-from corpus_pipeline.extract.reuse import MEMO, parse_site
+from corpus_pipeline.extract.reuse import MEMO, kinds_key, parse_site
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
 from corpus_pipeline.partitions import website_partitions
@@ -84,22 +84,28 @@ def parsed_pages(
                 log=context.log.info,
                 trim_every=TRIM_EVERY_RECORDS,
             )
-            last_night.close()
             draft = Path(scratch) / "records.parquet"
             # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
             # RSS after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow.
             unload_language_model()
             return_freed_memory()
-            kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
+            # The pass reads every record: when it would read what it read for the current version, its kinds stand.
+            kinds_input = kinds_key(draft, KIND_COLUMNS)
+            kinds = last_night.page_kinds(kinds_input)
+            kinds_reused = kinds is not None
+            if kinds is None:
+                kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
+            last_night.close()
             return_freed_memory()
             with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
                 write_with_page_kinds(version, draft, kinds)
-            publish_memo(memo, Path(scratch) / "memo.parquet", version.version_id, context.run.run_id)
+            publish_memo(memo, Path(scratch) / "memo.parquet", version.version_id, kinds_input, context.run.run_id)
         survey = night.survey
         # Which element of the website's template its documents were read from (extract/content_container.py):
         # "none" when its pages agree on none and each page is read alone.
         containers = ", ".join(survey.boilerplate.containers) or "none"
         counts = {**kinds.counts(), "content_containers": containers, **night.metadata()}
+        counts["page_kinds_reused"] = kinds_reused
 
         current = history.current_file()
         policy = warehouse.gate_policy()

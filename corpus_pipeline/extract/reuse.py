@@ -70,6 +70,7 @@ MEMO_SCHEMA = pa.schema(
         pa.field("parse_key", pa.binary()),  # null: the record is not kept (see UNFINISHED_ERROR_PREFIX)
         pa.field("draft_values", pa.string()),  # JSON of the SITE_PASS_COLUMNS as the page's own parse left them
         pa.field("records_version", pa.string()),  # the parsed_pages version whose records the parse keys describe
+        pa.field("kinds_key", pa.binary()),  # what that version's page-kind pass read (kinds_key), the same every row
     ]
 )
 
@@ -95,10 +96,15 @@ class Tally:
 class LastNight:
     """What the current parsed_pages version and its memo offer this night (nothing on a first or a full night)."""
 
-    def __init__(self, memo: KeyedRows | None = None, records: KeyedRows | None = None, website: str = "") -> None:
+    def __init__(
+        self, memo: KeyedRows | None = None, records: KeyedRows | None = None, website: str = "",
+        records_path: Path | None = None, kinds_key: bytes | None = None,
+    ) -> None:
         self._memo = memo
         self._records = records
         self._website = website
+        self._records_path = records_path
+        self._kinds_key = kinds_key
 
     @classmethod
     def open(
@@ -108,10 +114,14 @@ class LastNight:
         file of ``website``'s partition, which holds no ``website`` column)."""
         if memo_path is None:
             return cls()
-        described = pl.read_parquet(memo_path, columns=["records_version"])["records_version"].unique().to_list()
-        current = records_path is not None and records_version is not None and described == [records_version]
-        records = KeyedRows(records_path, "url") if current and records_path else None
-        return cls(KeyedRows(memo_path, "url"), records, website)
+        memo = pl.read_parquet(memo_path, columns=["records_version", "kinds_key"]).unique()
+        current = records_path is not None and records_version is not None and memo["records_version"].to_list() == [
+            records_version
+        ]
+        if not current or records_path is None:
+            return cls(KeyedRows(memo_path, "url"))
+        kinds_key = memo["kinds_key"][0]
+        return cls(KeyedRows(memo_path, "url"), KeyedRows(records_path, "url"), website, records_path, kinds_key)
 
     def facts(self, url: str, survey_key: bytes) -> Callable[[], PageFacts] | None:
         """A loader of the page's survey facts kept from last night, or None when its survey inputs changed."""
@@ -120,7 +130,10 @@ class LastNight:
         row = self._memo.get(url)
         if row is None or row["survey_key"] != survey_key:
             return None
-        return lambda: facts_of_row(row)
+        memo = self._memo
+        # Read again when its turn comes (from the cached row group, mostly): the facts of the pages kept between two
+        # changed ones wait in memory, and a page's signatures and links are its memo row's bulk.
+        return lambda: facts_of_row(memo.get(url) or {})
 
     def record(self, url: str, parse_key: bytes) -> Callable[[], dict[str, Any]] | None:
         """A loader of the page's record kept from last night (the site-wide pass's columns as its parse left them),
@@ -133,6 +146,14 @@ class LastNight:
         draft_values = json.loads(row["draft_values"]) | {"website": self._website}
         records = self._records
         return lambda: {**(records.get(url) or {}), **draft_values}
+
+    def page_kinds(self, kinds_key: bytes) -> SitePageKinds | None:
+        """The current version's page kinds when this night's pass would read what that version's read (``kinds_key``
+        equal): the pass is a function of what it reads, so its result is the same. None otherwise."""
+        if self._kinds_key is None or self._kinds_key != kinds_key or self._records_path is None:
+            return None
+        current = pl.read_parquet(self._records_path, columns=list(SITE_PASS_COLUMNS))
+        return SitePageKinds(**{column: current[column].to_list() for column in SITE_PASS_COLUMNS})
 
     def close(self) -> None:
         for rows in (self._memo, self._records):
@@ -265,13 +286,29 @@ def memo_rows(path: Path) -> Iterator[dict[str, Any]]:
         yield from table_rows(source.read_row_group(group))
 
 
-def write_memo(draft: Path, writer: PartitionWriter, records_version: str) -> None:
-    """The memo rows of ``draft`` into ``writer``, describing the parsed_pages version ``records_version``."""
+def write_memo(draft: Path, writer: PartitionWriter, records_version: str, kinds_key: bytes) -> None:
+    """The memo rows of ``draft`` into ``writer``, describing the parsed_pages version ``records_version`` whose page
+    kinds were decided from what ``kinds_key`` digests."""
     source = pq.ParquetFile(draft)
     for group in range(source.num_row_groups):
-        table = source.read_row_group(group).drop_columns(["records_version"])
-        versions = pl.Series("records_version", [records_version] * table.num_rows).to_arrow().cast(pa.string())
-        writer.write_table(table.append_column("records_version", versions))
+        rows = source.metadata.row_group(group).num_rows
+        constants = pl.DataFrame({"records_version": [records_version] * rows, "kinds_key": [kinds_key] * rows})
+        writer.write_table(_with_columns(source.read_row_group(group), constants))
+
+
+def kinds_key(draft: Path, columns: Iterable[str]) -> bytes:
+    """A digest of what the site-wide page-kind pass reads of the records in ``draft``: its ``columns``, in order."""
+    frame = pl.read_parquet(draft, columns=list(columns))
+    hashes = frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3)
+    return digest(str(frame.height), ",".join(frame.columns), hashes.to_numpy().tobytes())
+
+
+def _with_columns(table: pa.Table, constants: pl.DataFrame) -> pa.Table:
+    """``table`` with the columns of ``constants`` in place of its own of those names."""
+    table = table.drop_columns([name for name in constants.columns if name in table.column_names])
+    for name in constants.columns:
+        table = table.append_column(name, constants[name].to_arrow().cast(MEMO_SCHEMA.field(name).type))
+    return table
 
 
 def _packed(signatures: list[int]) -> bytes:

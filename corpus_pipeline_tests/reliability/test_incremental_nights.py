@@ -1,7 +1,7 @@
 """Incremental nights through Dagster against the demo website served on loopback (issue 44).
 
 A first night parses every page. The next night, one post edited, keeps every other page's record and survey reading
-and parses only what changed; then a full night (the ``corpus_pipeline/full_night`` run tag) over the same stored
+and parses only what changed; a night with nothing changed parses nothing; then a full night (the ``corpus_pipeline/full_night`` run tag) over the same stored
 crawl recomputes everything, and every record of parsed_pages, pdf_documents and corpus is the same, column for
 column, in the same order.
 """
@@ -72,6 +72,13 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         edited = warehouse.scan("parsed_pages", WEBSITE).filter(pl.col("url").str.ends_with(EDITED_POST)).collect()
         assert "composteurs ont été déplacés" in edited["content"][0]
         incremental = {asset: current_records(warehouse, asset) for asset in COMPARED}
+
+        # Nothing changed since: every record, every survey reading and the page kinds are kept.
+        unchanged = metadata(run_job(instance, warehouse_dir, "reprocess_job"), "parsed_pages")
+        assert unchanged["records_parsed"] == 0 and unchanged["survey_pages_read"] == 0, unchanged
+        assert unchanged["page_kinds_reused"] is True, unchanged
+        for asset in COMPARED:
+            assert current_records(warehouse, asset).equals(incremental[asset]), asset
 
         # The same stored crawl, every page parsed and every PDF read again.
         full = run_job(instance, warehouse_dir, "reprocess_job", {FULL_NIGHT_TAG: "true"})
