@@ -6,10 +6,12 @@ import dagster as dg
 
 from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import corpus_version
+from corpus_pipeline.assets.incremental import asset_code_version, open_kept_corpus, publish_corpus_memo
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
+from corpus_pipeline.dedup.reuse import CORPUS_MEMO, inputs_key, memo_table, with_nightly_columns
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import (
@@ -51,17 +53,28 @@ def corpus(
     store = warehouse.open()
     website = context.partition_key
     groups = store.scan("canonical_url_groups", website).collect()
-    with store.history(ASSET, website).lock() as history:
+    settings = f"{asset_code_version(context)}|{crawler_config.near_duplicate_threshold!r}"
+    with store.history(ASSET, website).lock() as history, store.history(CORPUS_MEMO, website).lock() as memo:
+        # Deduplication is a function of its input: a night whose records are last night's keeps last night's corpus.
+        key = inputs_key(groups, settings)
+        kept = open_kept_corpus(context, history, memo, key)
         started = time.monotonic()
-        context.log.info(f"dedup: {groups.height:,} records, exact then near duplicates")
-        records, counts = deduplicate(
-            groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers
+        if kept is not None:
+            context.log.info(f"dedup: the {groups.height:,} records are those of the current version: kept")
+            records, counts = with_nightly_columns(kept.records, groups), kept.counts
+        else:
+            context.log.info(f"dedup: {groups.height:,} records, exact then near duplicates")
+            records, counts = deduplicate(
+                groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers
+            )
+        seconds = time.monotonic() - started
+        rate = groups.height / max(seconds, 1e-9)
+        context.log.info(
+            f"dedup: {groups.height:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f} records/s)"
         )
-        rate = groups.height / max(time.monotonic() - started, 1e-9)
-        context.log.info(f"dedup: {groups.height:,} records -> {records.height:,} in {time.monotonic() - started:.1f} s"
-                         f" ({rate:.0f} records/s)")
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
+        publish_corpus_memo(memo, memo_table(key, version.version_id, counts), context.run.run_id)
         inputs = groups.height
         del records, groups
         return_freed_memory()  # every text of the website went through this process as Python objects
@@ -73,5 +86,5 @@ def corpus(
             no_ignored_urls(version.path, crawler_config.urls_to_ignore),
             no_empty_content(version.path),
         ]
-        metadata = {**counts, "dedup_records_per_s": round(rate, 1)}
+        metadata = {**counts, "dedup_records_per_s": round(rate, 1), "dedup_reused": kept is not None}
         yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, metadata)

@@ -10,10 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import dagster as dg
+import pyarrow as pa
 
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.versions import PartitionHistory
+from corpus_pipeline.dedup.reuse import CORPUS_MEMO_SCHEMA, KeptCorpus, kept_corpus
 from corpus_pipeline.extract.page import ExtractionBudget
 from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
 from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
@@ -82,4 +84,21 @@ def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: 
     with memo.new_version(PDF_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
         described = [row | {"records_version": records_version} for row in rows]
         version.write_table(table_from_rows(described, PDF_MEMO_SCHEMA))
+    memo.publish(version.version_id)
+
+
+def open_kept_corpus(
+    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, key: bytes
+) -> KeptCorpus | None:
+    """The current corpus when it was deduplicated from records whose key is ``key``; None on a full night."""
+    if full_night(context):
+        return None
+    current = history.current()
+    return kept_corpus(memo.current_file(), history.current_file(), current.id if current else None, key)
+
+
+def publish_corpus_memo(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:
+    """Make the night's corpus memo current (see :func:`publish_memo`)."""
+    with memo.new_version(CORPUS_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
+        version.write_table(table)
     memo.publish(version.version_id)

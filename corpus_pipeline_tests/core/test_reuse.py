@@ -48,3 +48,16 @@ def test_digest_tells_parts_apart():
     assert digest("ab", "c") != digest("a", "bc")
     assert digest(None) != digest("")
     assert digest(b"x") == digest("x")
+
+
+def test_a_kept_corpus_takes_tonights_fetch_times_by_canonical_url():
+    import polars as pl
+
+    from corpus_pipeline.dedup.reuse import inputs_key, with_nightly_columns
+
+    kept = pl.DataFrame({"canonical_url": ["b", "a"], "content": ["B", "A"], "fetched_at": [1, 2]})
+    groups = pl.DataFrame({"canonical_url": ["a", "b", "c"], "content": ["A", "B", "C"], "fetched_at": [20, 10, 30]})
+    assert with_nightly_columns(kept, groups).rows() == [("b", "B", 10), ("a", "A", 20)]
+    assert inputs_key(groups, "v") == inputs_key(groups.with_columns(pl.col("fetched_at") + 1), "v")
+    assert inputs_key(groups, "v") != inputs_key(groups.with_columns(pl.lit("x").alias("content")), "v")
+    assert inputs_key(groups, "v") != inputs_key(groups, "w")

@@ -73,10 +73,12 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         assert "composteurs ont été déplacés" in edited["content"][0]
         incremental = {asset: current_records(warehouse, asset) for asset in COMPARED}
 
-        # Nothing changed since: every record, every survey reading and the page kinds are kept.
-        unchanged = metadata(run_job(instance, warehouse_dir, "reprocess_job"), "parsed_pages")
+        # Nothing changed since: every record, every survey reading, the page kinds and the corpus are kept.
+        nothing_changed = run_job(instance, warehouse_dir, "reprocess_job")
+        unchanged = metadata(nothing_changed, "parsed_pages")
         assert unchanged["records_parsed"] == 0 and unchanged["survey_pages_read"] == 0, unchanged
         assert unchanged["page_kinds_reused"] is True, unchanged
+        assert metadata(nothing_changed, "corpus")["dedup_reused"] is True
         for asset in COMPARED:
             assert current_records(warehouse, asset).equals(incremental[asset]), asset
 
@@ -84,6 +86,7 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         full = run_job(instance, warehouse_dir, "reprocess_job", {FULL_NIGHT_TAG: "true"})
         assert metadata(full, "parsed_pages")["records_reused"] == 0
         assert metadata(full, "pdf_documents")["pdfs_reused"] == 0
+        assert metadata(full, "corpus")["dedup_reused"] is False
         for asset in COMPARED:
             again = current_records(warehouse, asset)
             assert again.columns == incremental[asset].columns, asset
