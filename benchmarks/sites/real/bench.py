@@ -40,6 +40,13 @@ from pathlib import Path
 import trafilatura
 
 from benchmarks.common import WORD, bag_f1, print_table
+from benchmarks.sites.real.markdown_score import (
+    MARKDOWN_GENERATORS,
+    MarkdownResult,
+    report_markdown,
+    score_site_markdown,
+    site_containers,
+)
 from benchmarks.sites.real.model import BuiltSite, TruthPage
 from benchmarks.sites.real.truth import fragment_text
 from corpus_pipeline.core.raw_pages import iter_documents
@@ -79,6 +86,7 @@ class SiteResult:
     ablation: dict[str, float] = field(default_factory=dict)  # rule switched off -> mean word-bag F1 of ours (page)
     pages: list[dict] = field(default_factory=list)  # per-document detail, written with --keep
     records: dict[str, object] = field(default_factory=dict)  # the corpus against the documents (issue 42)
+    markdown: MarkdownResult | None = None  # the markdown column against the Markdown sources (issue 45)
 
     def mean_bag(self, extractor: str) -> float:
         values = self.bag.get(extractor, [])
@@ -138,6 +146,7 @@ def run(args: argparse.Namespace) -> list[SiteResult]:
             if args.keep:
                 _write_pages(work / "scores" / f"{site.name}.jsonl", results[-1].pages)
     report(results)
+    report_markdown((r.site.name, r.markdown) for r in results if r.markdown is not None)
     report_records(results)
     report_ablation(results)
     return results
@@ -159,8 +168,10 @@ def score_site(site: BuiltSite, part: str, website, base_url: str, work: Path, a
     warehouse = Warehouse(work / "data" / "warehouse")
     stored = {normalize_url(p.url): p for p in (_html_page(row) for row in
               iter_documents(warehouse.path("raw_pages", site.name), kind="html"))}
-    parsed = {normalize_url(r["url"]): r["content"] for r in
-              warehouse.scan("parsed_pages", site.name).select("url", "content").collect().iter_rows(named=True)}
+    parsed_rows = warehouse.scan("parsed_pages", site.name).collect()
+    parsed = {normalize_url(r["url"]): r["content"] for r in parsed_rows.select("url", "content").iter_rows(named=True)}
+    marked = {normalize_url(r["url"]): r["markdown"] for r in parsed_rows.select("url", "markdown").iter_rows(named=True)
+              } if "markdown" in parsed_rows.columns else {}
     documents: list[tuple[TruthPage, HtmlPage]] = []
     for page in site.pages:
         key = _find(stored, base_url + page.path)
@@ -184,6 +195,11 @@ def score_site(site: BuiltSite, part: str, website, base_url: str, work: Path, a
         result.bag[name] = [bag_f1(p, t) for p, t in zip(predictions, truths)]
         result.aeb[name] = aeb_f1(predictions, truths)
     result.speed = _speed([p for _, p in documents][:60], website)
+    if site.generator in MARKDOWN_GENERATORS and marked:
+        ours_markdown = {stored_page.url: marked.get(_find(marked, stored_page.url) or "", "") or ""
+                         for _, stored_page in documents}
+        containers = site_containers((page.url, page.body) for page in stored.values())
+        result.markdown = score_site_markdown(site, site.folder.parent, documents, ours_markdown, containers)
     if ablate:
         from benchmarks.extraction_bench import ABLATIONS
 
