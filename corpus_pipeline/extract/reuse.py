@@ -112,7 +112,8 @@ class LastNight:
     ) -> LastNight:
         """Last night's memo, and its records when the memo describes the current version ``records_version`` (a
         file of ``website``'s partition, which holds no ``website`` column)."""
-        if memo_path is None:
+        # A memo written by an earlier layout of it is no memo: the night computes everything, and writes a new one.
+        if memo_path is None or not set(MEMO_SCHEMA.names) <= set(pq.read_schema(memo_path).names):
             return cls()
         memo = pl.read_parquet(memo_path, columns=["records_version", "kinds_key"]).unique()
         current = records_path is not None and records_version is not None and memo["records_version"].to_list() == [
