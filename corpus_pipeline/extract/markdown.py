@@ -79,6 +79,7 @@ TEX_ATTRIBUTE = "data-tex"
 _DISPLAY_ATTRIBUTE = "data-tex-display"
 _MATH_SCRIPTS = "//script[starts-with(@type, 'math/tex')]"
 _TEX_ANNOTATIONS = "//annotation[@encoding='application/x-tex']"
+_MATH_MARKED = etree.XPath(f"boolean(descendant-or-self::*[@{TEX_ATTRIBUTE} or contains(@class, 'arithmatex')])")
 _DELIMITED_TEX = re.compile(
     r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
 )
@@ -200,6 +201,8 @@ class _Renderer:
         self.last_block = -1
         self.groups = 0
         self.code_end: tuple[int, int] | None = None  # the last code span closed: (its start, the line's end then)
+        self.code_spans = 0  # code spans open: their text is literal
+        self.math = False  # whether the page marks any math (else no element is asked)
 
     # The current line -------------------------------------------------------------------------------------------
 
@@ -207,7 +210,7 @@ class _Renderer:
         """Add a text node to the current line; each line break in it ends a line (as the plain text reads it)."""
         if not text:
             return
-        in_code = any(marker.code for marker in self.open)
+        in_code = self.code_spans > 0
         if "\n" not in text and "\r" not in text:  # most text nodes: one piece of one line
             self.plain.append(text)
             self.markdown.append(text if text.isspace() else self._escaped(text, in_code, ctx.cell is not None))
@@ -230,6 +233,8 @@ class _Renderer:
 
     def flush(self, ctx: _Context) -> None:
         """End the current line (a line break inside a block: the next one joins it)."""
+        if not self.plain and len(self.markdown) == len(self.open):
+            return  # an empty line (most line ends: between blocks)
         raw = "".join(self.plain)
         if not raw or raw.isspace():  # no text (most line ends: between blocks): nothing to close or emit
             if self.plain or len(self.markdown) != len(self.open):
@@ -283,15 +288,18 @@ class _Renderer:
             self.markdown[start:] = [lead, opener, core]
             marker = _Marker(opener, closer, start + 1, code)
             self.open.append(marker)
+            self.code_spans += 1
             return marker
         marker = _Marker(opener, closer, len(self.markdown), code)
         self.markdown.append(opener)
         self.open.append(marker)
+        self.code_spans += code
         return marker
 
     def close_marker(self, marker: _Marker) -> None:
         self._close(marker)
         self.open.pop()  # the innermost: an element's children close theirs before it closes
+        self.code_spans -= marker.code
 
     def _close(self, marker: _Marker) -> None:
         """Close an inline element in the current line's Markdown: its spaces go outside it, and it goes when it
@@ -318,7 +326,7 @@ class _Renderer:
         tag = node.tag if isinstance(node.tag, str) else ""
         if not tag or tag in _UNRENDERED:
             return  # a comment or processing instruction, a script: no text a reader sees
-        if _may_be_math(node) and (math := _tex_of(node)) is not None and not any(m.code for m in self.open):
+        if self.math and _may_be_math(node) and (math := _tex_of(node)) is not None and not self.code_spans:
             self._math(*math, tag in BLOCK_TAGS, ctx)
         elif tag in BLOCK_TAGS:
             self._block(node, tag, ctx)
@@ -340,7 +348,7 @@ class _Renderer:
             self._code(node, ctx)
         elif tag == "table" and ctx.cell is None and _is_data_table(node):
             self._table(node, ctx)
-        elif tag == "dt" and ctx.cell is None and not any(marker.code for marker in self.open):
+        elif tag == "dt" and ctx.cell is None and not self.code_spans:
             term = self.open_marker("**", "**")  # a definition's term on a line of its own, in bold
             self._children(node, ctx)
             self.close_marker(term)
@@ -379,7 +387,7 @@ class _Renderer:
         return f"{max(start, 0) + position}."
 
     def _inline(self, node: etree._Element, tag: str, ctx: _Context) -> None:
-        in_code = any(marker.code for marker in self.open)
+        in_code = self.code_spans > 0
         marker = None
         if tag == "img":
             self._image(node, in_code)
@@ -617,6 +625,8 @@ def render_elements(
     Their ``plain`` values are the lines ``markup.element_text`` gives for the same elements, one after another.
     """
     renderer = _Renderer(options)
+    elements = list(elements)
+    renderer.math = any(_MATH_MARKED(element) for element in elements)
     for element in elements:
         renderer.element(element, _Context())
         renderer.new_block(_Context())
