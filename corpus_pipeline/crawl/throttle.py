@@ -129,7 +129,7 @@ class Pace:
     concurrency: int
     delay_s: float
     latency_s: float | None  # smoothed time to response headers, None before the first answer
-    idle_latency_s: float | None  # lowest recent latency of ordinary answers
+    idle_latency_s: float | None  # idle latency of the kind of the latest answer (see _KindLatencies)
 
 
 @dataclass(frozen=True)
