@@ -1,0 +1,193 @@
+"""Nights that cost what changed (issue 44): a first night, an unchanged night and a night with 1 % of pages edited, as
+ratios of the first night's CPU, and the peak memory of the second night against the first's; then a full night
+over the 1 % night's crawl, compared record for record with it.
+
+Usage: python benchmarks/incremental_bench.py [--full] [--changed-share 0.01] [--keep DIR]
+
+The website is Debian's handbook (benchmarks/sites/build.py) served on loopback without delay: by default in three
+languages (381 pages), with ``--full`` in 21 (2,667 pages, the website issue 44 measured). Each night is
+``dagster job execute`` of ``corpus_job`` in a fresh DAGSTER_HOME over one warehouse, as CI runs it, its process tree
+sampled for CPU time and memory (benchmarks/common.py PeakMemory: CPU of the tree, peak sum of RSS). The edited pages
+get one paragraph more in their text, so the crawl's conditional GETs fetch them again (the sitemaps have no
+lastmod). The full night is ``reprocess_job`` tagged ``corpus_pipeline/full_night=true``: every page parsed and
+every PDF read again from the same stored crawl; parsed_pages, pdf_documents, canonical_url_groups and corpus must
+equal the incremental night's, every column, every row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import PeakMemory, print_table  # noqa: E402
+from benchmarks.sites.build import QUICK_HANDBOOK_LANGS, debian_handbook, write_site  # noqa: E402
+from corpus_pipeline.assets.incremental import FULL_NIGHT_TAG  # noqa: E402
+from corpus_pipeline.core.registry import REGISTRY_ENV_VAR  # noqa: E402
+from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse  # noqa: E402
+from corpus_pipeline_demo.server import serve_site  # noqa: E402
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+WEBSITE = "debian-handbook"
+WORKERS = 2
+COMPARED = ("parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
+# What an edit adds to a page's text: a paragraph of its own, after the page's first paragraph.
+EDIT = "<p>Note of night {night}: this paragraph was added to measure what an edited page costs the next night.</p>"
+METADATA = ("records_reused", "records_parsed", "survey_pages_read", "survey_pages_per_s", "parse_pages_per_s")
+
+
+@dataclass(frozen=True)
+class Night:
+    """What one run cost, and what parsed_pages said of it."""
+
+    name: str
+    seconds: float
+    cpu_seconds: float
+    peak_rss_mib: float
+    parsed: dict[str, float]
+    stages: dict[str, float]  # CPU seconds of the tree while each step ran
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", action="store_true", help="the handbook in 21 languages (2,667 pages)")
+    parser.add_argument("--changed-share", type=float, default=0.01, help="share of pages edited on the third night")
+    parser.add_argument("--keep", type=Path, help="keep the site, registry and warehouse in this folder")
+    args = parser.parse_args()
+    spec = debian_handbook() if args.full else debian_handbook(QUICK_HANDBOOK_LANGS)
+    with ExitStack() as stack:
+        work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="incremental_bench_")))
+        shutil.rmtree(work / "data", ignore_errors=True)
+        snapshot_code(work / "code")
+        root = work / "site"
+        shutil.rmtree(root, ignore_errors=True)
+        write_site(spec, root)
+        base_url = stack.enter_context(serve_site(root, port=0))
+        entry = {"name": WEBSITE, "url": base_url + "/", "mode": "sitemap", "default_lang": "en"}
+        (work / "websites.yaml").write_text(json.dumps({"websites": [entry]}))
+        print(f"{WEBSITE}: {len(spec.pages)} pages, {base_url}; load {os.getloadavg()[0]:.1f}", flush=True)
+
+        nights = [run_night(work, "first night"), run_night(work, "unchanged night")]
+        edited = edit_pages(root, args.changed_share)
+        nights.append(run_night(work, f"{len(edited)} pages edited ({100 * args.changed_share:g} %)"))
+        warehouse = Warehouse(work / "data" / "warehouse")
+        incremental = {asset: warehouse.scan(asset, WEBSITE).collect() for asset in COMPARED}
+        full = run_night(work, "full night, same crawl", job="reprocess_job", tags={FULL_NIGHT_TAG: "true"})
+        differing = [asset for asset in COMPARED if not warehouse.scan(asset, WEBSITE).collect().equals(incremental[asset])]
+    report(nights, full, differing)
+
+
+def snapshot_code(folder: Path) -> None:
+    """A copy of the package, which every night runs: the code version of an asset covers its source files, and a
+    file of the working tree edited between two nights would (rightly) make the second one recompute everything."""
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(PROJECT_ROOT / "corpus_pipeline", folder / "corpus_pipeline",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def run_night(work: Path, name: str, job: str = "corpus_job", tags: dict[str, str] | None = None) -> Night:
+    """One ``dagster job execute`` over the warehouse in ``work``; CPU and peak RSS of its process tree."""
+    home = work / "dagster_home"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    shutil.copy(PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml")
+    config = work / "run_config.yaml"
+    config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": WORKERS}}}}))
+    dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"
+    env = {**os.environ, "DAGSTER_HOME": str(home), REGISTRY_ENV_VAR: str(work / "websites.yaml"),
+           DATA_DIR_ENV_VAR: str(work / "data"), "PYTHONPATH": str(work / "code")}
+    command = [dagster, "job", "execute", "-m", "corpus_pipeline.definitions", "-j", job,
+               "--tags", json.dumps({"dagster/partition": WEBSITE, **(tags or {})}), "-c", str(config)]
+    cpu_before, started, started_epoch = _children_cpu_seconds(), time.perf_counter(), time.time()
+    process = subprocess.Popen(command, cwd=work / "code", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    with PeakMemory(interval_s=0.25, pid=process.pid) as memory:
+        output, _ = process.communicate()
+    if process.returncode != 0:
+        raise SystemExit(f"{job} failed on the {name}:\n{output[-4000:]}")
+    # The CPU time of reaped descendants, or the tree's as last sampled, whichever saw more: a worker process whose
+    # parent exits without waiting for it is missing from the first, the last quarter second from the second.
+    sampled = max((cpu for _, cpu in memory.cpu_timeline), default=0.0)
+    cpu = max(_children_cpu_seconds() - cpu_before, sampled)
+    night = Night(name, time.perf_counter() - started, cpu, memory.peak_rss_mib, parsed_metadata(home),
+                  stage_cpu(home, memory.cpu_timeline, started_epoch))
+    print(f"  {name}: {night.seconds:.0f} s, {night.cpu_seconds:.1f} CPU s, peak RSS {night.peak_rss_mib:.0f} MiB, "
+          f"{night.parsed}; CPU s by step {night.stages}; load {os.getloadavg()[0]:.1f}", flush=True)
+    return night
+
+
+def _children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def stage_cpu(home: Path, timeline: list[tuple[float, float]], started_epoch: float) -> dict[str, float]:
+    """The tree's CPU seconds during each step of the run (from the sampled timeline and Dagster's step times)."""
+    import dagster as dg
+
+    def at(moment: float) -> float:
+        return max((cpu for t, cpu in timeline if t <= moment - started_epoch), default=0.0)
+
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        (run,) = instance.get_runs(limit=1)
+        steps = instance.get_run_step_stats(run.run_id)
+    return {s.step_key: round(at(s.end_time or 0) - at(s.start_time or 0), 1) for s in steps}
+
+
+def parsed_metadata(home: Path) -> dict[str, float]:
+    """What the run's parsed_pages materialization recorded of its reuse and rates."""
+    import dagster as dg
+
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        event = instance.get_latest_materialization_event(dg.AssetKey("parsed_pages"))
+        metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
+    return {key: metadata[key].value for key in METADATA if key in metadata}  # type: ignore[misc]
+
+
+def edit_pages(root: Path, share: float) -> list[Path]:
+    """Edit ``share`` of the website's pages (at least one), spread over its URL order: a paragraph added."""
+    pages = sorted(root.rglob("*.html"))
+    count = max(1, round(share * len(pages)))
+    edited = pages[:: max(1, len(pages) // count)][:count]
+    for page in edited:
+        text = page.read_text()
+        page.write_text(text.replace("</p>", "</p>" + EDIT.format(night=3), 1) if "</p>" in text else text + EDIT)
+    return edited
+
+
+def report(nights: list[Night], full: Night, differing: list[str]) -> None:
+    first = nights[0]
+    rows = [
+        [n.name, n.seconds, n.cpu_seconds, n.cpu_seconds / first.cpu_seconds, n.peak_rss_mib,
+         n.peak_rss_mib / first.peak_rss_mib, int(n.parsed.get("records_parsed", 0)),
+         int(n.parsed.get("records_reused", 0))]
+        for n in [*nights, full]
+    ]
+    print_table("Nights (CPU and peak RSS of the whole process tree; ratios to the first night)",
+                ["night", "wall s", "CPU s", "CPU / first", "peak RSS MiB", "RSS / first", "parsed", "reused"], rows)
+    unchanged, changed = nights[1], nights[2]
+    print(f"\nunchanged night CPU: {unchanged.cpu_seconds / first.cpu_seconds:.1%} of the first (target <= 10 %)")
+    print(f"1 % changed night CPU: {changed.cpu_seconds / first.cpu_seconds:.1%} of the first (target <= 15 %)")
+    print(f"second night peak RSS: {unchanged.peak_rss_mib / first.peak_rss_mib:.2f} x the first's (target <= 1)")
+    verdict = "equal, every column and row" if not differing else f"DIFFERENT: {', '.join(differing)}"
+    print(f"incremental night vs full night over the same crawl ({', '.join(COMPARED)}): {verdict}")
+    if differing:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    pl.Config.set_tbl_rows(20)
+    main()
