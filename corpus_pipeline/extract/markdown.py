@@ -719,13 +719,22 @@ def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Li
         end = position + 1
         while end < len(lines) and lines[end].kind == "code" and lines[end].group == line.group:
             end += 1
-        run, block = list(lines[position:end]), blocks[line.group]
-        first, last = block.index(run[0]), block.index(run[-1])
+        run, block = lines[position:end], blocks[line.group]
+        start = stop = first = last = -1
+        for at, rendered in enumerate(block):  # the run's ends in the block, by their place in the code
+            if rendered.index == run[0].index:
+                start = first = at
+            if rendered.index == run[-1].index:
+                stop = last = at
+        if start < 0 or stop < 0:
+            whole.extend(run)
+            position = end
+            continue
         while first > 0 and not _WORD.search(block[first - 1].plain):
             first -= 1
         while last + 1 < len(block) and not _WORD.search(block[last + 1].plain):
             last += 1
-        whole.extend([*block[first : block.index(run[0])], *run, *block[block.index(run[-1]) + 1 : last + 1]])
+        whole.extend([*block[first:start], *run, *block[stop + 1 : last + 1]])
         position = end
     return whole
 
