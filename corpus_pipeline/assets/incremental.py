@@ -57,15 +57,15 @@ def open_last_night(
     )
 
 
-def publish_memo(memo: PartitionHistory, draft: Path, records_version: str, kinds_key: bytes, run_id: str) -> None:
-    """Make the night's memo current, describing the parsed_pages version ``records_version`` (and what its page-kind
-    pass read, ``kinds_key``).
+def publish_memo(memo: PartitionHistory, scratch: Path, records_version: str, kinds_key: bytes, run_id: str) -> None:
+    """Make the memo of the night whose files are in ``scratch`` current, describing the parsed_pages version
+    ``records_version`` (and what its page-kind pass read, ``kinds_key``).
 
     Published whether or not that version is: a memo describing a version that is not current offers its pages'
     survey facts, never their records (LastNight.open).
     """
     with memo.new_version(MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
-        write_memo(draft, version, records_version, kinds_key)
+        write_memo(scratch, version, records_version, kinds_key)
     memo.publish(version.version_id)
 
 

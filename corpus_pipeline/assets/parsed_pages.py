@@ -20,7 +20,7 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
 from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages
-from corpus_pipeline.extract.reuse import MEMO, kinds_key, parse_site
+from corpus_pipeline.extract.reuse import MEMO, RECORDS_FILE, kinds_key, parse_site
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
 from corpus_pipeline.partitions import website_partitions
@@ -84,7 +84,7 @@ def parsed_pages(
                 log=context.log.info,
                 trim_every=TRIM_EVERY_RECORDS,
             )
-            draft = Path(scratch) / "records.parquet"
+            draft = Path(scratch) / RECORDS_FILE
             # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
             # RSS after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow.
             unload_language_model()
@@ -99,7 +99,7 @@ def parsed_pages(
             return_freed_memory()
             with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
                 write_with_page_kinds(version, draft, kinds)
-            publish_memo(memo, Path(scratch) / "memo.parquet", version.version_id, kinds_input, context.run.run_id)
+            publish_memo(memo, Path(scratch), version.version_id, kinds_input, context.run.run_id)
         survey = night.survey
         # Which element of the website's template its documents were read from (extract/content_container.py):
         # "none" when its pages agree on none and each page is read alone.

@@ -19,6 +19,12 @@ A memo, kept beside parsed_pages as a versioned partition of its own (``parse_me
 
 A kept record is copied whole from the current version (whatever its columns), with what changes every night set
 again: ``fetched_at`` from the crawl, ``in_sitemap`` and ``inlinks`` from the survey.
+
+The template fingerprint takes the page's signatures from the survey's reading of it. The parse reads the page the
+same way except in two rare cases: a page longer than the extraction's ``max_chars`` (cut) or nested deeper than its
+budget (flattened), and a page whose HTTP charset contradicts its own declaration. For them the signatures the parse
+sees may differ from the survey's, and a change of the template in those very blocks would go unseen until the page
+or the code changes.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +63,7 @@ UNFINISHED_ERROR_PREFIX = "extraction "
 # Record columns that change every night while the page does not: set again on a kept record.
 NIGHTLY_COLUMNS = ("fetched_at",)
 
-MEMO_SCHEMA = pa.schema(
+FACTS_SCHEMA = pa.schema(
     [
         pa.field("url", pa.string()),
         pa.field("body_digest", pa.binary()),
@@ -67,12 +74,26 @@ MEMO_SCHEMA = pa.schema(
         pa.field("container_name", pa.string()),
         pa.field("container_words", pa.int64()),
         pa.field("teaches", pa.bool_()),
+    ]
+)
+PARSE_KEYS_SCHEMA = pa.schema(
+    [
         pa.field("parse_key", pa.binary()),  # null: the record is not kept (see UNFINISHED_ERROR_PREFIX)
         pa.field("draft_values", pa.string()),  # JSON of the SITE_PASS_COLUMNS as the page's own parse left them
+    ]
+)
+MEMO_SCHEMA = pa.schema(
+    list(FACTS_SCHEMA)
+    + list(PARSE_KEYS_SCHEMA)
+    + [
         pa.field("records_version", pa.string()),  # the parsed_pages version whose records the parse keys describe
         pa.field("kinds_key", pa.binary()),  # what that version's page-kind pass read (kinds_key), the same every row
     ]
 )
+_FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
+_KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
+# The files of a night's parse in its scratch folder (parse_site).
+FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
 
 
 @dataclass
@@ -97,10 +118,12 @@ class LastNight:
     """What the current parsed_pages version and its memo offer this night (nothing on a first or a full night)."""
 
     def __init__(
-        self, memo: KeyedRows | None = None, records: KeyedRows | None = None, website: str = "",
+        self, memo_path: Path | None = None, records: KeyedRows | None = None, website: str = "",
         records_path: Path | None = None, kinds_key: bytes | None = None,
     ) -> None:
-        self._memo = memo
+        # The memo is read twice over: its keys to decide, its facts only for the pages kept (their bulk).
+        self._memo = KeyedRows(memo_path, "url", columns=_KEY_COLUMNS) if memo_path else None
+        self._facts = KeyedRows(memo_path, "url", columns=_FACT_COLUMNS) if memo_path else None
         self._records = records
         self._website = website
         self._records_path = records_path
@@ -120,21 +143,20 @@ class LastNight:
             records_version
         ]
         if not current or records_path is None:
-            return cls(KeyedRows(memo_path, "url"))
+            return cls(memo_path)
         kinds_key = memo["kinds_key"][0]
-        return cls(KeyedRows(memo_path, "url"), KeyedRows(records_path, "url"), website, records_path, kinds_key)
+        return cls(memo_path, KeyedRows(records_path, "url"), website, records_path, kinds_key)
 
-    def facts(self, url: str, survey_key: bytes) -> Callable[[], PageFacts] | None:
-        """A loader of the page's survey facts kept from last night, or None when its survey inputs changed."""
-        if self._memo is None:
+    def facts(self, url: str, survey_key: bytes) -> Callable[[], dict[str, Any]] | None:
+        """A loader of the page's survey facts kept from last night (its memo row's fact columns), or None when its
+        survey inputs changed."""
+        if self._memo is None or self._facts is None:
             return None
         row = self._memo.get(url)
         if row is None or row["survey_key"] != survey_key:
             return None
-        memo = self._memo
-        # Read again when its turn comes (from the cached row group, mostly): the facts of the pages kept between two
-        # changed ones wait in memory, and a page's signatures and links are its memo row's bulk.
-        return lambda: facts_of_row(memo.get(url) or {})
+        # Read when its turn comes: the facts of the pages kept between two changed ones wait in memory.
+        return partial(self._facts.get, url)  # type: ignore[return-value]
 
     def record(self, url: str, parse_key: bytes) -> Callable[[], dict[str, Any]] | None:
         """A loader of the page's record kept from last night (the site-wide pass's columns as its parse left them),
@@ -157,7 +179,7 @@ class LastNight:
         return SitePageKinds(**{column: current[column].to_list() for column in SITE_PASS_COLUMNS})
 
     def close(self) -> None:
-        for rows in (self._memo, self._records):
+        for rows in (self._memo, self._facts, self._records):
             if rows is not None:
                 rows.close()
 
@@ -172,33 +194,37 @@ def facts_mapper(
     last_night: LastNight, facts_file: PartitionWriter, sample_every: int, code_version: str, tally: Tally
 ) -> Callable[[Callable[[Page], PageFacts], Iterable[Page], int], Iterator[PageFacts]]:
     """A ``map_facts`` for :func:`survey_site`: last night's facts of unchanged pages, the others read by
-    ``map_in_windows``; every page's facts are written to ``facts_file`` (MEMO_SCHEMA) in order and counted in
+    ``map_in_windows``; every page's facts are written to ``facts_file`` (FACTS_SCHEMA) in order and counted in
     ``tally``."""
     from corpus_pipeline.extract.pool import map_in_windows
 
     def map_facts(read: Callable[[Page], PageFacts], pages: Iterable[Page], workers: int) -> Iterator[PageFacts]:
-        def plan(page: Page) -> tuple[tuple[str, bytes, bytes], Callable[[], PageFacts] | None]:
+        def plan(page: Page) -> tuple[tuple[str, bytes, bytes], Callable[[], dict[str, Any]] | None]:
             body_digest = digest(page[2])
             key = survey_key(page, body_digest, sample_every, code_version)
             return (page[0], body_digest, key), last_night.facts(page[0], key)
 
-        for (url, body_digest, key), facts, kept in kept_or_computed(
-            pages, plan, lambda misses: map_in_windows(read, misses, workers)
-        ):
-            facts_file.write({"url": url, "body_digest": body_digest, "survey_key": key, **row_of_facts(facts)})
+        def read_facts(misses: Iterable[Page]) -> Iterator[dict[str, Any]]:
+            return map(row_of_facts, map_in_windows(read, misses, workers))
+
+        # Kept and read facts alike as memo rows: a kept row is written as it was read, not decoded and encoded again.
+        for (url, body_digest, key), row, kept in kept_or_computed(pages, plan, read_facts):
+            facts_file.write(row | {"url": url, "body_digest": body_digest, "survey_key": key})
             tally.count(kept)
-            yield facts
+            yield facts_of_row(row)
 
     return map_facts
 
 
 def parse_key(
-    page: HtmlPage, body_digest: bytes, facts: PageFacts, model: BoilerplateModel, parse_inputs: str
+    page: HtmlPage, body_digest: bytes, language: str, signatures: frozenset[int], model: BoilerplateModel,
+    parse_inputs: str,
 ) -> bytes:
-    """Everything a page's record depends on: the page, its template fingerprint, the containers, ``parse_inputs``
-    (the code version, the website's registry entry, the extraction settings and budget)."""
-    template = model.templates.get(facts.language)
-    shown = sorted(facts.signatures & template.signatures) if template is not None else []
+    """Everything a page's record depends on: the page, its template fingerprint (its block ``signatures`` that the
+    template of its ``language`` holds, as the survey read them), the containers, ``parse_inputs`` (the code version,
+    the website's registry entry, the extraction settings and budget)."""
+    template = model.templates.get(language)
+    shown = sorted(signatures & template.signatures) if template is not None else []
     return digest(
         parse_inputs,
         page.url,
@@ -208,7 +234,7 @@ def parse_key(
         _iso(page.http_last_modified),
         page.category,
         page.hreflang,
-        facts.language,
+        language,
         _packed(shown),
         json.dumps(list(model.containers)),
     )
@@ -221,38 +247,34 @@ def records_with_reuse(
     last_night: LastNight,
     parse_inputs: str,
     parse: Callable[[Iterable[HtmlPage]], Iterable[dict[str, Any]]],
-    memo: PartitionWriter,
+    keys: PartitionWriter,
 ) -> Iterator[tuple[dict[str, Any], bool]]:
-    """Each page's record and whether it was kept, in the pages' order; the memo's rows written to ``memo``.
+    """Each page's record and whether it was kept, in the pages' order; its parse key written to ``keys``
+    (PARSE_KEYS_SCHEMA), row for row with the facts.
 
     ``facts_rows`` are the survey's rows for the same pages in the same order (written by :func:`facts_mapper`);
     ``parse`` parses the pages whose inputs changed (parse_html_pages with the night's model). Records come out as
-    the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass. The memo's
-    ``records_version`` is left to :func:`write_memo`, once the version's id is known.
+    the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass.
     """
 
-    def plan(item: tuple[HtmlPage, dict[str, Any]]) -> tuple[tuple[dict[str, Any], bytes, HtmlPage], Any]:
+    def plan(item: tuple[HtmlPage, dict[str, Any]]) -> tuple[tuple[bytes, HtmlPage], Any]:
         page, row = item
         if row["url"] != page.url:
             raise ValueError(f"the survey's rows and the pages are out of step: {row['url']} and {page.url}")
-        key = parse_key(page, row["body_digest"], facts_of_row(row), survey.boilerplate, parse_inputs)
+        key = parse_key(page, row["body_digest"], row["language"], signatures_of(row["signatures"]),
+                        survey.boilerplate, parse_inputs)
         light = dataclasses.replace(page, body=b"")  # what waits for its turn holds no body
-        return (row, key, light), last_night.record(page.url, key)
+        return (key, light), last_night.record(page.url, key)
 
     def parse_pages(items: Iterable[tuple[HtmlPage, dict[str, Any]]]) -> Iterable[dict[str, Any]]:
         return parse(page for page, _ in items)
 
-    for (row, key, page), record, kept in kept_or_computed(zip(pages, facts_rows, strict=True), plan, parse_pages):
+    for (key, page), record, kept in kept_or_computed(zip(pages, facts_rows, strict=True), plan, parse_pages):
         if kept:
             record.update({column: getattr(page, column) for column in NIGHTLY_COLUMNS})
         reusable = not (record.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
-        memo.write(
-            row
-            | {
-                "parse_key": key if reusable else None,
-                "draft_values": json.dumps({column: record.get(column) for column in SITE_PASS_COLUMNS}),
-            }
-        )
+        draft_values = json.dumps({column: record.get(column) for column in SITE_PASS_COLUMNS})
+        keys.write({"parse_key": key if reusable else None, "draft_values": draft_values})
         yield record, kept
 
 
@@ -271,30 +293,46 @@ def row_of_facts(facts: PageFacts) -> dict[str, Any]:
 
 def facts_of_row(row: Mapping[str, Any]) -> PageFacts:
     """A page's survey facts from its memo row (:func:`row_of_facts` read back)."""
-    blob = row["signatures"] or b""
-    signatures = frozenset(
-        int.from_bytes(blob[start : start + SIGNATURE_BYTES], "big") for start in range(0, len(blob), SIGNATURE_BYTES)
-    )
     name = row["container_name"]
     container = ContainerVote(name, row["container_words"]) if name is not None else None
-    return PageFacts(row["language"], signatures, frozenset(row["links"] or ()), container, row["teaches"])
+    links = frozenset(row["links"] or ())
+    return PageFacts(row["language"], signatures_of(row["signatures"]), links, container, row["teaches"])
 
 
-def memo_rows(path: Path) -> Iterator[dict[str, Any]]:
+def signatures_of(blob: bytes | None) -> frozenset[int]:
+    """Block signatures packed by :func:`row_of_facts`."""
+    blob = blob or b""
+    return frozenset(
+        int.from_bytes(blob[start : start + SIGNATURE_BYTES], "big") for start in range(0, len(blob), SIGNATURE_BYTES)
+    )
+
+
+def memo_rows(path: Path, columns: list[str] | None = None) -> Iterator[dict[str, Any]]:
     """The rows of a memo file (or of the survey's facts file), in order, one row group at a time."""
     source = pq.ParquetFile(path)
     for group in range(source.num_row_groups):
-        yield from table_rows(source.read_row_group(group))
+        yield from table_rows(source.read_row_group(group, columns=columns))
 
 
-def write_memo(draft: Path, writer: PartitionWriter, records_version: str, kinds_key: bytes) -> None:
-    """The memo rows of ``draft`` into ``writer``, describing the parsed_pages version ``records_version`` whose page
-    kinds were decided from what ``kinds_key`` digests."""
-    source = pq.ParquetFile(draft)
-    for group in range(source.num_row_groups):
-        rows = source.metadata.row_group(group).num_rows
+def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kinds_key: bytes) -> None:
+    """The memo of the night whose files are in ``scratch`` (its survey's facts and its parse keys, row for row) into
+    ``writer``, describing the parsed_pages version ``records_version`` whose page kinds were decided from what
+    ``kinds_key`` digests."""
+    facts = pq.ParquetFile(scratch / FACTS_FILE)
+    keys = pq.read_table(scratch / PARSE_KEYS_FILE)
+    if keys.num_rows != facts.metadata.num_rows:
+        raise ValueError(f"{keys.num_rows} parse keys for {facts.metadata.num_rows} pages surveyed")
+    start = 0
+    for group in range(facts.num_row_groups):
+        table = facts.read_row_group(group)
+        rows = table.num_rows
+        for name in PARSE_KEYS_SCHEMA.names:
+            table = table.append_column(name, keys.column(name).slice(start, rows))
         constants = pl.DataFrame({"records_version": [records_version] * rows, "kinds_key": [kinds_key] * rows})
-        writer.write_table(_with_columns(source.read_row_group(group), constants))
+        for name in constants.columns:
+            table = table.append_column(name, constants[name].to_arrow().cast(MEMO_SCHEMA.field(name).type))
+        writer.write_table(table)
+        start += rows
 
 
 def kinds_key(draft: Path, columns: Iterable[str]) -> bytes:
@@ -302,14 +340,6 @@ def kinds_key(draft: Path, columns: Iterable[str]) -> bytes:
     frame = pl.read_parquet(draft, columns=list(columns))
     hashes = frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3)
     return digest(str(frame.height), ",".join(frame.columns), hashes.to_numpy().tobytes())
-
-
-def _with_columns(table: pa.Table, constants: pl.DataFrame) -> pa.Table:
-    """``table`` with the columns of ``constants`` in place of its own of those names."""
-    table = table.drop_columns([name for name in constants.columns if name in table.column_names])
-    for name in constants.columns:
-        table = table.append_column(name, constants[name].to_arrow().cast(MEMO_SCHEMA.field(name).type))
-    return table
 
 
 def _packed(signatures: list[int]) -> bytes:
@@ -358,7 +388,8 @@ def parse_site(
     trim_every: int = 64,
 ) -> SiteParse:
     """Survey the website, then write each page's record to ``scratch/records.parquet`` (RECORD_SCHEMA, with the
-    survey's facts) and its memo row to ``scratch/memo.parquet``, keeping what ``last_night`` offers.
+    survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` for
+    :func:`write_memo`.
 
     ``pages()`` yields the website's HTML pages, the same each call, in order; ``parse(pages, model)`` parses the
     pages whose inputs changed (parse_html_pages). Progress goes to ``log`` every tenth of the pages or 30 s.
@@ -367,10 +398,10 @@ def parse_site(
     from corpus_pipeline.core.schema import RECORD_SCHEMA
     from corpus_pipeline.extract.site_survey import survey_site
 
-    facts_path = scratch / "facts.parquet"
+    facts_path = scratch / FACTS_FILE
     facts_tally = Tally(Progress("survey", pages_total, log))
     started = time.monotonic()
-    with PartitionWriter(facts_path, MEMO_SCHEMA) as facts_file:
+    with PartitionWriter(facts_path, FACTS_SCHEMA) as facts_file:
         survey = survey_site(
             ((page.url, page.hreflang, page.body) for page in pages()),
             sitemaps,
@@ -383,12 +414,12 @@ def parse_site(
 
     records_tally = Tally(Progress("parse", pages_total, log))
     started = time.monotonic()
-    with PartitionWriter(scratch / "records.parquet", RECORD_SCHEMA) as writer, PartitionWriter(
-        scratch / "memo.parquet", MEMO_SCHEMA
-    ) as memo:
+    with PartitionWriter(scratch / RECORDS_FILE, RECORD_SCHEMA) as writer, PartitionWriter(
+        scratch / PARSE_KEYS_FILE, PARSE_KEYS_SCHEMA
+    ) as keys:
         records = records_with_reuse(
-            pages(), memo_rows(facts_path), survey, last_night, parse_inputs,
-            lambda changed: parse(changed, survey.boilerplate), memo,
+            pages(), memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night,
+            parse_inputs, lambda changed: parse(changed, survey.boilerplate), keys,
         )
         for written, (record, kept) in enumerate(records, start=1):
             writer.write(record | survey.facts_for(record["url"]))
