@@ -191,8 +191,9 @@ class _Marker:
 class _Renderer:
     """The walk over the selected elements: one current line (its plain text and its Markdown), the lines so far."""
 
-    def __init__(self, options: MarkdownOptions) -> None:
+    def __init__(self, options: MarkdownOptions, left_out: frozenset[str] = frozenset()) -> None:
         self.options = options
+        self.unrendered = _UNRENDERED | left_out
         self.lines: list[Line] = []
         self.plain: list[str] = []
         self.markdown: list[str] = []
@@ -324,7 +325,7 @@ class _Renderer:
     def element(self, node: etree._Element, ctx: _Context) -> None:
         """Render an element and its subtree (not its tail)."""
         tag = node.tag if isinstance(node.tag, str) else ""
-        if not tag or tag in _UNRENDERED:
+        if not tag or tag in self.unrendered:
             return  # a comment or processing instruction, a script: no text a reader sees
         if self.math and _may_be_math(node) and (math := _tex_of(node)) is not None and not self.code_spans:
             self._math(*math, tag in BLOCK_TAGS, ctx)
@@ -618,13 +619,15 @@ def _longest_run(text: str, char: str) -> int:
 
 
 def render_elements(
-    elements: Iterable[etree._Element], options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS
+    elements: Iterable[etree._Element], options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS,
+    left_out: frozenset[str] = frozenset(),
 ) -> list[Line]:
     """The lines of the elements' text, in document order, each with its place in the Markdown.
 
-    Their ``plain`` values are the lines ``markup.element_text`` gives for the same elements, one after another.
+    Their ``plain`` values are the lines ``markup.element_text`` gives for the same elements, one after another
+    (less the elements whose tag is in ``left_out``, not rendered at all).
     """
-    renderer = _Renderer(options)
+    renderer = _Renderer(options, left_out)
     elements = list(elements)
     renderer.math = any(_MATH_MARKED(element) for element in elements)
     for element in elements:

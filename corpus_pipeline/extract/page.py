@@ -16,7 +16,7 @@ from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
-from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
+from corpus_pipeline.extract.byline import page_authors, page_sections, without_metadata_lines
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.content_container import container_elements, reader_agrees
@@ -66,6 +66,8 @@ NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embe
 # boilerplate model): scripts, forms and their controls, navigation.
 CONTAINER_CHROME_TAGS = ("script", "nav", "form", "button", "input", "select", "textarea", "dialog")
 NAVIGATION_LANDMARKS = "//*[@role='navigation' or @role='search']"
+# What the Markdown of an extractor's reading does not look into (see _main_text).
+READERS_CHROME = frozenset({"nav", "footer", "aside", "form", "select", "button"})
 # Parsing workers start as fresh interpreters: a forked worker maps its parent's memory, and under Dagster that
 # parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
 # worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
@@ -353,9 +355,11 @@ def _main_text(
     extracted = KeyedLines.of(main.text).without_lines_in(template)
     if extracted.text.strip():
         cleaned = extracted.without_degenerate_lines(settings).text
-        # The readers' lines are mapped back onto the page as the extractors read it (comment sections removed).
+        # The readers' lines are mapped back onto the page as the extractors read it (comment sections removed), less
+        # its navigation and footers: a line of theirs that a reader kept stays an escaped paragraph (rendering a
+        # news page's menus was a third of the Markdown's cost on the article benchmark).
         page = document.find("body")
-        rendering = render_elements([page if page is not None else document], options)
+        rendering = render_elements([page if page is not None else document], options, READERS_CHROME)
         return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction, rendering
     # Nothing looked like an article (a listing, a form page): keep the visible text minus boilerplate.
     # trafilatura consumed the tree, so parse again: rare, and cheaper than copying every tree up front.
@@ -385,7 +389,7 @@ def _container_text(
         return None
     titles = page_titles(document) if settings.headline_left_out else ()
     template = {line_key(line) for line in boilerplate.lines(document)} if boilerplate is not None else set()
-    authors = page_authors(document)
+    authors, sections = page_authors(document), page_sections(document)
     _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
     for landmark in document.xpath(NAVIGATION_LANDMARKS):
         landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is
@@ -398,7 +402,7 @@ def _container_text(
     lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
     if settings.container_edges_trimmed:
         lines = _without_edge_lines(lines, template)
-        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings), template)
+        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings, sections), template)
     return normalize_whitespace(lines.replace("\n", "\n\n")), rendering
 
 
