@@ -18,7 +18,7 @@ from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA, RECORD_SCHEMA
 RECORD = {
     "website": "docs", "url": "https://a.example/x", "canonical_url": "https://a.example/x", "title": "Été",
     "date": datetime(2024, 1, 31, 12, 30, 5, 123456, tzinfo=UTC), "published": None, "excerpt": None,
-    "content": "Une ligne\nDeux", "h1": ["Titre"], "h2": [], "lang": "fr", "category": None, "kind": "html",
+    "content": "Une ligne\nDeux", "markdown": "# Titre\n\nUne ligne\nDeux", "h1": ["Titre"], "h2": [], "lang": "fr", "category": None, "kind": "html",
     "fetched_at": datetime(2025, 3, 1, tzinfo=UTC), "alternates": [{"lang": "en", "url": "https://a.example/en/x"}],
     "rel_canonical": None, "error": None, "in_sitemap": True, "inlinks": 7, "extraction": "trafilatura_fast",
     "page_kind": "document", "page_kind_evidence": "declares one article", "title_links": [], "title_inlinks": 2,
