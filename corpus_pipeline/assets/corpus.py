@@ -57,7 +57,8 @@ def corpus(
     with store.history(ASSET, website).lock() as history, store.history(CORPUS_MEMO, website).lock() as memo:
         # Deduplication is a function of its input: a night whose records are last night's keeps last night's corpus.
         key = inputs_key(groups, settings)
-        kept = open_kept_corpus(context, history, memo, key)
+        current = history.current_file()
+        kept = open_kept_corpus(context, history, memo, key, current)
         started = time.monotonic()
         if kept is not None:
             context.log.info(f"dedup: the {groups.height:,} records are those of the current version: kept")
@@ -79,7 +80,6 @@ def corpus(
         del records, groups
         return_freed_memory()  # every text of the website went through this process as Python objects
 
-        current = history.current_file()
         outcomes = judge_records(version.path, current, inputs, warehouse.gate_policy(), with_errors=False)
         outcomes += [
             unique_canonical_urls(version.path),

@@ -45,15 +45,17 @@ def asset_code_version(context: dg.AssetExecutionContext) -> str:
 
 
 def open_last_night(
-    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory
+    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, current_file: Path | None
 ) -> LastNight:
-    """What the current parsed_pages version and its memo offer this night; nothing on a first or a full night."""
+    """What the current parsed_pages version (``current_file``, from ``history.current_file()``: read once, for it
+    is verified, and a damaged one logged, at each call) and its memo offer this night; nothing on a first or a full
+    night."""
     if full_night(context):
         context.log.info(f"A full night ({FULL_NIGHT_TAG}): every page is parsed again")
         return LastNight()
     current = history.current()
     return LastNight.open(
-        memo.current_file(), history.current_file(), current.id if current else None, context.partition_key
+        memo.current_file(), current_file, current.id if current else None, context.partition_key
     )
 
 
@@ -69,13 +71,16 @@ def publish_memo(memo: PartitionHistory, scratch: Path, records_version: str, ki
     memo.publish(version.version_id)
 
 
-def open_last_pdfs(context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory) -> LastPdfs:
-    """What the current pdf_documents version and its memo offer this night; nothing on a first or a full night."""
+def open_last_pdfs(
+    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, current_file: Path | None
+) -> LastPdfs:
+    """What the current pdf_documents version (``current_file``, see :func:`open_last_night`) and its memo offer this
+    night; nothing on a first or a full night."""
     if full_night(context):
         context.log.info(f"A full night ({FULL_NIGHT_TAG}): every PDF is read again")
         return LastPdfs()
     current = history.current()
-    return LastPdfs.open(memo.current_file(), history.current_file(), current.id if current else None)
+    return LastPdfs.open(memo.current_file(), current_file, current.id if current else None)
 
 
 def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: str, run_id: str) -> None:
@@ -88,13 +93,15 @@ def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: 
 
 
 def open_kept_corpus(
-    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, key: bytes
+    context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, key: bytes,
+    current_file: Path | None,
 ) -> KeptCorpus | None:
-    """The current corpus when it was deduplicated from records whose key is ``key``; None on a full night."""
+    """The current corpus (``current_file``, see :func:`open_last_night`) when it was deduplicated from records whose
+    key is ``key``; None on a full night."""
     if full_night(context):
         return None
     current = history.current()
-    return kept_corpus(memo.current_file(), history.current_file(), current.id if current else None, key)
+    return kept_corpus(memo.current_file(), current_file, current.id if current else None, key)
 
 
 def publish_corpus_memo(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:

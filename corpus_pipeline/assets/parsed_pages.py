@@ -64,7 +64,8 @@ def parsed_pages(
     budget = crawler_config.extraction_budget()
     pages = count_documents(raw_path, "html")
     with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
-        last_night = open_last_night(context, history, memo)
+        current = history.current_file()
+        last_night = open_last_night(context, history, memo, current)
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
             # Two passes over the stored pages: survey the site (its template per language, its sitemap listing,
             # its links), then extract every page with that knowledge; a page whose every input is unchanged since
@@ -107,7 +108,6 @@ def parsed_pages(
         counts = {**kinds.counts(), "content_containers": containers, **night.metadata()}
         counts["page_kinds_reused"] = kinds_reused
 
-        current = history.current_file()
         policy = warehouse.gate_policy()
         outcomes = judge_records(version.path, current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages

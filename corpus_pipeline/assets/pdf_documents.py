@@ -61,7 +61,8 @@ def pdf_documents(
     with store.history(ASSET, website.name).lock() as history, store.history(PDF_MEMO, website.name).lock() as memo:
         # A PDF whose body and reading settings are unchanged since the current version keeps its records: no
         # second OCR (pdf/reuse.py).
-        last_night = open_last_pdfs(context, history, memo)
+        current = history.current_file()
+        last_night = open_last_pdfs(context, history, memo, current)
         progress = Progress("PDFs", pdfs, context.log.info, unit="PDFs")
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
             for row in iter_documents(raw_path, kind="pdf") if pdfs else ():
@@ -76,7 +77,6 @@ def pdf_documents(
         last_night.close()
         publish_pdf_memo(memo, last_night.rows, version.version_id, context.run.run_id)
 
-        current = history.current_file()
         outcomes = judge_records(version.path, current, pdfs, warehouse.gate_policy())
         counts = count_values(version.path, "kind", prefix="records_") | last_night.counts(progress.elapsed_s)
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
