@@ -15,7 +15,8 @@ A memo, kept beside parsed_pages as a versioned partition of its own (``parse_me
 - the page's *parse key*, the digest of everything its record depends on, and the parsed_pages version whose records
   it describes: a page whose parse key is unchanged, while that version is still current, keeps its record;
 - the values the site-wide pass of page kinds rewrites (``SitePageKinds``' columns), as the page's own parse left
-  them: the pass reads them, and runs again over every record each night (it is cheap).
+  them: the pass reads them, and runs again over every record on a night when any record it reads changed; a digest
+  of what it read (``kinds_key``) lets a night whose records it would read unchanged keep the version's kinds.
 
 A kept record is copied whole from the current version (whatever its columns), with what changes every night set
 again: ``fetched_at`` from the crawl, ``in_sitemap`` and ``inlinks`` from the survey.
