@@ -704,6 +704,22 @@ class _LineIndex:
         return self.lines[position]
 
 
+def cells_as_lines(text: str) -> str:
+    """A reader's text with each table row it wrote out (``| a | b |``) as its cells, one a line, and its rules under
+    header rows (``|---|---|``) gone."""
+    if "|" not in text:
+        return text
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        row = _TEXT_ROW.match(raw.strip())
+        if row is None:
+            lines.append(raw)
+            continue
+        cells = [cell.strip() for cell in row.group(1).split("|")]
+        lines.extend(cell for cell in cells if _WORD.search(cell))
+    return "\n".join(lines)
+
+
 def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Line]:
     """``lines`` with each code block's lines that hold no word put back at its ends (a closing ``}`` that a line
     filter took for template: a line without words is in every template's key set)."""

@@ -28,6 +28,7 @@ from corpus_pipeline.extract.markdown import (
     DEFAULT_MARKDOWN_OPTIONS,
     Line,
     MarkdownOptions,
+    cells_as_lines,
     mapped_lines,
     mark_tex,
     markdown_of,
@@ -352,7 +353,9 @@ def _main_text(
     fresh_document = partial(_cleaned, text, removable, None, settings)
     main = extract_main_content(document, fresh_document, text, url, skipped, settings, dates, parsed_from_text=True)
     # The line filters share the lines' keys (``KeyedLines``).
-    extracted = KeyedLines.of(main.text).without_lines_in(template)
+    # A table row the reader wrote out ("| a | b |") is its cells, one a line, before the template's lines go: the
+    # template's cells go as its other lines do, and the Markdown finds each cell's place.
+    extracted = KeyedLines.of(cells_as_lines(main.text)).without_lines_in(template)
     if extracted.text.strip():
         cleaned = extracted.without_degenerate_lines(settings).text
         # The readers' lines are mapped back onto the page as the extractors read it (comment sections removed), less
