@@ -194,3 +194,10 @@ def test_a_code_block_s_wordless_edges_come_back() -> None:
     rendering = render_elements([body])
     kept = mapped_lines("if (x) {\nrun()", rendering)  # a filter took the closing brace for template
     assert markdown_of(with_whole_code(kept, rendering)) == "```\nif (x) {\n  run()\n}\n```"
+
+
+def test_a_written_out_row_is_its_cells() -> None:
+    from corpus_pipeline.extract.markdown import cells_as_lines
+
+    text = "Intro\n| Name | Value | \n|---|---|\n| a | * |\nOutro | with a pipe"
+    assert cells_as_lines(text) == "Intro\nName\nValue\na\nOutro | with a pipe"
