@@ -99,6 +99,7 @@ def _pdf_records(context: dg.AssetExecutionContext, row: dict, website: str, def
             default_lang=default_lang,
             settings=settings,
             date_hint=row["sitemap_lastmod"] or row["last_modified"],
+            log=context.log.info,
         )
     except PdfError as error:
         context.log.warning(f"{url}: {error}")

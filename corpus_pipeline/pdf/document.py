@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
@@ -46,11 +47,13 @@ def read_pdf(
     default_lang: str,
     settings: PdfSettings,
     date_hint: datetime | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> list[dict]:
     """Records (RECORD_SCHEMA keys) of one PDF: one per outline section as ``url#page=N``, or one for the whole file.
 
     When the document's OCR budget (``settings.ocr_budget_s``) runs out, every section keeps what was read, and
-    the sections with scanned pages left unread say so in ``error``, with how many pages were read.
+    the sections with scanned pages left unread say so in ``error``, with how many pages were read. The OCR's
+    progress goes to ``log`` when given.
     """
     reader = _open(data, settings)
     page_count = len(reader.pages)
@@ -60,7 +63,7 @@ def read_pdf(
         if settings.ocr == 2 or (settings.ocr == 1 and len(text.strip()) < settings.min_text_chars)
     ]
     try:
-        ocr_texts = ocr_pdf_pages(data, scanned, settings)
+        ocr_texts = ocr_pdf_pages(data, scanned, settings, log)
     except (OcrError, OSError, RuntimeError) as exc:
         raise PdfError(f"OCR failed: {exc}") from exc
     unread = sorted(set(scanned) - set(ocr_texts))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -14,6 +14,7 @@ from pdf2image import convert_from_path, pdfinfo_from_path
 from PIL import Image
 
 from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
+from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.pdf.enhance import enhance
 from corpus_pipeline.pdf.ocr_reading import PageReading, read_page
 from corpus_pipeline.pdf.settings import PdfSettings
@@ -41,11 +42,17 @@ def check_ocr_languages(languages: str) -> None:
         )
 
 
-def ocr_pdf_pages(data: bytes, pages: Sequence[int], settings: PdfSettings) -> dict[int, str]:
+# A shorter document's OCR is one step of the PDFs' own progress (assets/pdf_documents.py): no lines of its own.
+OCR_PROGRESS_FROM_PAGES = 10
+
+
+def ocr_pdf_pages(
+    data: bytes, pages: Sequence[int], settings: PdfSettings, log: Callable[[str], None] | None = None
+) -> dict[int, str]:
     """Text of the given 0-based pages of a PDF, OCR'd in parallel (one Tesseract thread per page), in page order.
 
     Pages that ``settings.ocr_budget_s`` (for the whole document) left unread are missing from the result; a
-    page that fails raises :class:`OcrError`.
+    page that fails raises :class:`OcrError`. With ``log``, progress goes to it every tenth of the pages or 30 s.
     """
     if not pages:
         return {}
@@ -57,18 +64,28 @@ def ocr_pdf_pages(data: bytes, pages: Sequence[int], settings: PdfSettings) -> d
         if workers == 1 and settings.ocr_budget_s is None:
             texts: list[str | Unfinished] = [read(page) for page in pages]
         else:
-            texts = list(map_within_budget(
+            told = log if log is not None and len(pages) >= OCR_PROGRESS_FROM_PAGES else _quiet
+            progress = Progress("OCR", len(pages), told, unit="pages")
+            readings: Iterator[str | Unfinished] = map_within_budget(
                 read,
                 pages,
                 fallback=_unread,
                 budget=Budget(total_s=settings.ocr_budget_s),
                 workers=workers,
                 initializer=_single_threaded_tesseract,
-            ))
+            )
+            texts = []
+            for text in readings:
+                texts.append(text)
+                progress.advance()
     failures = [text for text in texts if isinstance(text, Unfinished) and not text.budget_exceeded]
     if failures:
         raise OcrError(failures[0].reason)
     return {page: text for page, text in zip(pages, texts, strict=True) if isinstance(text, str)}
+
+
+def _quiet(line: str) -> None:
+    """A log that keeps its lines to itself."""
 
 
 def _unread(page: int, why: Unfinished) -> Unfinished:
