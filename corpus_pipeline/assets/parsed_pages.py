@@ -77,7 +77,7 @@ def parsed_pages(
                 iter_sitemap_bodies(raw_path),
                 last_night,
                 parse_inputs(context, website, budget),
-                partial(_parse, website=website, workers=crawler_config.workers, budget=budget),
+                partial(_parse, website=website, budget=budget),
                 Path(scratch),
                 pages_total=pages,
                 workers=crawler_config.workers,
@@ -117,9 +117,9 @@ def parsed_pages(
 
 
 def _parse(
-    pages: Iterable[HtmlPage], boilerplate: BoilerplateModel, website: Website, workers: int, budget: ExtractionBudget
+    pages: Iterable[HtmlPage], boilerplate: BoilerplateModel, workers: int, website: Website, budget: ExtractionBudget
 ) -> Iterator[dict]:
-    """The records of the pages whose inputs changed, parsed with the night's template model."""
+    """The records of the pages whose inputs changed, parsed with the night's template model on ``workers``."""
     return parse_html_pages(pages, website, boilerplate, workers=workers, budget=budget)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -95,12 +95,16 @@ def kept_or_computed(
     items: Iterable[Item],
     plan: Callable[[Item], tuple[Meta, Callable[[], Result] | None]],
     compute: Callable[[Iterable[Item]], Iterable[Result]],
+    few: Callable[[Iterable[Item]], Iterable[Result]] | None = None,
+    few_below: int = 0,
 ) -> Iterator[tuple[Meta, Result, bool]]:
     """``(meta, result, kept)`` for each item, in the items' order.
 
     ``plan(item)`` returns what the caller wants back about the item (``meta``, never its body: it waits in memory
     until the item's turn) and a loader of its kept result, or None when it must be computed. The items to compute
-    go through ``compute`` in order, which may read ahead and run in parallel; it is not called when none is.
+    go through ``compute`` in order, which may read ahead and run in parallel; it is not called when none is. When
+    fewer than ``few_below`` are to be computed, they go through ``few`` instead (in this process: starting worker
+    processes for a handful of items costs more than the items); up to that many items wait in memory to tell.
     """
     waiting: deque[tuple[Meta, Callable[[], Result] | None]] = deque()
 
@@ -112,12 +116,13 @@ def kept_or_computed(
                 yield item
 
     pending = to_compute()
-    for first in pending:  # at most once: the rest of ``pending`` goes to ``compute``
-        for result in compute(chain((first,), pending)):
+    first = list(islice(pending, max(few_below, 1) if few is not None else 1))
+    if first:
+        computing = few if few is not None and len(first) < few_below else compute
+        for result in computing(chain(first, pending)):
             while (head := waiting.popleft())[1] is not None:
                 yield head[0], head[1](), True
             yield head[0], result, False
-        break
     while waiting:  # every item after the last computed one is kept
         meta, keep = waiting.popleft()
         assert keep is not None

@@ -93,6 +93,10 @@ MEMO_SCHEMA = pa.schema(
 )
 _FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
 _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
+# Below these many pages to read again, a night reads them without its pool of worker processes (the survey) or with
+# one worker (the parse, whose time budget needs a process it can stop): a fresh worker's start costs ~1 CPU s, the
+# survey's reading of a page ~5 ms and its parse ~25-70 ms.
+FEW_TO_SURVEY, FEW_TO_PARSE = 64, 16
 # The files of a night's parse in its scratch folder (parse_site).
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
 
@@ -205,11 +209,12 @@ def facts_mapper(
             key = survey_key(page, body_digest, sample_every, code_version)
             return (page[0], body_digest, key), last_night.facts(page[0], key)
 
-        def read_facts(misses: Iterable[Page]) -> Iterator[dict[str, Any]]:
+        def read_facts(misses: Iterable[Page], workers: int = workers) -> Iterator[dict[str, Any]]:
             return map(row_of_facts, map_in_windows(read, misses, workers))
 
         # Kept and read facts alike as memo rows: a kept row is written as it was read, not decoded and encoded again.
-        for (url, body_digest, key), row, kept in kept_or_computed(pages, plan, read_facts):
+        few = partial(read_facts, workers=1)
+        for (url, body_digest, key), row, kept in kept_or_computed(pages, plan, read_facts, few, FEW_TO_SURVEY):
             facts_file.write(row | {"url": url, "body_digest": body_digest, "survey_key": key})
             tally.count(kept)
             yield facts_of_row(row)
@@ -247,14 +252,16 @@ def records_with_reuse(
     survey: SiteSurvey,
     last_night: LastNight,
     parse_inputs: str,
-    parse: Callable[[Iterable[HtmlPage]], Iterable[dict[str, Any]]],
+    parse: Callable[[Iterable[HtmlPage], int], Iterable[dict[str, Any]]],
     keys: PartitionWriter,
+    workers: int = 2,
 ) -> Iterator[tuple[dict[str, Any], bool]]:
     """Each page's record and whether it was kept, in the pages' order; its parse key written to ``keys``
     (PARSE_KEYS_SCHEMA), row for row with the facts.
 
     ``facts_rows`` are the survey's rows for the same pages in the same order (written by :func:`facts_mapper`);
-    ``parse`` parses the pages whose inputs changed (parse_html_pages with the night's model). Records come out as
+    ``parse(pages, workers)`` parses the pages whose inputs changed (parse_html_pages with the night's model), on one
+    worker when they are few (FEW_TO_PARSE). Records come out as
     the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass.
     """
 
@@ -267,10 +274,12 @@ def records_with_reuse(
         light = dataclasses.replace(page, body=b"")  # what waits for its turn holds no body
         return (key, light), last_night.record(page.url, key)
 
-    def parse_pages(items: Iterable[tuple[HtmlPage, dict[str, Any]]]) -> Iterable[dict[str, Any]]:
-        return parse(page for page, _ in items)
+    def parse_pages(items: Iterable[tuple[HtmlPage, dict[str, Any]]], workers: int = workers) -> Iterable[dict]:
+        return parse((page for page, _ in items), workers)
 
-    for (key, page), record, kept in kept_or_computed(zip(pages, facts_rows, strict=True), plan, parse_pages):
+    few = partial(parse_pages, workers=1)
+    items = zip(pages, facts_rows, strict=True)
+    for (key, page), record, kept in kept_or_computed(items, plan, parse_pages, few, FEW_TO_PARSE):
         if kept:
             record.update({column: getattr(page, column) for column in NIGHTLY_COLUMNS})
         reusable = not (record.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
@@ -379,7 +388,7 @@ def parse_site(
     sitemaps: Iterable[bytes],
     last_night: LastNight,
     parse_inputs: str,
-    parse: Callable[[Iterable[HtmlPage], BoilerplateModel], Iterable[dict[str, Any]]],
+    parse: Callable[[Iterable[HtmlPage], BoilerplateModel, int], Iterable[dict[str, Any]]],
     scratch: Path,
     *,
     pages_total: int,
@@ -392,8 +401,8 @@ def parse_site(
     survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` for
     :func:`write_memo`.
 
-    ``pages()`` yields the website's HTML pages, the same each call, in order; ``parse(pages, model)`` parses the
-    pages whose inputs changed (parse_html_pages). Progress goes to ``log`` every tenth of the pages or 30 s.
+    ``pages()`` yields the website's HTML pages, the same each call, in order; ``parse(pages, model, workers)``
+    parses the pages whose inputs changed (parse_html_pages). Progress goes to ``log`` every tenth of the pages or 30 s.
     """
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.core.schema import RECORD_SCHEMA
@@ -420,7 +429,7 @@ def parse_site(
     ) as keys:
         records = records_with_reuse(
             pages(), memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night,
-            parse_inputs, lambda changed: parse(changed, survey.boilerplate), keys,
+            parse_inputs, lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )
         for written, (record, kept) in enumerate(records, start=1):
             writer.write(record | survey.facts_for(record["url"]))

@@ -61,3 +61,25 @@ def test_a_kept_corpus_takes_tonights_fetch_times_by_canonical_url():
     assert inputs_key(groups, "v") == inputs_key(groups.with_columns(pl.col("fetched_at") + 1), "v")
     assert inputs_key(groups, "v") != inputs_key(groups.with_columns(pl.lit("x").alias("content")), "v")
     assert inputs_key(groups, "v") != inputs_key(groups, "w")
+
+
+def test_a_few_items_to_compute_go_the_few_way_and_many_the_pool_way():
+    calls: list[str] = []
+
+    def way(name):
+        def compute(items):
+            for item in items:
+                calls.append(f"{name} {item}")
+                yield item * 10
+        return compute
+
+    def plan(item: int):
+        return item, None if item in changed else (lambda: -item)
+
+    changed = {2, 5}
+    results = list(kept_or_computed(range(8), plan, way("pool"), way("here"), few_below=3))
+    assert [r for _, r, _ in results] == [0, -1, 20, -3, -4, 50, -6, -7] and calls == ["here 2", "here 5"]
+    calls.clear()
+    changed = {1, 2, 5, 7}
+    results = list(kept_or_computed(range(8), plan, way("pool"), way("here"), few_below=3))
+    assert [r for _, r, _ in results] == [0, 10, 20, -3, -4, 50, -6, 70] and calls == [f"pool {i}" for i in (1, 2, 5, 7)]
