@@ -129,35 +129,13 @@ class KeyedLines:
         if not blocks:
             return self
         known = {line_key(block) for block in blocks}
-        lines, keys = [], []
-        for line, key in zip(self.lines, self.keys, strict=True):
-            if line.strip() and key in known:
-                continue
-            if line.lstrip().startswith("|"):  # a reader's table row: the template's cells leave it, the page's stay
-                line = _row_without_cells_in(line, known)
-                if not line:
-                    continue
-                key = line_key(line)
-            lines.append(line)
-            keys.append(key)
-        return KeyedLines(lines, keys)
+        pairs = zip(self.lines, self.keys, strict=True)
+        return self._kept([not (line.strip() and key in known) for line, key in pairs])
 
     def without_degenerate_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
         """:func:`without_degenerate_lines`."""
         keep = [not _is_degenerate(line, key, settings) for line, key in zip(self.lines, self.keys, strict=True)]
         return self if all(keep) else self._kept(keep)
-
-
-def _row_without_cells_in(row: str, known: set[str]) -> str:
-    """A reader's table row ("| Package | Size |") without the cells whose :func:`line_key` is ``known``: the row
-    itself when none is, "" when all its worded cells are."""
-    cells = row.strip().strip("|").split("|")
-    kept = [cell for cell in cells if line_key(cell) not in known or not line_key(cell)]
-    if len(kept) == len(cells):
-        return row
-    if not any(line_key(cell) for cell in kept):
-        return ""
-    return "| " + " | ".join(cell.strip() for cell in kept) + " |"
 
 
 def _is_degenerate(line: str, key: str, settings: ExtractionSettings) -> bool:
