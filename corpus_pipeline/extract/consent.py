@@ -29,8 +29,10 @@ _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentric
 # Attribute values, not elements: libxml2 hands back strings without building a Python object per element. The
 # first search returns plain strings (half the cost of strings that know their element: 0.13 against 0.25 ms on a
 # Debian handbook page); the second, for the rare page that names a hint, strings that know their element.
-_IDS_AND_CLASSES = etree.XPath("//@id | //@class", smart_strings=False)
-_IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@id | //@class")
+# Both in one walk, in document order (a union, "//@id | //@class", walks twice and sorts: 0.8 against 0.34 ms of a
+# real documentation page).
+_IDS_AND_CLASSES = etree.XPath("//@*[name() = 'id' or name() = 'class']", smart_strings=False)
+_IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'class']")
 
 
 def remove_consent_banners(document: html.HtmlElement) -> list[str]:
@@ -55,7 +57,11 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
 
 def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
-    if not _has_hint("\n".join(_IDS_AND_CLASSES(document)).lower()):
+    names = "\n".join(_IDS_AND_CLASSES(document)).lower()
+    # The names' own search, once over all of them: a hint alone ("cky" of "sticky", on most documentation pages)
+    # sent every id and class of the page through the search one by one (~3 % of a real website's parse). No name
+    # spans a line, so a page whose joined names hold none has no element that names one.
+    if not _has_hint(names) or _CONSENT_NAME.search(names) is None:
         return []
     named = []
     for value in _IDS_AND_CLASSES_OF_ELEMENTS(document):
