@@ -27,7 +27,10 @@ CHROME_NAMES = frozenset({
 # role: a prefilter built from the same sets, so that a name added to them is found too.
 _CHROME_WORD = re.compile("|".join(sorted(map(re.escape, CHROME_NAMES | CHROME_ROLES), key=len, reverse=True)))
 _CHROME_TAGGED = etree.XPath(" | ".join(f".//{tag}" for tag in CHROME_TAGS))
-_NAMES_AND_ROLES = etree.XPath(".//@class | .//@id | .//@role")
+# One walk, its matches in document order: the union ".//@class | .//@id | .//@role" walked the tree once per name
+# and sorted the merged matches (~1.2 ms of a Sphinx page against ~0.75 ms). (The few chrome tags are found faster
+# by their union than by one walk testing each element's tag.)
+_NAMES_AND_ROLES = etree.XPath(".//@*[name() = 'class' or name() = 'id' or name() = 'role']")
 
 
 def without_page_chrome(document: html.HtmlElement) -> html.HtmlElement:
