@@ -177,8 +177,11 @@ def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], texts: _Elemen
 
 def _link_share(element: html.HtmlElement, texts: _ElementTexts) -> float:
     """The share of the element's characters (spaces aside) inside its links."""
+    anchors = list(element.iter("a"))
+    if not anchors:
+        return 0.0  # most lines hold no link: their characters need no count
     total = _visible_length(texts(element))
-    inside = sum(_visible_length(texts(anchor)) for anchor in element.iter("a"))
+    inside = sum(_visible_length(texts(anchor)) for anchor in anchors)
     return min(1.0, inside / total) if total else 0.0
 
 
