@@ -27,7 +27,6 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from corpus_pipeline.core.partition_writer import PartitionWriter
@@ -380,11 +379,13 @@ def write_with_page_kinds(writer: PartitionWriter, draft: str | Path, kinds: Sit
     for group in range(source.num_row_groups):
         table = source.read_row_group(group)
         end = start + table.num_rows
+        # Built by polars, not pa.array: pyarrow's conversion of Python objects imports pandas (core.arrow_values).
         for name, values, kind in (
-            ("page_kind", kinds.page_kind[start:end], pa.string()),
-            ("page_kind_evidence", kinds.page_kind_evidence[start:end], pa.string()),
-            ("title_inlinks", kinds.title_inlinks[start:end], pa.int32()),
+            ("page_kind", kinds.page_kind[start:end], pl.String),
+            ("page_kind_evidence", kinds.page_kind_evidence[start:end], pl.String),
+            ("title_inlinks", kinds.title_inlinks[start:end], pl.Int32),
         ):
-            table = table.set_column(table.schema.get_field_index(name), name, pa.array(values, type=kind))
+            column = pl.Series(name, values, dtype=kind).to_arrow().cast(table.schema.field(name).type)
+            table = table.set_column(table.schema.get_field_index(name), name, column)
         writer.write_table(table)
         start = end
