@@ -134,6 +134,8 @@ def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, d
     modified, published = declared.pick(_DATE_LD, _DATE_META), declared.pick(_PUBLISHED_LD, _PUBLISHED_META)
     if modified is not None and published is not None:
         return modified, published
+    if (dated := url_date(url)) is not None:  # what both heuristic searches would answer, without reading the page
+        return modified or dated, published or dated
     with chrome_detached(document) as without_chrome:
         search = HeuristicDates(without_chrome, url, chrome_removed=True)
         return modified or search.find(), published or search.find(original=True)
@@ -182,6 +184,20 @@ class HeuristicDates:
         if not may_hold_written_date(near_title):
             return None
         return _htmldate(_text_page(near_title), None, original=True, extensive=True)
+
+
+# A page without a word, for a search that reads only a URL.
+_EMPTY_PAGE = "<html><body></body></html>"
+
+
+def url_date(url: str) -> datetime | None:
+    """The date written in ``url`` (``/2023/11/24/httpx-0-25-2/``) as htmldate's ``find_date`` reads it, or None.
+
+    ``find_date`` returns the URL's date, when it finds one, before it reads the page, whichever date it is asked for:
+    a page whose URL is dated and that declares no date (a WordPress post) needs neither heuristic search (nor its
+    chrome detached for them, ~4 ms of such a page), only this one on an empty page (~0.05 ms).
+    """
+    return _htmldate(_EMPTY_PAGE, url, original=False, extensive=False)
 
 
 def _text_page(pieces: list[str]) -> str:
