@@ -64,7 +64,8 @@ _LOOSE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
 # fence, table row.
 _LINE_START = re.compile(r"^(?:(#{1,6})(?=\s|$)|([>|~+=-])|(\d{1,9})([.)])(?=\s|$))")
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_FENCE = re.compile(r"^(`{3,}|~{3,})")
+# A code fence; a backtick fence's info string holds no backtick (CommonMark): "``` `` ```" is an inline code span.
+_FENCE = re.compile(r"^(?:(`{3,})(?=[^`]*$)|(~{3,}))")
 _ITEM_MARKER = re.compile(r"^(?:[-+*]|\d{1,9}[.)])(?: +|$)")
 _ATX = re.compile(r"^#{1,6}(?: +|$)")
 _TABLE_RULE = re.compile(r"^\|(?: --- \|)+$")
@@ -911,7 +912,8 @@ def strip_markdown(markdown: str) -> str:
         while (quoted := _QUOTE.match(row)) is not None:
             row, depth = row[quoted.end():].lstrip(), depth + 1
         if opening := _FENCE.match(row):
-            fence = (opening.group(1)[0], len(opening.group(1)), depth)
+            marks = opening.group(1) or opening.group(2)
+            fence = (marks[0], len(marks), depth)
             continue
         if not row or _TABLE_RULE.match(row):
             continue

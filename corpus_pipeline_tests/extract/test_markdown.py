@@ -201,3 +201,11 @@ def test_a_written_out_row_is_its_cells() -> None:
 
     text = "Intro\n| Name | Value | \n|---|---|\n| a | * |\nOutro | with a pipe"
     assert cells_as_lines(text) == "Intro\nName\nValue\na\nOutro | with a pipe"
+
+
+def test_a_line_that_is_an_inline_code_span_of_backticks_is_no_fence() -> None:
+    # "``` `` ```" opens no code block: a backtick fence's info string holds no backtick (found by the property above).
+    for source in ("<code>``</code>", "<code>a``b</code>", "<code>```</code>"):
+        body = parse_html(f"<html><body><main>{source}</main></body></html>").find(".//main")
+        lines = render_elements([body], MarkdownOptions())
+        assert strip_markdown(markdown_of(lines)) == plain_of(lines) == element_text(body)
