@@ -23,8 +23,6 @@ from corpus_pipeline.extract.structured_data import ld_json_objects
 from corpus_pipeline.extract.text import WORD
 
 _AUTHOR_META = frozenset({"author", "article:author", "parsely-author", "sailthru.author", "byl", "dc.creator"})
-# OpenGraph's section and tags of an article (Pelican, Hugo's templates, WordPress SEO plugins, news CMSs).
-_SECTION_META = frozenset({"article:section", "article:tag"})
 _MONTHS = (
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may", "may"), ("june", "jun"),
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
@@ -32,7 +30,7 @@ _MONTHS = (
 )
 # The words a byline, a dateline or a reading time is written with, around the names and dates themselves.
 _BYLINE_WORDS = frozenset({
-    "by", "and", "on", "at", "in", "posted", "published", "updated", "last", "written", "author", "authored", "date",
+    "by", "and", "on", "at", "posted", "published", "updated", "last", "written", "author", "authored", "date",
     "modified", "am", "pm", "min", "mins", "minute", "minutes", "read", "reading", "time", "est", "edt", "gmt",
     "utc", "th", "st", "nd", "rd",
 })
@@ -65,20 +63,6 @@ def page_authors(document: html.HtmlElement) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(name.split()) for name in names if name and "/" not in name))
 
 
-def page_sections(document: html.HtmlElement) -> tuple[str, ...]:
-    """The section and tags the page declares (``article:section``, ``article:tag``, ld+json ``articleSection``):
-    a dateline names them ("Posted on July 7, 2011 in ItsDangerous")."""
-    names: list[str] = []
-    for item in ld_json_objects(document):
-        section = item.get("articleSection")
-        names += [section] if isinstance(section, str) else [n for n in section or [] if isinstance(n, str)]
-    for meta in document.iter("meta"):
-        key = (meta.get("name") or meta.get("property") or "").strip().lower()
-        if key in _SECTION_META and meta.get("content"):
-            names.append(meta.get("content", ""))
-    return tuple(dict.fromkeys(" ".join(name.split()) for name in names if name and "/" not in name))
-
-
 def _names(value: object) -> list[str]:
     """Author names in an ld+json ``author`` value: a string, a Person (its ``name``) or a list of them."""
     if isinstance(value, str):
@@ -90,13 +74,11 @@ def _names(value: object) -> list[str]:
     return []
 
 
-def metadata_words(
-    authors: Iterable[str], dates: Iterable[datetime | None], sections: Iterable[str] = ()
-) -> tuple[frozenset[str], frozenset[str]]:
+def metadata_words(authors: Iterable[str], dates: Iterable[datetime | None]) -> tuple[frozenset[str], frozenset[str]]:
     """The words a line of the page's metadata may hold, and among them the ones only that page's metadata has
-    (its authors' names, its section and tags, its dates' numbers and month names): a byline names one of them."""
+    (its authors' names, its dates' numbers and month names): a byline names one of them."""
     own: set[str] = set()
-    for name in (*authors, *sections):
+    for name in authors:
         own.update(WORD.findall(name.lower()))
     for date in dates:
         if date is not None:
@@ -176,7 +158,7 @@ def is_author_bio(line: str, names: list[list[str]], settings: ExtractionSetting
 
 def without_metadata_lines(
     text: str, authors: tuple[str, ...], dates: Iterable[datetime | None],
-    settings: ExtractionSettings = DEFAULT_SETTINGS, sections: tuple[str, ...] = (),
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> str:
     """``text`` (one block per line) without the metadata, share-bar and tag lines among its first and last
     ``settings.metadata_edge_lines`` lines, and without an author's note among its last ones."""
@@ -184,7 +166,7 @@ def without_metadata_lines(
     edge = settings.metadata_edge_lines
     if edge <= 0:
         return text
-    allowed, own = metadata_words(authors, dates, sections)
+    allowed, own = metadata_words(authors, dates)
     names = full_names(authors, settings)
     filled = [index for index, line in enumerate(lines) if line.strip()]
     head, tail = set(filled[:edge]), set(filled[-edge:])

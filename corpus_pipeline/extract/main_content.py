@@ -39,7 +39,7 @@ import trafilatura
 from lxml import html
 
 from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdicts, without_unlikely_lines
-from corpus_pipeline.extract.byline import page_authors, page_sections, without_metadata_lines
+from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.card_grid import CardGrid
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
@@ -126,9 +126,7 @@ def extract_main_content(
     extracted = _arbitrated(extracted, document, second, second_words, page_type, settings)
     if page_type == "article" and settings.metadata_edge_lines > 0:
         extracted = MainContent(
-            without_metadata_lines(
-                extracted.text, page_authors(document), dates, settings, page_sections(document)
-            ), extracted.extraction
+            without_metadata_lines(extracted.text, page_authors(document), dates, settings), extracted.extraction
         )
     extracted = MainContent(without_labels(extracted.text, page_type == "article", settings), extracted.extraction)
     if WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed

@@ -16,7 +16,7 @@ from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, absolutize, canonical_url
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
-from corpus_pipeline.extract.byline import page_authors, page_sections, without_metadata_lines
+from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.content_container import container_elements, reader_agrees
@@ -392,7 +392,7 @@ def _container_text(
         return None
     titles = page_titles(document) if settings.headline_left_out else ()
     template = {line_key(line) for line in boilerplate.lines(document)} if boilerplate is not None else set()
-    authors, sections = page_authors(document), page_sections(document)
+    authors = page_authors(document)
     _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
     for landmark in document.xpath(NAVIGATION_LANDMARKS):
         landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is
@@ -405,7 +405,7 @@ def _container_text(
     lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
     if settings.container_edges_trimmed:
         lines = _without_edge_lines(lines, template)
-        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings, sections), template)
+        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings), template)
     return normalize_whitespace(lines.replace("\n", "\n\n")), rendering
 
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.byline import page_authors, page_sections, without_metadata_lines
+from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 
@@ -106,17 +106,3 @@ def test_the_page_s_tags_under_their_label_at_the_edges_go():
     # "Topics include ..." is a sentence that starts like a label: it stays.
     sentence = reading(*STORY, "Topics include soil, seeds and water rights.")
     assert without_metadata_lines(sentence, (), ()) == sentence
-
-
-def test_a_dateline_naming_the_page_s_declared_section_goes():
-    # Pelican: "Posted on July 07, 2011 in <a>ItsDangerous</a>", the section declared as article:section.
-    document = html.document_fromstring(
-        "<html><head><meta property='article:section' content='ItsDangerous'>"
-        "<meta property='article:tag' content='feature release'></head><body><p>Text</p></body></html>"
-    )
-    sections = page_sections(document)
-    assert sections == ("ItsDangerous", "feature release")
-    text = reading("Posted on March 12, 2024 in ItsDangerous", *STORY)
-    assert without_metadata_lines(text, (), (PUBLISHED,), sections=sections) == reading(*STORY)
-    other = reading("Posted on March 12, 2024 in Werkzeug", *STORY)
-    assert without_metadata_lines(other, (), (PUBLISHED,), sections=sections) == other
