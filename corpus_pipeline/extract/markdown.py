@@ -84,6 +84,22 @@ _MATH_MARKED = etree.XPath(f"boolean(descendant-or-self::*[@{TEX_ATTRIBUTE} or c
 _DELIMITED_TEX = re.compile(
     r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
 )
+# A page that typesets the TeX of its text in the browser: it loads MathJax or KaTeX (its auto-render), or
+# configures MathJax in a script of its own.
+_TYPESETS_MATH = etree.XPath(
+    "boolean(//script[contains(translate(@src, 'MATHJAXKT', 'mathjaxkt'), 'mathjax')"
+    " or contains(translate(@src, 'KATEX', 'katex'), 'katex') or contains(., 'MathJax')])"
+)
+# The TeX such a page's text holds, as MathJax and KaTeX's auto-render delimit it: ``$$...$$`` and ``\[...\]``
+# (display), ``\(...\)`` and ``$...$`` (in a line). A ``$...$`` opens before a non-space and closes after one, not
+# before a digit (Pandoc's rule: "$5 and $10" is no math); an escaped dollar opens nothing.
+_TEXT_TEX = re.compile(
+    r"(?<!\\)(?:\$\$(?P<dollars>.+?)\$\$|\\\[(?P<display>.+?)\\\]|\\\((?P<inline>.+?)\\\)"
+    r"|\$(?P<dollar>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?!\d))",
+    re.DOTALL,
+)
+# Where the text is not typeset: code, scripts, form fields, math already marked.
+_NOT_TYPESET = frozenset({"pre", "code", "kbd", "samp", "script", "style", "noscript", "template", "textarea", "math"})
 
 
 @dataclass(frozen=True)
@@ -205,6 +221,7 @@ class _Renderer:
         self.code_end: tuple[int, int] | None = None  # the last code span closed: (its start, the line's end then)
         self.code_spans = 0  # code spans open: their text is literal
         self.math = False  # whether the page marks any math (else no element is asked)
+        self.images = 0  # images in the current line's Markdown (a line of images alone has no plain text)
 
     # The current line -------------------------------------------------------------------------------------------
 
@@ -239,6 +256,11 @@ class _Renderer:
             return  # an empty line (most line ends: between blocks)
         raw = "".join(self.plain)
         if not raw or raw.isspace():  # no text (most line ends: between blocks): nothing to close or emit
+            if self.images:  # images alone: a line of the Markdown that the plain text does not hold
+                for marker in reversed(self.open):
+                    self._close(marker)
+                if markdown := normalized_line("".join(self.markdown)):
+                    self._emit("", markdown, ctx)
             if self.plain or len(self.markdown) != len(self.open):
                 self._reopen()
             return
@@ -254,6 +276,7 @@ class _Renderer:
         """A new line, the inline elements still open reopened in it."""
         self.plain, self.markdown = [], []
         self.code_end = None
+        self.images = 0
         for marker in self.open:
             marker.at = len(self.markdown)
             self.markdown.append(marker.opener)
@@ -423,6 +446,7 @@ class _Renderer:
         if source:
             alt = normalized_line(" ".join((node.get("alt") or "").split()))
             self.markdown.append(f"![{escaped(alt)}]({source})")
+            self.images += 1
 
     def _url(self, href: str | None) -> str:
         """An absolute URL for Markdown's ``(...)`` ('' for none: a script, an empty reference)."""
@@ -505,6 +529,72 @@ def mark_tex(document: etree._Element) -> None:
             math = next(annotation.iterancestors("math"), None)
             if math is not None and math.get("display") == "block":
                 formula.set(_DISPLAY_ATTRIBUTE, "1")
+    if _TYPESETS_MATH(document):
+        _mark_text_tex(document)
+
+
+def _mark_text_tex(document: etree._Element) -> None:
+    """On a page that typesets its text's TeX in the browser, each delimited formula of its text becomes a ``span``
+    carrying its TeX, whose text is the formula as written (readers read the same text)."""
+    found: list[tuple[etree._Element, bool]] = []
+    for node in document.iter():
+        if not isinstance(node.tag, str):
+            continue
+        if node.text and _TEXT_TEX.search(node.text) and not _untypeset(node):
+            found.append((node, False))
+        parent = node.getparent()
+        if node.tail and parent is not None and _TEXT_TEX.search(node.tail) and not _untypeset(parent):
+            found.append((node, True))
+    for node, tail in found:
+        _split_tex(node, tail)
+
+
+def _untypeset(node: etree._Element) -> bool:
+    """Whether the element's text is left as written: in code, a script, a formula already marked."""
+    for element in (node, *node.iterancestors()):
+        if element.tag in _NOT_TYPESET or element.get(TEX_ATTRIBUTE) is not None:
+            return True
+        if "arithmatex" in (element.get("class") or "") or "katex" in (element.get("class") or ""):
+            return True
+    return False
+
+
+def _split_tex(node: etree._Element, tail: bool) -> None:
+    """The element's text (or tail) with each formula in a span of its own."""
+    text = (node.tail if tail else node.text) or ""
+    pieces: list[etree._Element] = []
+    last = 0
+    lead = ""
+    for match in _TEXT_TEX.finditer(text):
+        tex = next(group for group in match.groups() if group is not None)
+        if not tex.strip():
+            continue
+        span = etree.Element("span")
+        span.set(TEX_ATTRIBUTE, tex)
+        if match.group("inline") is None and match.group("dollar") is None:
+            span.set(_DISPLAY_ATTRIBUTE, "1")
+        span.text = match.group(0)
+        if pieces:
+            pieces[-1].tail = text[last : match.start()]
+        else:
+            lead = text[: match.start()]
+        pieces.append(span)
+        last = match.end()
+    if not pieces:
+        return
+    pieces[-1].tail = text[last:]
+    if tail:
+        parent = node.getparent()
+        if parent is None:
+            return
+        node.tail = lead
+        at = parent.index(node) + 1
+        for offset, span in enumerate(pieces):
+            parent.insert(at + offset, span)
+    else:
+        node.text = lead
+        for offset, span in enumerate(pieces):
+            node.insert(offset, span)
 
 
 def _formula_of(annotation: etree._Element) -> etree._Element | None:
@@ -649,8 +739,28 @@ def text_as_markdown(text: str, heading: str | None = None) -> str:
 
 
 def plain_of(lines: Sequence[Line]) -> str:
-    """The plain text of the lines: one a paragraph, blank-line separated (the ``content`` form)."""
-    return "\n\n".join(line.plain for line in lines)
+    """The plain text of the lines: one a paragraph, blank-line separated (the ``content`` form); a line of images
+    alone holds none."""
+    return "\n\n".join(line.plain for line in lines if line.plain)
+
+
+def with_images(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Line]:
+    """``lines`` (taken from ``rendering``) with the rendered lines of images alone put back where they stand
+    between two lines kept one after the other in the page: a figure inside the document's text. No reading keeps
+    them (they hold no text), and one at the document's edges is left out (a banner, a logo)."""
+    positions = {id(line): position for position, line in enumerate(rendering)}
+    if not any(not line.plain for line in rendering):
+        return list(lines)
+    whole: list[Line] = []
+    for line in lines:
+        here = positions.get(id(line))
+        before = positions.get(id(whole[-1])) if whole else None
+        if here is not None and before is not None and before < here:
+            between = rendering[before + 1 : here]
+            if between and all(not other.plain for other in between):
+                whole.extend(between)
+        whole.append(line)
+    return whole
 
 
 # -- lines read by other readers, mapped back -------------------------------------------------------------------

@@ -34,6 +34,7 @@ from corpus_pipeline.extract.markdown import (
     markdown_of,
     plain_of,
     render_elements,
+    with_images,
     with_whole_code,
 )
 from corpus_pipeline.extract.markup import element_text, markup_elements
@@ -293,7 +294,7 @@ def _fill(
         content = ""
     # The Markdown is the text's lines, each as the element it came from renders; the text is the Markdown's lines
     # without their markup (a reader's "- " and "| a | b |" become the item and the cells they wrote out).
-    lines = with_whole_code(mapped_lines(content, rendering), rendering) if content else []
+    lines = with_images(with_whole_code(mapped_lines(content, rendering), rendering), rendering) if content else []
     content = plain_of(lines)
     record["content"], record["markdown"] = content, markdown_of(lines)
     record["extraction"] = extraction.value

@@ -209,3 +209,44 @@ def test_a_line_that_is_an_inline_code_span_of_backticks_is_no_fence() -> None:
         body = parse_html(f"<html><body><main>{source}</main></body></html>").find(".//main")
         lines = render_elements([body], MarkdownOptions())
         assert strip_markdown(markdown_of(lines)) == plain_of(lines) == element_text(body)
+
+
+def test_a_lone_image_is_its_own_line_with_the_option() -> None:
+    from corpus_pipeline.extract.markdown import with_images
+
+    source = '<p>Before the chart.</p><p><img alt="Sales, 2024" src="/c.png"></p><p>After it.</p>'
+    body = parse_html(f"<html><body><main>{source}</main></body></html>").find(".//main")
+    rendering = render_elements([body], MarkdownOptions(images=True, base_url="https://e.org/a/"))
+    kept = with_images(mapped_lines("Before the chart.\nAfter it.", rendering), rendering)
+    assert markdown_of(kept) == "Before the chart.\n\n![Sales, 2024](https://e.org/c.png)\n\nAfter it."
+    assert strip_markdown(markdown_of(kept)) == plain_of(kept) == "Before the chart.\n\nAfter it."
+    # Without the option no line holds it; at the text's edge (a banner above it) it stays out.
+    assert _markdown(source) == "Before the chart.\n\nAfter it."
+    assert markdown_of(with_images(mapped_lines("After it.", rendering), rendering)) == "After it."
+
+
+def test_a_typesetting_page_s_delimited_tex_is_math() -> None:
+    from corpus_pipeline.extract.markdown import mark_tex
+
+    source = (
+        "<p>Euler: $e^{i\\pi} + 1 = 0$, and \\(a_1\\) too.</p><p>$$\\sum_i x_i$$</p>"
+        "<p>It costs $5 and $10.</p><pre><code>echo $HOME$</code></pre>"
+    )
+    for loader in ('<script src="/js/mathjax/tex-chtml.js"></script>',
+                   '<script defer src="https://cdn.example.org/katex@0.16/dist/contrib/auto-render.min.js"></script>'):
+        document = parse_html(f"<html><head>{loader}</head><body><main>{source}</main></body></html>")
+        text_before = element_text(document.find(".//main"))
+        mark_tex(document)
+        main = document.find(".//main")
+        assert element_text(main) == text_before  # the readers' text is unchanged
+        lines = render_elements([main])
+        markdown = markdown_of(lines)
+        assert markdown == (
+            "Euler: $e^{i\\pi} + 1 = 0$, and $a_1$ too.\n\n$$\\sum_i x_i$$\n\nIt costs \\$5 and \\$10.\n\n"
+            "```\necho $HOME$\n```"
+        )
+        assert strip_markdown(markdown) == plain_of(lines)
+    # A page that typesets nothing: its dollars are text.
+    document = parse_html(f"<html><body><main>{source}</main></body></html>")
+    mark_tex(document)
+    assert markdown_of(render_elements([document.find(".//main")])).startswith("Euler: \\$e^{i\\\\pi} + 1 = 0\\$")
