@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from corpus_pipeline.core.raw_pages import iter_documents, iter_sitemap_bodies
+from corpus_pipeline.core.raw_pages import iter_documents, iter_sitemaps
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA, RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
@@ -76,7 +76,7 @@ def demo_flow(tmp_path_factory):
 
     # What the assets run, in this order.
     survey = survey_site(
-        ((page.url, page.hreflang, page.body) for page in html_pages(raw_path)), iter_sitemap_bodies(raw_path), workers=2
+        ((page.url, page.hreflang, page.body) for page in html_pages(raw_path)), iter_sitemaps(raw_path), workers=2
     )
     records = [
         record | survey.facts_for(record["url"])
@@ -173,7 +173,7 @@ def multilingual_flow(tmp_path_factory):
                 })
     raw_path = warehouse.path("raw_pages", "docs")
     website = parse_registry({"websites": [{"name": "docs", "url": f"{BASE}/", "markup": "div"}]}).websites[0]
-    survey = survey_site(((p.url, p.hreflang, p.body) for p in html_pages(raw_path)), iter_sitemap_bodies(raw_path), workers=1)
+    survey = survey_site(((p.url, p.hreflang, p.body) for p in html_pages(raw_path)), iter_sitemaps(raw_path), workers=1)
     records = [r | survey.facts_for(r["url"]) for r in parse_html_pages(html_pages(raw_path), website, survey.boilerplate, workers=1)]
     parsed = pl.DataFrame(records, schema=pl.from_arrow(RECORD_SCHEMA.empty_table()).schema)
     groups, _ = build_canonical_url_groups(parsed.lazy(), urls_to_ignore=[])

@@ -14,7 +14,7 @@ from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, pu
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
-from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
+from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
@@ -74,7 +74,7 @@ def parsed_pages(
             # draft, then written with the records to the version.
             night = parse_site(
                 partial(_html_pages, raw_path),
-                iter_sitemap_bodies(raw_path),
+                iter_sitemaps(raw_path),
                 last_night,
                 parse_inputs(context, website, budget),
                 partial(_parse, website=website, budget=budget),

@@ -10,10 +10,10 @@ from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdf
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import count_values, declared_metadata
 from corpus_pipeline.core.progress import Progress
-from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemap_bodies
+from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
-from corpus_pipeline.extract.site_links import page_key, sitemap_listing
+from corpus_pipeline.extract.site_links import SitemapListing, page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.pdf.reuse import NIGHTLY_COLUMNS, PDF_MEMO, pdf_key
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
@@ -53,7 +53,7 @@ def pdf_documents(
         check_ocr_languages(settings.languages)  # fail before any work, naming the missing language
     # For the election of canonical_url_groups; reading the sitemaps again costs ~0.7 CPU s on a 2,667-page
     # website, wasted on one without PDFs.
-    listed = sitemap_listing(iter_sitemap_bodies(raw_path)) if pdfs else frozenset()
+    listed = sitemap_listing(iter_sitemaps(raw_path)) if pdfs else SitemapListing()
     # What each PDF's records depend on besides the PDF: the code, the reader's settings (not how many processes
     # share the work), the website's language.
     reading = dataclasses.replace(settings, workers=1)

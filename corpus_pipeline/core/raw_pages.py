@@ -109,15 +109,18 @@ def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator
         yield pa.concat_tables(pending)
 
 
-def iter_sitemap_bodies(path: Path, batch_rows: int = 64) -> Iterator[bytes]:
-    """Bodies of the sitemaps the crawl read (plain or gzip, as fetched), for what they list."""
+def iter_sitemaps(path: Path, batch_rows: int = 64) -> Iterator[tuple[str, bytes]]:
+    """The sitemaps the crawl read (plain or gzip, as fetched), each as ``(address, body)``: the address (after
+    redirects) is what a ``<loc>`` written as a path is read against."""
     parquet = pq.ParquetFile(path)
-    for batch in parquet.iter_batches(batch_size=batch_rows, columns=["kind", "outcome", "body"]):
+    for batch in parquet.iter_batches(batch_size=batch_rows, columns=["url", "final_url", "kind", "outcome", "body"]):
         keep = pc.and_(
             pc.and_(pc.equal(batch.column("kind"), _SITEMAP), pc.is_in(batch.column("outcome"), value_set=_USABLE)),
             pc.is_valid(batch.column("body")),
         )
-        yield from batch.filter(keep).column("body").to_pylist()
+        kept = batch.filter(keep)
+        addresses = pc.coalesce(kept.column("final_url"), kept.column("url")).to_pylist()
+        yield from zip(addresses, kept.column("body").to_pylist(), strict=True)
 
 
 def _usable_mask(batch: pa.RecordBatch | pa.Table, kind: str, check_body: bool = True) -> pa.Array:

@@ -132,8 +132,13 @@ def _item(node, base_url: str | None) -> SitemapEntry | ChildSitemap | None:
                 alternates[lang.lower()] = href.strip()
     if loc is None:
         return None
-    if base_url is not None and not urlsplit(loc).scheme:
-        loc = urljoin(base_url, loc)
+    if base_url is not None:
+        loc = _resolved(loc, base_url)
+        alternates = {lang: _resolved(href, base_url) for lang, href in alternates.items()}
     if _local_name(node.tag) == "sitemap":
         return ChildSitemap(loc)
     return SitemapEntry(loc, lastmod, alternates)
+
+
+def _resolved(url: str, base_url: str) -> str:
+    return url if urlsplit(url).scheme else urljoin(base_url, url)

@@ -50,6 +50,7 @@ from corpus_pipeline.core.reuse import KeyedRows, digest, kept_or_computed
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page import HtmlPage
+from corpus_pipeline.extract.site_links import SitemapListing
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds
 from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey
 
@@ -385,7 +386,7 @@ class SiteParse:
 
 def parse_site(
     pages: Callable[[], Iterable[HtmlPage]],
-    sitemaps: Iterable[bytes],
+    sitemaps: Iterable[tuple[str, bytes]],
     last_night: LastNight,
     parse_inputs: str,
     parse: Callable[[Iterable[HtmlPage], BoilerplateModel, int], Iterable[dict[str, Any]]],
@@ -428,8 +429,9 @@ def parse_site(
         scratch / PARSE_KEYS_FILE, PARSE_KEYS_SCHEMA
     ) as keys:
         records = records_with_reuse(
-            pages(), memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night,
-            parse_inputs, lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
+            (_with_sitemap_lastmod(page, survey.listed) for page in pages()),
+            memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night, parse_inputs,
+            lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )
         for written, (record, kept) in enumerate(records, start=1):
             writer.write(record | survey.facts_for(record["url"]))
@@ -439,6 +441,14 @@ def parse_site(
                 # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
     return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started)
+
+
+def _with_sitemap_lastmod(page: HtmlPage, listing: SitemapListing) -> HtmlPage:
+    """``page`` with the ``lastmod`` its sitemap entry gives, when raw_pages has none for it: a page reached by a
+    link before the crawl read the sitemap listing it. Its date then does not hang on the order of the crawl."""
+    if page.sitemap_lastmod is None and (lastmod := listing.lastmod(page.url)) is not None:
+        return dataclasses.replace(page, sitemap_lastmod=lastmod)
+    return page
 
 
 def _rate(items: int, seconds: float) -> float:

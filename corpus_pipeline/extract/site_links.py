@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -81,23 +83,51 @@ def _link_key(href: str, base: str, host: str) -> str | None:
     return None
 
 
-def sitemap_listing(bodies: Iterable[bytes], max_bytes: int = MAX_SITEMAP_BYTES) -> frozenset[str]:
-    """Keys of every page the sitemaps list, as an entry or as an entry's hreflang alternate.
+@dataclass(frozen=True)
+class SitemapListing:
+    """What the website's sitemaps say of its pages: which they list, and the ``lastmod`` of each entry that has one.
 
-    Sitemap indexes and unreadable sitemaps list no page (the crawl recorded why they could not be read).
+    ``key in listing`` asks whether the page of that :func:`page_key` is listed.
+    """
+
+    keys: frozenset[str] = frozenset()
+    lastmods: Mapping[str, datetime] = field(default_factory=dict)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.keys
+
+    def lastmod(self, url: str) -> datetime | None:
+        """The ``lastmod`` of the entry listing the page at ``url``, None when no entry gives one."""
+        key = page_key(url)
+        return self.lastmods.get(key) if key else None
+
+
+def sitemap_listing(sitemaps: Iterable[tuple[str, bytes]], max_bytes: int = MAX_SITEMAP_BYTES) -> SitemapListing:
+    """Every page the sitemaps, ``(address, body)`` each, list as an entry or as an entry's hreflang alternate, and
+    each entry's ``lastmod``.
+
+    A ``<loc>`` written as a path is read against its sitemap's address, as the crawler reads it. Sitemap indexes and
+    unreadable sitemaps list no page (the crawl recorded why they could not be read).
     """
     # A multilingual sitemap names each page once per language that lists it (an entry's alternates are the
     # other entries): each spelling is made a key once (the Debian handbook's 56,007 URLs are 2,667 spellings).
     urls: set[str] = set()
-    for body in bodies:
+    lastmods: dict[str, datetime] = {}
+    for address, body in sitemaps:
         try:
-            for item in iter_sitemap(body, max_bytes):
+            for item in iter_sitemap(body, max_bytes, base_url=address):
                 if isinstance(item, SitemapEntry):
                     urls.add(item.loc)
                     urls.update(item.alternates.values())
+                    if item.lastmod is not None:
+                        lastmods.setdefault(item.loc, item.lastmod)
         except SitemapError:
             continue  # entries read before the error stay listed
-    return frozenset(key for key in map(page_key, urls) if key)
+    keys = {url: page_key(url) for url in urls}
+    return SitemapListing(
+        frozenset(key for key in keys.values() if key),
+        {key: lastmod for url, lastmod in lastmods.items() if (key := keys[url])},
+    )
 
 
 class InlinkCounter:

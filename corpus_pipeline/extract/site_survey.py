@@ -26,7 +26,7 @@ from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.page_kind import LISTING, declared_kind
 from corpus_pipeline.extract.pool import map_in_windows
-from corpus_pipeline.extract.site_links import InlinkCounter, page_key, page_links, sitemap_listing
+from corpus_pipeline.extract.site_links import InlinkCounter, SitemapListing, page_key, page_links, sitemap_listing
 
 # A page as the survey reads it: where it was found, what the crawl knows of its language, its body.
 Page = tuple[str, str | None, bytes]
@@ -37,7 +37,7 @@ class SiteSurvey:
     """What the whole website says about each page: its template, its sitemap listing, its inbound links."""
 
     boilerplate: BoilerplateModel = field(default_factory=BoilerplateModel)
-    listed: frozenset[str] = frozenset()
+    listed: SitemapListing = field(default_factory=SitemapListing)
     inlinks: Mapping[str, int] = field(default_factory=dict)
 
     def facts_for(self, url: str) -> dict[str, bool | int]:
@@ -59,11 +59,12 @@ class PageFacts:
 
 
 def survey_site(
-    pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[bytes] = (), workers: int = 2,
+    pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[tuple[str, bytes]] = (), workers: int = 2,
     container_sample_every: int = 1,
     map_facts: Callable[[Callable[[Page], PageFacts], Iterable[Page], int], Iterable[PageFacts]] = map_in_windows,
 ) -> SiteSurvey:
-    """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps' bodies.
+    """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps (``(address,
+    body)`` each).
 
     ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
     (raw_pages ``hreflang``) or None. Streams: memory holds one window of pages and the per-page signatures of

@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from corpus_pipeline.core.raw_pages import iter_sitemap_bodies
+from corpus_pipeline.core.raw_pages import iter_sitemaps
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 
@@ -13,7 +13,7 @@ def row(url: str, kind: str, outcome: str, body: bytes | None) -> dict:
     return {"website": "s", "url": url, "kind": kind, "outcome": outcome, "fetched_at": NOW, "body": body}
 
 
-def test_only_sitemaps_read_with_a_body_are_given_back(tmp_path):
+def test_only_sitemaps_read_with_a_body_are_given_back_with_their_address(tmp_path):
     warehouse = Warehouse(tmp_path)
     with warehouse.writer("raw_pages", "s", RAW_PAGES_SCHEMA, row_group_size=2) as out:
         out.write(row("http://e.org/sitemap.xml", "sitemap", "fetched", b"<urlset/>"))
@@ -21,5 +21,12 @@ def test_only_sitemaps_read_with_a_body_are_given_back(tmp_path):
         out.write(row("http://e.org/old.xml", "sitemap", "not_modified", b"<urlset>old</urlset>"))
         out.write(row("http://e.org/gone.xml", "sitemap", "http_error", None))
         out.write(row("http://e.org/other.xml", "sitemap", "error", b"partial"))
-    bodies = list(iter_sitemap_bodies(warehouse.path("raw_pages", "s")))
-    assert bodies == [b"<urlset/>", b"<urlset>old</urlset>"]
+    sitemaps = list(iter_sitemaps(warehouse.path("raw_pages", "s")))
+    assert sitemaps == [("http://e.org/sitemap.xml", b"<urlset/>"), ("http://e.org/old.xml", b"<urlset>old</urlset>")]
+
+
+def test_a_sitemap_is_given_back_under_its_address_after_redirects(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    with warehouse.writer("raw_pages", "s", RAW_PAGES_SCHEMA) as out:
+        out.write(row("http://e.org/sitemap.xml", "sitemap", "fetched", b"<urlset/>") | {"final_url": "http://e.org/s/map.xml"})
+    assert list(iter_sitemaps(warehouse.path("raw_pages", "s"))) == [("http://e.org/s/map.xml", b"<urlset/>")]

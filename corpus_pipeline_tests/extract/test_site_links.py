@@ -1,6 +1,7 @@
 """Sitemap listings and inbound links of a website's pages."""
 
 import gzip
+from datetime import UTC, datetime
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -28,8 +29,22 @@ def test_sitemaps_list_entries_and_their_alternates_gzip_or_not():
 <xhtml:link rel="alternate" hreflang="de" href="{SITE}/de/a.html"/></url></urlset>""".encode()
     index = f"""<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{SITE}/s.xml</loc>
 </sitemap></sitemapindex>""".encode()
-    listed = sitemap_listing([gzip.compress(urlset), index, b"not xml"])
-    assert listed == {f"{SITE}/en/a.html", f"{SITE}/de/a.html"}
+    listed = sitemap_listing([(f"{SITE}/s1.xml", gzip.compress(urlset)), (f"{SITE}/i.xml", index), (SITE, b"not xml")])
+    assert listed.keys == {f"{SITE}/en/a.html", f"{SITE}/de/a.html"}
+
+
+def test_a_sitemaps_paths_are_read_against_its_address_and_its_lastmods_kept():
+    # Jekyll's sitemap without `url` set writes paths; hreflang alternates may be paths too.
+    urlset = b"""<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>/2013/09/post/</loc><lastmod>2013-09-02T10:00:00+02:00</lastmod>
+<xhtml:link rel="alternate" hreflang="de" href="../de/post/"/></url>
+<url><loc>about/</loc></url></urlset>"""
+    listed = sitemap_listing([(f"{SITE}/blog/sitemap.xml", urlset)])
+    assert listed.keys == {f"{SITE}/2013/09/post/", f"{SITE}/de/post/", f"{SITE}/blog/about/"}
+    assert f"{SITE}/blog/about/" in listed and f"{SITE}/about/" not in listed
+    assert listed.lastmod(f"{SITE}/2013/09/post/#comments") == datetime(2013, 9, 2, 8, tzinfo=UTC)
+    assert listed.lastmod(f"{SITE}/blog/about/") is None
+    assert listed.lastmod(f"{SITE}/de/post/") is None  # an alternate has its own entry, or no lastmod
 
 
 def test_the_survey_counts_linking_pages_once_each_and_knows_the_sitemap():
@@ -39,7 +54,7 @@ def test_the_survey_counts_linking_pages_once_each_and_knows_the_sitemap():
         (f"{SITE}/c.html", None, b'<a href="/c.html">itself</a>'),
     ]
     sitemap = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{SITE}/c.html</loc></url></urlset>'
-    survey = survey_site(pages, [sitemap.encode()], workers=1)
+    survey = survey_site(pages, [(f"{SITE}/sitemap.xml", sitemap.encode())], workers=1)
     assert survey.facts_for(f"{SITE}/c.html") == {"in_sitemap": True, "inlinks": 2}
     assert survey.facts_for(f"{SITE}/b.html") == {"in_sitemap": False, "inlinks": 1}
     assert survey.facts_for(f"{SITE}/a.html#page=2") == {"in_sitemap": False, "inlinks": 0}
