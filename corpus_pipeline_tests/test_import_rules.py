@@ -1,5 +1,6 @@
-"""The package's import rules, read from its sources: only public names of other libraries; each folder imports what
-its ``__init__`` docstring's "May import:" line says (Dagster included); no import cycle between modules."""
+"""The package's import rules, read from its sources: only public names of other libraries (in its tests and the
+benchmarks too); each folder imports what its ``__init__`` docstring's "May import:" line says (Dagster included); no
+import cycle between modules."""
 
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "corpus_pipeline"
 FOLDERS = sorted(path.parent.name for path in PACKAGE.glob("*/__init__.py"))
 MODULES = {path: ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
            for path in sorted(PACKAGE.rglob("*.py"))}
+# The private-name rule holds for the tests and the benchmarks too: they run against the same ranges of versions.
+SCANNED = sorted([*MODULES, *(PACKAGE.parent / "corpus_pipeline_tests").rglob("*.py"),
+                  *(PACKAGE.parent / "benchmarks").rglob("*.py")])
+FIRST_PARTY = ("corpus_pipeline.", "corpus_pipeline_tests.", "benchmarks.")
 # Documented names that keep a leading underscore: lxml's API reference gives its element class as lxml.etree._Element,
-# with no other name for the type of a parsed element.
-PUBLIC_DESPITE_UNDERSCORE = {"lxml.etree._Element"}
+# with no other name for the type of a parsed element; Python's documents os._exit (a child process's exit).
+PUBLIC_DESPITE_UNDERSCORE = {"lxml.etree._Element", "os._exit"}
 
 
 def _private(name: str) -> bool:
@@ -49,11 +54,11 @@ def _private_names(source: str) -> list[str]:
     chains = [_dotted(node) for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
     used = _imports(tree) + [f"{bound[root]}.{rest}" for root, _, rest in (chain.partition(".") for chain in chains)
                              if root in bound]
-    return sorted({name for name in used if not name.startswith("corpus_pipeline.") and name not in PUBLIC_DESPITE_UNDERSCORE
+    return sorted({name for name in used if not name.startswith(FIRST_PARTY) and name not in PUBLIC_DESPITE_UNDERSCORE
                    and any(_private(part) for part in name.split("."))})
 
 
-@pytest.mark.parametrize("path", MODULES, ids=MODULES.get)
+@pytest.mark.parametrize("path", SCANNED, ids=lambda path: path.relative_to(PACKAGE.parent).as_posix())
 def test_no_private_name_of_another_library_is_used(path: Path):
     assert _private_names(path.read_text(encoding="utf-8")) == []
 
