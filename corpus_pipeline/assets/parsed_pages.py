@@ -92,7 +92,7 @@ def parsed_pages(
             return_freed_memory()
             # The pass reads every record: when it would read what it read for the current version, its kinds stand.
             kinds_input = kinds_key(draft, KIND_COLUMNS)
-            kinds = last_night.page_kinds(kinds_input)
+            kinds = last_night.page_kinds(kinds_input, pl.read_parquet(draft, columns=["url"])["url"])
             kinds_reused = kinds is not None
             if kinds is None:
                 kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))

@@ -39,6 +39,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -176,13 +177,20 @@ class LastNight:
         records = self._records
         return lambda: {**(records.get(url) or {}), **draft_values}
 
-    def page_kinds(self, kinds_key: bytes) -> SitePageKinds | None:
-        """The current version's page kinds when this night's pass would read what that version's read (``kinds_key``
-        equal): the pass is a function of what it reads, so its result is the same. None otherwise."""
+    def page_kinds(self, kinds_key: bytes, urls: pl.Series) -> SitePageKinds | None:
+        """The current version's page kinds, in the order of this night's records (their ``urls``), when this night's
+        pass would read what that version's read (``kinds_key`` equal, whatever the order of the rows): the pass is
+        a function of the set of records it reads (site_page_kinds reads them "in any order of rows"), so its result
+        is the same, record for record. None otherwise, or when a URL has two records (no order to map by)."""
         if self._kinds_key is None or self._kinds_key != kinds_key or self._records_path is None:
             return None
-        current = pl.read_parquet(self._records_path, columns=list(SITE_PASS_COLUMNS))
-        return SitePageKinds(**{column: current[column].to_list() for column in SITE_PASS_COLUMNS})
+        current = pl.read_parquet(self._records_path, columns=["url", *SITE_PASS_COLUMNS])
+        if current.height != urls.len() or current["url"].n_unique() != current.height:
+            return None
+        # The crawl's order of pages varies from night to night (its workers answer in any order): the kinds follow
+        # their records by URL. Equal keys mean equal sets of URLs, so the join finds every one.
+        ordered = urls.rename("url").to_frame().join(current, on="url", how="left", maintain_order="left")
+        return SitePageKinds(**{column: ordered[column].to_list() for column in SITE_PASS_COLUMNS})
 
     def close(self) -> None:
         for rows in (self._memo, self._facts, self._records):
@@ -347,10 +355,11 @@ def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kin
 
 
 def kinds_key(draft: Path, columns: Iterable[str]) -> bytes:
-    """A digest of what the site-wide page-kind pass reads of the records in ``draft``: its ``columns``, in order."""
+    """A digest of what the site-wide page-kind pass reads of the records in ``draft``: its ``columns``, as a set of
+    rows (the pass does not depend on their order, and the crawl's order varies from night to night)."""
     frame = pl.read_parquet(draft, columns=list(columns))
-    hashes = frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3)
-    return digest(str(frame.height), ",".join(frame.columns), hashes.to_numpy().tobytes())
+    hashes = np.sort(frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3).to_numpy())
+    return digest(str(frame.height), ",".join(frame.columns), hashes.tobytes())
 
 
 def _packed(signatures: list[int]) -> bytes:

@@ -1,12 +1,17 @@
 """extract/reuse: the survey's facts of a page survive the memo, and a page's parse key follows its inputs."""
 
 import dataclasses
+import random
 from datetime import UTC, datetime
+
+import polars as pl
 
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page import HtmlPage
-from corpus_pipeline.extract.reuse import facts_of_row, parse_key, row_of_facts
+from corpus_pipeline.extract.reuse import LastNight, facts_of_row, kinds_key, parse_key, row_of_facts
+from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
+from corpus_pipeline.extract.site_page_kinds import site_page_kinds
 from corpus_pipeline.extract.site_survey import PageFacts
 
 FACTS = PageFacts("fr", frozenset({1 << 95 | 7, 3 << 64 | 5, 12}), frozenset({"/a", "/b"}), ContainerVote("main", 40), False)
@@ -35,3 +40,52 @@ def test_the_parse_key_follows_the_template_blocks_the_page_shows_and_nothing_el
     assert parse_key(dataclasses.replace(PAGE, hreflang="fr"), b"body", *LS, model, "v1") != key
     # What changes every night while the page does not is no input of its parse.
     assert parse_key(dataclasses.replace(PAGE, fetched_at=datetime.now(UTC)), b"body", *LS, model, "v1") == key
+
+
+def _site_records() -> pl.DataFrame:
+    """Five posts and a home page that holds their texts: a listing, and documents."""
+    words = "garden soil water seed winter frost compost leaf root branch spring summer autumn harvest tomato".split()
+    posts = {
+        f"http://site.test/post-{n}.html": " ".join(random.Random(n).choice(words) for _ in range(120)) for n in range(5)
+    }
+    rows = [(url, text) for url, text in posts.items()] + [("http://site.test/", "\n\n".join(posts.values()))]
+    return pl.DataFrame(
+        {
+            "url": [url for url, _ in rows],
+            "canonical_url": [url for url, _ in rows],
+            "title": [url for url, _ in rows],
+            "content": [text for _, text in rows],
+            "error": [None] * len(rows),
+            "page_kind": [None] * len(rows),
+            "page_kind_evidence": [""] * len(rows),
+            "title_links": [[] for _ in rows],
+        },
+        schema_overrides={"error": pl.String, "title_links": pl.List(pl.String)},
+    )
+
+
+def test_the_page_kinds_are_kept_whatever_the_order_the_crawl_gives_the_pages(tmp_path):
+    # The crawl's workers answer in any order: a night that reads the same records in another order keeps the
+    # current version's kinds, each with its record, as the pass would decide them again.
+    records = _site_records()
+    kinds = site_page_kinds(records)
+    assert set(kinds.page_kind) == {"listing", "document"}
+    current = records.with_columns(
+        pl.Series("page_kind", kinds.page_kind), pl.Series("page_kind_evidence", kinds.page_kind_evidence),
+        pl.Series("title_inlinks", kinds.title_inlinks, dtype=pl.Int32),
+    )
+    current.write_parquet(tmp_path / "current.parquet")
+    records.write_parquet(tmp_path / "draft.parquet")
+    tonight = records.sample(fraction=1.0, shuffle=True, seed=3)
+    assert tonight["url"].to_list() != records["url"].to_list()
+    tonight.write_parquet(tmp_path / "tonight.parquet")
+
+    key = kinds_key(tmp_path / "draft.parquet", KIND_COLUMNS)
+    assert kinds_key(tmp_path / "tonight.parquet", KIND_COLUMNS) == key
+    last_night = LastNight(records_path=tmp_path / "current.parquet", kinds_key=key)
+    kept = last_night.page_kinds(key, tonight["url"])
+    assert kept == site_page_kinds(tonight)
+    # One record read differently: the pass runs again.
+    edited = tonight.with_columns(pl.col("title").str.replace("post-1", "post-one"))
+    edited.write_parquet(tmp_path / "edited.parquet")
+    assert kinds_key(tmp_path / "edited.parquet", KIND_COLUMNS) != key
