@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from pathlib import Path
 from typing import Any, TypeVar
 
+import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from corpus_pipeline.core.arrow_values import table_rows
@@ -23,6 +25,8 @@ from corpus_pipeline.core.arrow_values import table_rows
 DIGEST_BYTES = 16
 # Row groups of a keyed file held in memory: its rows are read in about the order they were written.
 CACHED_ROW_GROUPS = 2
+# The same as Arrow tables, for rows taken in bulk (KeyedRows.take): a crawl's order mixes a few neighbouring groups.
+CACHED_TABLES = 4
 
 Item = TypeVar("Item")
 Meta = TypeVar("Meta")
@@ -55,6 +59,7 @@ class KeyedRows:
         self._columns = columns
         self._where: dict[Any, list[tuple[int, int]]] = {}
         self._groups: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
+        self._tables: OrderedDict[int, pa.Table] = OrderedDict()
         for group in range(self._file.num_row_groups):
             keys = self._file.read_row_group(group, columns=[key]).column(key).to_pylist()
             for index, value in enumerate(keys):
@@ -75,6 +80,34 @@ class KeyedRows:
     def get_all(self, key: Any) -> list[dict[str, Any]]:
         """Every row of ``key``, in the file's order."""
         return [self._row(group, index) for group, index in self._where.get(key, ())]
+
+    def position(self, key: Any) -> tuple[int, int] | None:
+        """The row group and index in it of the last row of ``key``, or None."""
+        where = self._where.get(key)
+        return where[-1] if where else None
+
+    def take(self, positions: Sequence[tuple[int, int]]) -> pa.Table:
+        """The rows at ``positions`` (row group, index), in that order, as an Arrow table of the file's columns: no
+        Python object a value. Positions close in the file read few row groups (a few are cached)."""
+        groups = sorted({group for group, _ in positions})
+        offsets, start = {}, 0
+        for group in groups:
+            offsets[group] = start
+            start += self._file.metadata.row_group(group).num_rows
+        read = pa.concat_tables([self._table(group) for group in groups])
+        indices = pl.Series([offsets[group] + index for group, index in positions], dtype=pl.Int64).to_arrow()
+        return read.take(indices)
+
+    def _table(self, group: int) -> pa.Table:
+        table = self._tables.get(group)
+        if table is None:
+            table = self._file.read_row_group(group, columns=self._columns)
+            self._tables[group] = table
+            if len(self._tables) > CACHED_TABLES:
+                self._tables.popitem(last=False)
+        else:
+            self._tables.move_to_end(group)
+        return table
 
     def _row(self, group: int, index: int) -> dict[str, Any]:
         rows = self._groups.get(group)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -44,10 +44,11 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from corpus_pipeline.core.arrow_values import table_rows
+from corpus_pipeline.core.arrow_values import table_from_rows, table_rows
 from corpus_pipeline.core.partition_writer import PartitionWriter
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.reuse import KeyedRows, digest, kept_or_computed
+from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page import HtmlPage
@@ -101,6 +102,16 @@ _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
 FEW_TO_SURVEY, FEW_TO_PARSE = 64, 16
 # The files of a night's parse in its scratch folder (parse_site).
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
+
+
+@dataclass(frozen=True)
+class KeptRecord:
+    """A page's record kept from the current version: its URL, its place in that version's file (row group,
+    index), and the site-wide pass's columns as the page's own parse left them (JSON, the memo's draft_values)."""
+
+    url: str
+    position: tuple[int, int]
+    draft_values: str
 
 
 @dataclass
@@ -165,17 +176,36 @@ class LastNight:
         # Read when its turn comes: the facts of the pages kept between two changed ones wait in memory.
         return partial(self._facts.get, url)  # type: ignore[return-value]
 
-    def record(self, url: str, parse_key: bytes) -> Callable[[], dict[str, Any]] | None:
-        """A loader of the page's record kept from last night (the site-wide pass's columns as its parse left them),
-        or None when any input of its parse changed."""
+    def record(self, url: str, parse_key: bytes) -> Callable[[], KeptRecord] | None:
+        """A loader of where the page's record kept from last night is (with the site-wide pass's columns as its
+        parse left them), or None when any input of its parse changed."""
         if self._memo is None or self._records is None:
             return None
         row = self._memo.get(url)
-        if row is None or row["parse_key"] != parse_key or url not in self._records:
+        if row is None or row["parse_key"] != parse_key:
             return None
-        draft_values = json.loads(row["draft_values"]) | {"website": self._website}
-        records = self._records
-        return lambda: {**(records.get(url) or {}), **draft_values}
+        position = self._records.position(url)
+        if position is None:
+            return None
+        return partial(KeptRecord, url, position, row["draft_values"])
+
+    def kept_records(self, kept: Sequence[KeptRecord], tonight: Sequence[Mapping[str, Any]]) -> pa.Table:
+        """The ``kept`` records as the current version holds them, in that order, with ``tonight``'s values (a
+        mapping of columns for each) and the site-wide pass's columns as each page's own parse left them: copied by
+        Arrow, no value of theirs read into Python."""
+        assert self._records is not None
+        table = self._records.take([record.position for record in kept])
+        values = [
+            json.loads(record.draft_values) | {"website": self._website} | columns
+            for record, columns in zip(kept, tonight, strict=True)
+        ]
+        names = [name for name in values[0] if name in RECORD_SCHEMA.names]
+        replaced = table_from_rows(values, pa.schema([RECORD_SCHEMA.field(name) for name in names]))
+        for name in names:
+            index = table.schema.get_field_index(name)
+            column = replaced.column(name)
+            table = table.append_column(name, column) if index < 0 else table.set_column(index, name, column)
+        return table
 
     def page_kinds(self, kinds_key: bytes, urls: pl.Series) -> SitePageKinds | None:
         """The current version's page kinds, in the order of this night's records (their ``urls``), when this night's
@@ -264,9 +294,10 @@ def records_with_reuse(
     parse: Callable[[Iterable[HtmlPage], int], Iterable[dict[str, Any]]],
     keys: PartitionWriter,
     workers: int = 2,
-) -> Iterator[tuple[dict[str, Any], bool]]:
-    """Each page's record and whether it was kept, in the pages' order; its parse key written to ``keys``
-    (PARSE_KEYS_SCHEMA), row for row with the facts.
+) -> Iterator[tuple[dict[str, Any] | KeptRecord, dict[str, Any]]]:
+    """Each page's record, in the pages' order: ``(record, {})`` for a page parsed tonight, ``(kept, nightly)``
+    for a page whose record is kept (where it is in the current version, and tonight's NIGHTLY_COLUMNS of it, for
+    LastNight.kept_records); its parse key written to ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
 
     ``facts_rows`` are the survey's rows for the same pages in the same order (written by :func:`facts_mapper`);
     ``parse(pages, workers)`` parses the pages whose inputs changed (parse_html_pages with the night's model), on one
@@ -288,13 +319,16 @@ def records_with_reuse(
 
     few = partial(parse_pages, workers=1)
     items = zip(pages, facts_rows, strict=True)
-    for (key, page), record, kept in kept_or_computed(items, plan, parse_pages, few, FEW_TO_PARSE):
+    for (key, page), result, kept in kept_or_computed(items, plan, parse_pages, few, FEW_TO_PARSE):
         if kept:
-            record.update({column: getattr(page, column) for column in NIGHTLY_COLUMNS})
+            keys.write({"parse_key": key, "draft_values": result.draft_values})
+            yield result, {column: getattr(page, column) for column in NIGHTLY_COLUMNS}
+            continue
+        record = result
         reusable = not (record.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
         draft_values = json.dumps({column: record.get(column) for column in SITE_PASS_COLUMNS})
         keys.write({"parse_key": key if reusable else None, "draft_values": draft_values})
-        yield record, kept
+        yield record, {}
 
 
 def row_of_facts(facts: PageFacts) -> dict[str, Any]:
@@ -415,7 +449,6 @@ def parse_site(
     parses the pages whose inputs changed (parse_html_pages). Progress goes to ``log`` every tenth of the pages or 30 s.
     """
     from corpus_pipeline.core.memory import return_freed_memory
-    from corpus_pipeline.core.schema import RECORD_SCHEMA
     from corpus_pipeline.extract.site_survey import survey_site
 
     facts_path = scratch / FACTS_FILE
@@ -442,14 +475,47 @@ def parse_site(
             memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night, parse_inputs,
             lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )
-        for written, (record, kept) in enumerate(records, start=1):
-            writer.write(record | survey.facts_for(record["url"]))
-            records_tally.count(kept)
+        draft = _Draft(writer, last_night)
+        for written, (record, nightly) in enumerate(records, start=1):
+            if isinstance(record, KeptRecord):
+                draft.keep(record, nightly | survey.facts_for(record.url))
+            else:
+                draft.write(record | survey.facts_for(record["url"]))
+            records_tally.count(isinstance(record, KeptRecord))
             if written % trim_every == 0:
                 # The records' texts pass through this process: larger than pymalloc's 512 bytes, they leave
                 # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
+        draft.flush()
     return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started)
+
+
+class _Draft:
+    """The night's records into ``writer`` in order, kept and parsed ones mixed: the parsed ones from their dicts,
+    each run of kept ones copied from the current version by Arrow (LastNight.kept_records)."""
+
+    def __init__(self, writer: PartitionWriter, last_night: LastNight) -> None:
+        self._writer, self._last_night = writer, last_night
+        self._kept: list[KeptRecord] = []
+        self._tonight: list[dict[str, Any]] = []
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._write_kept()
+        self._writer.write(record)
+
+    def keep(self, record: KeptRecord, tonight: dict[str, Any]) -> None:
+        self._kept.append(record)
+        self._tonight.append(tonight)
+        if len(self._kept) >= self._writer.row_group_size:
+            self._write_kept()
+
+    def flush(self) -> None:
+        self._write_kept()
+
+    def _write_kept(self) -> None:
+        if self._kept:
+            self._writer.write_table(self._last_night.kept_records(self._kept, self._tonight))
+            self._kept, self._tonight = [], []
 
 
 def _with_sitemap_lastmod(page: HtmlPage, listing: SitemapListing) -> HtmlPage:
