@@ -66,7 +66,8 @@ def corpus(
         else:
             context.log.info(f"dedup: {groups.height:,} records, exact then near duplicates")
             records, counts = deduplicate(
-                groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers
+                groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
+                log=context.log.info,
             )
         seconds = time.monotonic() - started
         rate = groups.height / max(seconds, 1e-9)

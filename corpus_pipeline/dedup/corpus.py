@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from urllib.parse import urlsplit
 
 import numpy as np
 import polars as pl
 
+from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import (
@@ -52,12 +53,17 @@ class _Texts(Sequence[str]):
 
 
 def deduplicate(
-    groups: pl.DataFrame, *, threshold: float = DEFAULT_THRESHOLD, workers: int = 2
+    groups: pl.DataFrame,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    workers: int = 2,
+    log: Callable[[str], None] | None = None,
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
 
     ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with
-    ``absorbed`` listing every URL merged into a record and why.
+    ``absorbed`` listing every URL merged into a record and why. Its two long stages (the texts' keys and
+    signatures, the verification of candidate pairs) tell ``log`` where they stand every tenth or 30 s.
     """
     contents = groups["content"]
     with ExitStack() as stack:
@@ -77,8 +83,10 @@ def deduplicate(
         order = _page_order(groups["url"].gather(distinct_rows).to_list())
         rows_in_order = [distinct_rows[k] for k in order]
         costs = contents.str.len_bytes().fill_null(0).gather(rows_in_order).to_list()
+        keying = Progress("dedup: keys and signatures", len(rows_in_order), log or _quiet, unit="texts")
         keyed_in_order = map_text_blocks(
-            content_keys_signatures_and_forms, _Texts(contents, rows_in_order), pool, workers, costs=costs
+            content_keys_signatures_and_forms, _Texts(contents, rows_in_order), pool, workers, costs=costs,
+            progress=keying.advance,
         )
         keyed_distinct: list = [None] * len(order)
         for k, result in zip(order, keyed_in_order, strict=True):
@@ -96,8 +104,10 @@ def deduplicate(
         signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
         forms = [keyed[row][2] for row in rows]
         del keyed
+        verifying = _PairsProgress(log or _quiet)
         pairs = near_duplicate_pairs(
-            forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures
+            forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures,
+            progress=verifying.tell,
         )
         del signatures, forms
         # The workers leave while this thread builds the records: each one's exit (~0.06 CPU s, one after the
@@ -109,6 +119,24 @@ def deduplicate(
         return _corpus(groups, unique, pairs, counts)
     finally:
         closer.join()
+
+
+class _PairsProgress:
+    """The verification's progress (candidate pairs verified of how many), as a :class:`Progress` once the number of
+    candidates is known."""
+
+    def __init__(self, log: Callable[[str], None]) -> None:
+        self._log = log
+        self._progress: Progress | None = None
+
+    def tell(self, done: int, total: int) -> None:
+        if self._progress is None:
+            self._progress = Progress("dedup: near-duplicate candidates verified", total, self._log, unit="pairs")
+        self._progress.advance(done - self._progress.done)
+
+
+def _quiet(line: str) -> None:
+    """No log."""
 
 
 def _corpus(

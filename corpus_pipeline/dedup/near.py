@@ -290,6 +290,7 @@ def near_duplicate_pairs(
     connecting: bool = False,
     pool: WorkerPool | None = None,
     signatures: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
@@ -309,7 +310,8 @@ def near_duplicate_pairs(
 
     ``pool`` (from :func:`worker_pool`) is used instead of starting workers here, so that a caller that has already
     used workers on the same texts does not start them again; ``signatures`` (a row of :func:`minhash_values` per
-    text, of its prepared form), when given, are used instead of computing them.
+    text, of its prepared form), when given, are used instead of computing them. ``progress(done, total)`` is told
+    the candidate pairs verified so far, after each block of them.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
@@ -323,10 +325,20 @@ def near_duplicate_pairs(
         agreement = _agreement(signatures, candidates) if connecting else None
         del signatures
         if pool is None and not connecting:
-            return _verify_block((candidates, texts, prepare, threshold, False))
+            found = _verify_block((candidates, texts, prepare, threshold, False))
+            if progress is not None:
+                progress(len(candidates), len(candidates))
+            return found
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement)
-        blocks = pool.map_unordered(_verify_block, jobs) if pool else map(_verify_block, jobs)
-        return sorted(pair for block in blocks for pair in block)
+        blocks = pool.map_unordered(_verify_counted, jobs) if pool else map(_verify_counted, jobs)
+        pairs: list[tuple[int, int, float]] = []
+        verified = 0
+        for block, size in blocks:
+            pairs.extend(block)
+            verified += size
+            if progress is not None:
+                progress(verified, len(candidates))
+        return sorted(pairs)
 
 
 @contextmanager
@@ -366,13 +378,22 @@ def map_text_blocks(
     pool: WorkerPool | None,
     workers: int,
     costs: Sequence[int] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[Result]:
     """:func:`map_texts` for a ``function`` of a whole block of texts (a result per text, in order): one block of
-    every text without a pool."""
+    every text without a pool. ``progress(count)`` is told each block's count of texts done."""
     if pool is None:
-        return function(list(texts))
+        results = function(list(texts))
+        if progress is not None:
+            progress(len(results))
+        return results
     sizes = _guided_sizes(costs, workers) if costs is not None else None
-    return list(chain.from_iterable(pool.map(_map_block, _text_jobs(function, texts, sizes))))
+    results = []
+    for block in pool.map(_map_block, _text_jobs(function, texts, sizes)):
+        results.extend(block)
+        if progress is not None:
+            progress(len(block))
+    return results
 
 
 def _each(function: Callable[[str], Result], texts: list[str]) -> list[Result]:
@@ -657,6 +678,11 @@ class _Distances:
         return any(k != i and self.root(k) == self.root(i) for k in self.partners.get(j, ())) or any(
             k != j and self.root(k) == self.root(j) for k in self.partners.get(i, ())
         )
+
+
+def _verify_counted(job: tuple) -> tuple[list[tuple[int, int, float]], int]:
+    """:func:`_verify_block`, and how many candidate pairs the job held (for the progress of the search)."""
+    return _verify_block(job), len(job[0])
 
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:

@@ -147,3 +147,15 @@ def test_workers_give_the_frame_of_one_process_and_are_gone_when_it_returns():
 def test_page_order_puts_a_pages_copies_under_other_folders_together():
     urls = ["http://e.org/fr/b.html", "http://e.org/en/a.html", "http://e.org/en/b.html", "http://e.org/fr/a.html?x=1"]
     assert _page_order(urls) == [1, 3, 2, 0]
+
+
+def test_the_dedup_tells_its_log_where_its_two_long_stages_stand():
+    rows = [record(f"http://e.org/{i:04d}", prose(i)) for i in range(40)]
+    rows += [record(f"http://e.org/copy-{i}", prose(i) + "\n\nOne more line.") for i in range(5)]
+    lines: list[str] = []
+    groups, _ = build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])
+    _, counts = deduplicate(groups, threshold=0.9, workers=1, log=lines.append)
+    assert counts["near_duplicate"] == 5
+    # Every stage ends with its total done: texts keyed, then candidate pairs verified.
+    assert lines[0].startswith("dedup: keys and signatures: 45/45 texts (100%)"), lines
+    assert any(line.startswith("dedup: near-duplicate candidates verified: ") and "(100%)" in line for line in lines)
