@@ -54,13 +54,14 @@ def _site_records() -> pl.DataFrame:
             "url": [url for url, _ in rows],
             "canonical_url": [url for url, _ in rows],
             "title": [url for url, _ in rows],
+            "h1": [[] for _ in rows],
             "content": [text for _, text in rows],
             "error": [None] * len(rows),
             "page_kind": [None] * len(rows),
             "page_kind_evidence": [""] * len(rows),
             "title_links": [[] for _ in rows],
         },
-        schema_overrides={"error": pl.String, "title_links": pl.List(pl.String)},
+        schema_overrides={"error": pl.String, "h1": pl.List(pl.String), "title_links": pl.List(pl.String)},
     )
 
 

@@ -234,22 +234,35 @@ def _html_page(row: dict) -> HtmlPage:
     )
 
 
+def _own_probe(words: list[str], sources: list[str], size: int = 12) -> str | None:
+    """A run of ``size`` words of a document of 25 words or more, from its middle on, that no other document's source
+    holds: text its website itself repeats (a release note's boilerplate, a paragraph two pages share) may stand
+    in two rows. None when the document has no such run."""
+    if len(words) < 25:
+        return None
+    starts = list(range(len(words) // 2, len(words) - size + 1)) + list(range(len(words) // 2))
+    for start in starts[::size // 2 or 1]:
+        probe = " ".join(words[start : start + size])
+        if sum(probe in source for source in sources) == 1:
+            return probe
+    return None
+
+
 def corpus_records(site: BuiltSite, base_url: str, warehouse: Warehouse) -> dict[str, object]:
     """What issue 42 asks of a website's corpus: its rows that are no document of the truth (listings, indexes),
     the documents of 10 words or more found under their own URL, the documents whose text stands in two rows or more
-    (a sequence of their words from the middle), and ``published`` right where a URL carries the date."""
+    (a run of their words that no other document's source holds, from the middle on), and ``published`` right where a URL carries the date."""
     corpus = warehouse.scan("corpus", site.name).select("url", "content", "published").collect()
     rows = {normalize_url(url): (content or "", published) for url, content, published in corpus.iter_rows()}
     documents = {normalize_url(base_url + page.path): page for page in site.pages}
     not_documents = sorted(url for url in rows if _find(documents, url) is None)
     long_documents = [key for key, page in documents.items() if len(WORD.findall(page.text)) >= 10]
     texts = [" ".join(WORD.findall(content.lower())) for content, _ in rows.values()]
+    sources = [" ".join(WORD.findall(page.text.lower())) for page in site.pages]
     repeated = 0
     for page in site.pages:
-        words = WORD.findall(page.text.lower())
-        if len(words) >= 25:
-            probe = " ".join(words[len(words) // 2 : len(words) // 2 + 12])
-            repeated += sum(probe in text for text in texts) >= 2
+        probe = _own_probe(WORD.findall(page.text.lower()), sources)
+        repeated += probe is not None and sum(probe in text for text in texts) >= 2
     dated = right = 0
     for url, (_, published) in rows.items():
         if (match := DATED_PATH.search(url)) is not None:
