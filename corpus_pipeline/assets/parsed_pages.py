@@ -63,6 +63,7 @@ def parsed_pages(
     raw_path = store.local_file("raw_pages", website.name)
     budget = crawler_config.extraction_budget()
     pages = count_documents(raw_path, "html")
+    inputs = parse_inputs(context, website, budget)
     with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
         current = history.current_file()
         last_night = open_last_night(context, history, memo, current)
@@ -76,7 +77,7 @@ def parsed_pages(
                 partial(_html_pages, raw_path),
                 iter_sitemaps(raw_path),
                 last_night,
-                parse_inputs(context, website, budget),
+                inputs,
                 partial(_parse, website=website, budget=budget),
                 Path(scratch),
                 pages_total=pages,
@@ -91,7 +92,7 @@ def parsed_pages(
             unload_language_model()
             return_freed_memory()
             # The pass reads every record: when it would read what it read for the current version, its kinds stand.
-            kinds_input = kinds_key(draft, KIND_COLUMNS)
+            kinds_input = kinds_key(draft, KIND_COLUMNS, inputs)
             kinds = last_night.page_kinds(kinds_input, pl.read_parquet(draft, columns=["url"])["url"])
             kinds_reused = kinds is not None
             if kinds is None:

@@ -388,12 +388,13 @@ def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kin
         start += rows
 
 
-def kinds_key(draft: Path, columns: Iterable[str]) -> bytes:
+def kinds_key(draft: Path, columns: Iterable[str], parse_inputs: str = "") -> bytes:
     """A digest of what the site-wide page-kind pass reads of the records in ``draft``: its ``columns``, as a set of
-    rows (the pass does not depend on their order, and the crawl's order varies from night to night)."""
+    rows (the pass does not depend on their order, and the crawl's order varies from night to night), and the code
+    that reads them (``parse_inputs``: new code may decide otherwise on the same records)."""
     frame = pl.read_parquet(draft, columns=list(columns))
     hashes = np.sort(frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3).to_numpy())
-    return digest(str(frame.height), ",".join(frame.columns), hashes.tobytes())
+    return digest(parse_inputs, str(frame.height), ",".join(frame.columns), hashes.tobytes())
 
 
 def _packed(signatures: list[int]) -> bytes:

@@ -90,3 +90,5 @@ def test_the_page_kinds_are_kept_whatever_the_order_the_crawl_gives_the_pages(tm
     edited = tonight.with_columns(pl.col("title").str.replace("post-1", "post-one"))
     edited.write_parquet(tmp_path / "edited.parquet")
     assert kinds_key(tmp_path / "edited.parquet", KIND_COLUMNS) != key
+    # The same records read by new code: the pass runs again.
+    assert kinds_key(tmp_path / "draft.parquet", KIND_COLUMNS, "parsed_pages code v2") != key
