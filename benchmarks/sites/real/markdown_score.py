@@ -1,7 +1,7 @@
 """The Markdown score of issue 45: our ``markdown`` column against the Markdown source of each document.
 
-For the websites whose sources are Markdown (Hugo, Jekyll, VitePress, Docusaurus here), each truth document is
-matched to its source file (the bench's generators keep their packages in the cache; a document is matched by its
+For the websites whose sources are Markdown (Hugo, Jekyll, VitePress, Docusaurus, MkDocs here), each truth document
+is matched to its source file (the bench's generators keep their packages in the cache; a document is matched by its
 truth text, which the generator rendered from that source). Every Markdown (the source, ours, trafilatura's
 ``output_format="markdown"``, html2text's, markdownify's) is parsed by the same CommonMark + GFM-table parser
 (markdown-it-py), and per document compared on:
@@ -11,6 +11,11 @@ truth text, which the generator rendered from that source). Every Markdown (the 
 - table cells: (row, column, text);
 - code blocks: their exact text (trailing spaces of a line and of the block left out);
 - text: the word-bag F1 of the Markdown's text (as rendered) against the truth text.
+
+MkDocs' sources are Python-Markdown with PyMdown Extensions (admonitions ``!!!``, tabs ``===``, ``///`` blocks,
+snippets, custom fences), which CommonMark does not read: they are rendered by Python-Markdown with the website's own
+extensions (as its build did, without the template), and their structures read from that HTML (headings, the first
+paragraph of each list item, table cells, ``pre`` blocks), as markdown-it's tokens give them for the others.
 
 Texts are compared as their lower-cased words. A structure's F1 counts on a document where the truth or the reading
 has any of it (both without: not counted). html2text and markdownify are given the main-content region ours reads
@@ -33,7 +38,7 @@ from benchmarks.sites.real.model import BuiltSite, TruthPage
 from benchmarks.sites.real.truth import fragment_text, strip_front_matter
 
 # Generators whose sources are Markdown, and where the bench's cache keeps them (see generators/static_sites.py).
-MARKDOWN_GENERATORS = frozenset({"hugo", "jekyll", "vitepress", "docusaurus"})
+MARKDOWN_GENERATORS = frozenset({"hugo", "jekyll", "vitepress", "docusaurus", "mkdocs"})
 STRUCTURES = ("headings", "list items", "table cells", "code blocks")
 METRICS = (*STRUCTURES, "text")
 CONVERTERS = ("trafilatura markdown", "html2text", "markdownify")
@@ -54,6 +59,27 @@ class MarkdownResult:
 
 
 # -- the sources ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """A document's source: its Markdown (CommonMark), or the HTML its own Markdown processor renders it to."""
+
+    markdown: str = ""
+    html: str | None = None
+
+    def text(self) -> str:
+        return fragment_text(self.html) if self.html is not None else _render_text(self.markdown)
+
+    def structures(self, title: str) -> Structures:
+        return html_structures(self.html, title) if self.html is not None else structures(self.markdown, title)
+
+
+def site_sources(site: BuiltSite, cache: Path) -> list[Source]:
+    """The sources the site was built from: its Markdown, or for MkDocs its sources rendered by Python-Markdown."""
+    if site.name in PYTHON_MARKDOWN_SITES:
+        return python_markdown_sources(site.name, cache)
+    return [Source(markdown=body) for body in source_bodies(site, cache)]
 
 
 def source_bodies(site: BuiltSite, cache: Path) -> list[str]:
@@ -80,11 +106,67 @@ def source_bodies(site: BuiltSite, cache: Path) -> list[str]:
     return bodies
 
 
-def matched_sources(pages: list[TruthPage], bodies: list[str]) -> dict[str, str]:
-    """Truth page path -> the source body whose rendered text is the page's truth (best word-bag F1, at least
+# The MkDocs websites of the bench: the source distribution, its documents' folder (and what the site leaves out),
+# and the Markdown extensions as the generator configured them.
+PYTHON_MARKDOWN_SITES = ("mkdocs-readthedocs", "mkdocs-material")
+
+
+def python_markdown_sources(name: str, cache: Path) -> list[Source]:
+    """An MkDocs website's sources rendered by Python-Markdown with the extensions its build used (the generator's
+    configuration; PyMdown's snippets read from the source distribution)."""
+    import sys
+
+    import markdown
+    import yaml
+
+    from benchmarks.sites.real.generators import python_docs as docs
+    from benchmarks.sites.real.sources import pypi_sdist
+
+    if name == "mkdocs-readthedocs":
+        project = pypi_sdist(*docs.MARKDOWN, cache)
+        folder = project / "docs"
+        block = docs._yaml_block(docs.READTHEDOCS_CONFIG, "markdown_extensions")
+        paths = [path for path in sorted(folder.rglob("*.md"))
+                 if "reference" not in path.relative_to(folder).parts and path.name != "playground.md"]
+    else:
+        project = pypi_sdist(*docs.PYMDOWN, cache)
+        folder = project / "docs" / "src" / "markdown"
+        block = docs._yaml_block((project / "zensical.yml").read_text(encoding="utf-8"), "markdown_extensions")
+        block = re.sub(r"  - tools\.collapse_code:\n(?:      .*\n)*", "", block)  # not in the sdist, as the build
+        paths = sorted(folder.rglob("*.md"))
+    # The configuration names formatters of the project's own tools/ package (both projects call theirs "tools").
+    if str(project) in sys.path:
+        sys.path.remove(str(project))
+    sys.path.insert(0, str(project))
+    for module in [module for module in sys.modules if module == "tools" or module.startswith("tools.")]:
+        del sys.modules[module]
+    extensions: list[str] = []
+    configs: dict[str, dict] = {}
+    for entry in yaml.load(block, Loader=yaml.UnsafeLoader)["markdown_extensions"]:  # noqa: S506 - pinned sources
+        extension, config = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
+        if extension == "mdx_gh_links":
+            continue  # GitHub's issue links: the same text, a package the bench does not install
+        if extension == "pymdownx.snippets":
+            config = {**(config or {}), "check_paths": False,
+                      "base_path": [str(project / path) for path in (config or {}).get("base_path", ["."])]}
+        extensions.append(extension)
+        configs[extension] = config or {}
+    renderer = markdown.Markdown(extensions=extensions, extension_configs=configs)
+    sources = []
+    for path in paths:
+        body = re.sub(r"^icon: lucide/.*\n", "", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+        try:
+            sources.append(Source(html=renderer.reset().convert(strip_front_matter(body))))
+        except Exception:  # noqa: BLE001 - a source its processor cannot render here matches no document
+            continue
+    return sources
+
+
+def matched_sources(pages: list[TruthPage], sources: list[Source]) -> dict[str, Source]:
+    """Truth page path -> the source whose rendered text is the page's truth (best word-bag F1, at least
     ``MIN_MATCH_F1``)."""
-    rendered = [(body, _render_text(body)) for body in bodies]
-    matched: dict[str, str] = {}
+    rendered = [(source, source.text()) for source in sources]
+    matched: dict[str, Source] = {}
     for page in pages:
         best, score = None, 0.0
         for body, text in rendered:
@@ -150,6 +232,61 @@ def structures(markdown: str, title: str = "") -> Structures:
             if code:
                 found.code[code] += 1
     return found
+
+
+_HTML_BLOCKS = frozenset({
+    "address", "article", "aside", "blockquote", "details", "dialog", "dd", "div", "dl", "dt", "fieldset",
+    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav",
+    "ol", "p", "pre", "section", "summary", "table", "ul",
+})
+
+
+def html_structures(fragment: str, title: str = "") -> Structures:
+    """The structures of a rendered source, as :func:`structures` reads them from Markdown: headings (text, level),
+    each list item's first paragraph, table cells (row, column), ``pre`` blocks' text."""
+    from lxml import html
+
+    found = Structures(text=fragment_text(fragment))
+    if not fragment.strip():
+        return found
+    root = html.fragment_fromstring(fragment, create_parent="div")
+    title_key = _key(title)
+    for element in root.iter():
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            text = _key(element.text_content())
+            if text and text != title_key:
+                found.headings[(text, int(tag[1]))] += 1
+        elif tag == "li":
+            if text := _key(_first_paragraph(element)):
+                found.items[text] += 1
+        elif tag == "table":
+            rows = [row for row in element.iter("tr") if next(row.iterancestors("table")) is element]
+            for row_number, row in enumerate(rows):
+                cells = [cell for cell in row if cell.tag in ("th", "td")]
+                for col, cell in enumerate(cells):
+                    if text := _key(cell.text_content()):
+                        found.cells[(row_number, col, text)] += 1
+        elif tag == "pre":
+            code = "\n".join(line.rstrip() for line in element.text_content().split("\n")).strip("\n")
+            if code:
+                found.code[code] += 1
+    return found
+
+
+def _first_paragraph(item) -> str:
+    """A list item's first paragraph: its text up to its first block (a loose item's first ``p``)."""
+    parts = [item.text or ""]
+    for child in item:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        if tag in _HTML_BLOCKS:
+            if tag == "p" and not "".join(parts).strip():
+                return child.text_content()
+            break
+        if tag not in ("script", "style", "input"):
+            parts.append(child.text_content())
+        parts.append(child.tail or "")
+    return "".join(parts)
 
 
 def _inline_text(token) -> str:
@@ -239,7 +376,7 @@ def score_site_markdown(
     """Every reading's Markdown of the site's documents against their sources (``documents``: truth page and
     stored page; ``ours``: stored page URL -> the markdown column)."""
     result = MarkdownResult()
-    matched = matched_sources(site.pages, source_bodies(site, cache))
+    matched = matched_sources(site.pages, site_sources(site, cache))
     chosen = [(page, stored) for page, stored in documents if page.path in matched]
     result.documents = len(chosen)
     if not chosen:
@@ -250,7 +387,7 @@ def score_site_markdown(
     with ProcessPoolExecutor(max_workers=workers) as pool:
         readings = list(pool.map(_converted, items, chunksize=4))
     for (page, stored), converted in zip(chosen, readings):
-        truth = structures(matched[page.path], page.title)
+        truth = matched[page.path].structures(page.title)
         predictions = {OURS: ours.get(stored.url, "") or "", **converted}  # type: ignore[attr-defined]
         for reading, markdown in predictions.items():
             found = structures(markdown, page.title)
