@@ -53,10 +53,11 @@ _NOT_LANGUAGES = frozenset({
     "hljs", "shiki", "nohighlight", "sourcecode", "default-lang", "codehilite",
 })
 # Characters that open Markdown inline syntax anywhere in a line, escaped in text: always, and ``<`` before what
-# would read as a tag, ``&`` before what would read as an entity.
+# would read as a tag, ``&`` before what would read as an entity, either at a text's end (the next element's text
+# follows it: "Expression<" then a link's "RawServer>").
 _BACKSLASHED = str.maketrans({char: "\\" + char for char in "\\`*[]$"})
-_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
-_ENTITY_START = re.compile(r"&(?=#?\w+;)")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?]|$)")
+_ENTITY_START = re.compile(r"&(?=#?\w+;|$)")
 _ESCAPABLE = re.compile(r"[\\`*\[\]$<&_|]")
 # An underscore that could open or close emphasis (not between two word characters).
 _LOOSE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")

@@ -250,3 +250,10 @@ def test_a_typesetting_page_s_delimited_tex_is_math() -> None:
     document = parse_html(f"<html><body><main>{source}</main></body></html>")
     mark_tex(document)
     assert markdown_of(render_elements([document.find(".//main")])).startswith("Euler: \\$e^{i\\\\pi} + 1 = 0\\$")
+
+
+def test_a_tag_s_opening_before_an_element_s_text_is_escaped() -> None:
+    # The "<" ends one text node and the link's text follows it: unescaped, "<RawServer>" would read as a tag.
+    source = '<h5>Expression&lt;<a href="#raw">RawServer</a>&gt; &amp;<b>amp;</b></h5>'
+    assert _markdown(source) == "##### Expression\\<RawServer> \\&**amp;**"
+    assert strip_markdown(_markdown(source)) == "Expression<RawServer> &amp;"
