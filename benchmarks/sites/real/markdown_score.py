@@ -99,7 +99,8 @@ def source_bodies(site: BuiltSite, cache: Path) -> list[str]:
     package = npm_package(spec, cache)
     bodies = [strip_front_matter(path.read_text(encoding="utf-8")) for path in sorted((package / folder).rglob("*.md"))]
     if site.name == "vitepress-docs":
-        bodies = [static.vitepress_truth_source(body) for body in bodies]
+        # As the build wrote them: a pseudo-tag of the API's types ("{Array<Dispatcher>}") escaped, shown as text.
+        bodies = [static.vitepress_truth_source(static.escape_pseudo_tags(body)) for body in bodies]
     if changelog_package is not None:
         posts = static.releases(package / "CHANGELOG.md", changelog_package, "iso", limit=60)
         bodies += [post.body for post in posts]
@@ -192,6 +193,9 @@ class Structures:
     text: str = ""
 
 
+_TASK_MARKER = re.compile(r"^\[[ xX]\]\s+")
+
+
 def _parser():
     from markdown_it import MarkdownIt
 
@@ -217,7 +221,8 @@ def structures(markdown: str, title: str = "") -> Structures:
             pending_item = True
         elif kind == "inline" and pending_item:
             pending_item = False
-            if text := _key(_inline_text(token)):
+            # A GFM task list item's "[ ]" or "[x]" is a checkbox on the page, not its text.
+            if text := _key(_TASK_MARKER.sub("", _inline_text(token), count=1)):
                 found.items[text] += 1
         elif kind == "table_open":
             row = -1
