@@ -272,7 +272,7 @@ def html_structures(fragment: str, title: str = "") -> Structures:
                 for col, cell in enumerate(cells):
                     if text := _key(cell.text_content()):
                         found.cells[(row_number, col, text)] += 1
-        elif tag == "pre":
+        elif tag == "pre" and "arithmatex" not in (element.get("class") or ""):  # math typeset on the page, no code
             code = "\n".join(line.rstrip() for line in element.text_content().split("\n")).strip("\n")
             if code:
                 found.code[code] += 1
