@@ -161,7 +161,9 @@ class _ElementTexts:
     def __call__(self, element: html.HtmlElement) -> str:
         text = self._texts.get(element)
         if text is None:
-            text = self._texts[element] = element.text_content()
+            # An element without children (most links and many lines) holds its text alone: read without the XPath
+            # call of text_content().
+            text = self._texts[element] = (element.text or "") if len(element) == 0 else element.text_content()
         return text
 
 
