@@ -145,11 +145,20 @@ _IN_HEADING = etree.XPath(f"boolean({_IN_ANY_HEADING})")
 
 
 def _paginated(document: html.HtmlElement, url: str) -> bool:
-    """``<link rel=next|prev>`` in the page's head (an article's ``<a rel=prev>`` to the previous post is not
-    pagination), or a paginated address."""
+    """A paginated address, or a ``<link rel=next|prev>`` to one: the first page of a paginated list names its
+    second. A rel=next to any other address is no pagination: a documentation website's (Sphinx, DocBook, MkDocs)
+    names the next chapter, a document of its own; an article's ``<a rel=prev>`` the previous post."""
+    if _paginated_address(url):
+        return True
     for link in document.iter("link"):
         if {"next", "prev", "previous"} & set((link.get("rel") or "").lower().split()):
-            return True
+            target = absolutize((link.get("href") or "").strip(), url)
+            if target and _paginated_address(target):
+                return True
+    return False
+
+
+def _paginated_address(url: str) -> bool:
     parts = urlsplit(url)
     return bool(_PAGINATED_PATH.search(parts.path) or _PAGINATED_QUERY.search(parts.query))
 

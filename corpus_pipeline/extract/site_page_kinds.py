@@ -53,9 +53,11 @@ _NAME_PART = re.compile(r"[^\W\d_]+|\d+")
 _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _WEIGHTS = np.array([0x9E3779B97F4A7C15 * (2 * j + 1) % (1 << 64) for j in range(SHINGLE_WORDS)], dtype=np.uint64)
 _MEMO_LIMIT = 1 << 20
+_ROWS_AT_ONCE = 4096
 # The columns the pass reads.
 COLUMNS = (
-    "url", "canonical_url", "title", "h1", "content", "error", "page_kind", "page_kind_evidence", "title_links"
+    "url", "canonical_url", "title", "h1", "content", "error", "page_kind", "page_kind_evidence", "title_links",
+    "alternates",
 )
 
 
@@ -150,8 +152,11 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
         index, owners, leads = np.empty(0, np.uint64), np.empty(0, np.int32), np.empty(0, bool)
     del probe_hashes, probe_owners, probe_leads
 
-    # 2. Which records each page shows (their opening, or their whole text).
+    # 2. Which records each page shows (their opening, or their whole text). A page and its translations (hreflang
+    # alternates, declared either way) show each other's words where a translation is partial: neither lists the other.
     canonical = column["canonical_url"].to_list()
+    keys = [page_key(url or "") or (url or "") for url in column["url"].to_list()]
+    translations = _translations(column["alternates"], keys)
     shows: dict[int, dict[int, bool]] = {}  # page -> {record shown: whole text shown}
     for row in range(size):
         if not usable[row] or not len(index):
@@ -171,7 +176,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
         sketch_hits = np.bincount(found_owners[~found_leads], minlength=size)
         shown: dict[int, bool] = {}
         for other in np.flatnonzero((lead_hits > 0) | (sketch_hits > 0)).tolist():
-            if other == row or canonical[other] == canonical[row]:
+            if other == row or canonical[other] == canonical[row] or other in translations.get(row, ()):
                 continue
             whole = sketch_hits[other] >= SHOWN_SHARE * sketch_sizes[other]
             if whole or lead_hits[other] >= SHOWN_SHARE * lead_sizes[other]:
@@ -180,7 +185,6 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
             shows[row] = shown
 
     # 3. Decisions.
-    keys = [page_key(url or "") or (url or "") for url in column["url"].to_list()]
     titles = column["title"].to_list()
     links = [list(value or []) for value in column["title_links"].to_list()]
     declared_tokens = [_declared_tokens(value) for value in column["page_kind_evidence"].to_list()]
@@ -292,6 +296,23 @@ def _decide(
     if declared == LISTING:
         return LISTING, "declares a list"
     return DOCUMENT, ""
+
+
+def _translations(alternates: pl.Series, keys: list[str]) -> dict[int, set[int]]:
+    """Each record's translations: the records it names hreflang alternates, and those naming it one."""
+    row_of = {key: row for row, key in enumerate(keys)}
+    found: dict[int, set[int]] = defaultdict(set)
+    if alternates.dtype == pl.Null:
+        return found
+    urls = alternates.list.eval(pl.element().struct.field("url"))
+    for start in range(0, urls.len(), _ROWS_AT_ONCE):  # a website's alternates may be many: a slice at a time
+        for row, entries in enumerate(urls.slice(start, _ROWS_AT_ONCE).to_list(), start=start):
+            for url in entries or ():
+                other = row_of.get(page_key(url or "") or "")
+                if other is not None and other != row:
+                    found[row].add(other)
+                    found[other].add(row)
+    return found
 
 
 def _declared_tokens(evidence: str | None) -> list[str]:

@@ -296,3 +296,41 @@ def test_a_post_whose_short_lines_are_other_pages_headlines_but_which_has_text_o
     post = "Story 1 of the garden\n\nStory 2 of the garden\n\n" + _text(50, words=30)
     records.append(_record("/recap/", post, title="Recap", declared="ld:article"))
     assert _kinds(records)["/recap/"] == "document"
+
+
+def test_a_link_to_the_next_page_of_a_list_declares_pagination_a_link_to_the_next_chapter_does_not():
+    first_page = page_declarations(_page(head='<link rel="next" href="/category/news/page/2/">'),
+                                   SITE + "/category/news/", None)
+    assert "pagination" in first_page["page_kind_evidence"]
+    # Sphinx, DocBook and MkDocs name the next and previous chapters: documents of their own.
+    chapter = page_declarations(_page(head='<link rel="next" href="apt.html"><link rel="prev" href="intro.html">'),
+                                SITE + "/en-US/packaging.html", None)
+    assert "pagination" not in chapter["page_kind_evidence"]
+
+
+def test_untranslated_copies_of_a_chapter_stay_documents_for_the_dedup():
+    # A multilingual manual: the French folder holds the English chapters not yet translated, word for word.
+    chapters = {f"/en-US/chapter-{n}.html": text for n, text in enumerate(POSTS.values())}
+    head = '<link rel="prev" href="chapter-0.html"><link rel="next" href="chapter-2.html">'
+    records = []
+    for folder in ("/en-US/", "/fr-FR/"):
+        for n, (path, text) in enumerate(chapters.items()):
+            address = path.replace("/en-US/", folder)
+            declared = page_declarations(_page(head=head), SITE + address, None)["page_kind_evidence"]
+            records.append(_record(address, text, title=f"Chapter {n}", declared=declared))
+    assert set(_kinds(records).values()) == {"document"}
+
+
+def test_a_page_showing_most_of_its_partial_translations_stays_a_document():
+    # The Debian handbook: a German and a French chapter translate the opening and leave most of the rest in English,
+    # the last sections left out.
+    english = _text(60, words=300).split()
+    body = " ".join(english[40:220])
+    pages = {"/en-US/apt.html": " ".join(english),
+             "/de-DE/apt.html": "Die Pakete werden geladen und geprüft. " * 6 + "\n\n" + body,
+             "/fr-FR/apt.html": "Les paquets sont chargés et vérifiés. " * 6 + "\n\n" + body}
+    alternates = [{"lang": path[1:3], "url": SITE + path} for path in pages]
+    records = [_record(path, text, title="APT", declared="canonical:none") | {"alternates": alternates}
+               for path, text in pages.items()]
+    records += [_record(path, text) for path, text in POSTS.items()]
+    assert set(_kinds(records).values()) == {"document"}

@@ -60,8 +60,12 @@ def _site_records() -> pl.DataFrame:
             "page_kind": [None] * len(rows),
             "page_kind_evidence": [""] * len(rows),
             "title_links": [[] for _ in rows],
+            "alternates": [[] for _ in rows],
         },
-        schema_overrides={"error": pl.String, "h1": pl.List(pl.String), "title_links": pl.List(pl.String)},
+        schema_overrides={
+            "error": pl.String, "h1": pl.List(pl.String), "title_links": pl.List(pl.String),
+            "alternates": pl.List(pl.Struct({"lang": pl.String, "url": pl.String})),
+        },
     )
 
 
