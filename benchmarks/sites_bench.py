@@ -116,6 +116,7 @@ class SiteScores:
     copies: int
     copies_merged: int
     copies_elected: int
+    pages_lost: int  # pages of 10 words or more neither a corpus record nor absorbed by one
     job: JobRun
 
 
@@ -276,8 +277,17 @@ def score_site(spec: SiteSpec, website: Website, base_url: str, warehouse: Wareh
         extra=len(fetched - sitemap_urls), f1=f1, unique_lost=lost, unique_lost_pages=lost_pages,
         unique_lost_examples=examples, repeated_share=1 - kept_words / max(truth_words, 1), f1_unrepeated=f1_unrepeated,
         corpus_records=corpus.height, duplicate_records=_duplicate_records(corpus, truth),
-        linked=linked, linkable=linkable, copies=copies, copies_merged=merged, copies_elected=elected, job=job,
+        linked=linked, linkable=linkable, copies=copies, copies_merged=merged, copies_elected=elected,
+        pages_lost=_pages_lost(truth, corpus), job=job,
     )
+
+
+def _pages_lost(truth: dict[str, str], corpus: pl.DataFrame) -> int:
+    """Pages of 10 words or more that are neither a corpus record nor absorbed by one: text the corpus lost (a page
+    taken for a listing, an error page, or dropped)."""
+    kept = {normalize_url(url) for url in corpus["url"]}
+    kept |= {normalize_url(entry["url"]) for entries in corpus["absorbed"].to_list() for entry in entries or []}
+    return sum(1 for url, text in truth.items() if len(WORD.findall(text)) >= 10 and normalize_url(url) not in kept)
 
 
 def _html_page(row: dict) -> HtmlPage:
@@ -371,8 +381,9 @@ def _duplicate_records(corpus: pl.DataFrame, truth: dict[str, str]) -> int:
 def report(results: list[SiteScores]) -> None:
     print_table(
         "Pages and records",
-        ["website", "sitemap", "found", "extra", "parsed", "corpus", "dup. records", "translations linked", "untranslated copies merged (elected)"],
-        [[r.name, r.sitemap, r.found, r.extra, r.pages, r.corpus_records, r.duplicate_records,
+        ["website", "sitemap", "found", "extra", "parsed", "corpus", "pages lost", "dup. records", "translations linked",
+         "untranslated copies merged (elected)"],
+        [[r.name, r.sitemap, r.found, r.extra, r.pages, r.corpus_records, r.pages_lost, r.duplicate_records,
           f"{r.linked}/{r.linkable}", f"{r.copies_merged}/{r.copies} ({r.copies_elected})"] for r in results],
     )
     methods = list(results[0].f1)
@@ -416,6 +427,8 @@ def report(results: list[SiteScores]) -> None:
     theirs = sum(r.f1["trafilatura"] for r in results) / len(results)
     worst_model_loss = max(r.f1_unrepeated["no model"] - r.f1_unrepeated["model"] for r in results)
     targets = [
+        ("pages of 10+ words neither in the corpus nor absorbed by a record = 0", sum(r.pages_lost for r in results),
+         sum(r.pages_lost for r in results) == 0),
         ("unique lines lost to the model = 0", sum(r.unique_lost for r in results), sum(r.unique_lost for r in results) == 0),
         (f"F1 model >= no model - {MAX_MODEL_F1_LOSS} (repeated text excluded; worst site)", -worst_model_loss, worst_model_loss <= MAX_MODEL_F1_LOSS),
         (f"parsed_pages F1 >= trafilatura + {MIN_GAIN_OVER_TRAFILATURA} (mean of sites: {ours:.3f} vs {theirs:.3f})", ours - theirs, ours - theirs >= MIN_GAIN_OVER_TRAFILATURA),
