@@ -4,7 +4,7 @@ import dagster as dg
 
 from corpus_pipeline.assets import ALL_ASSETS, TRAINING_SET_ASSETS
 from corpus_pipeline.cluster.executor import pipeline_executor
-from corpus_pipeline.core.memory import arrow_allocations_returned_to_system
+from corpus_pipeline.core.memory import arrow_allocations_returned_to_system, loaded_code_frozen
 from corpus_pipeline.jobs import corpus_job, reprocess_job, training_set_job
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.schedules import nightly_recrawl_schedule
@@ -27,3 +27,7 @@ defs = dg.Definitions(
     # Local processes by default; CORPUS_PIPELINE_EXECUTOR=celery sends the steps to Celery workers.
     executor=pipeline_executor(),
 )
+
+# The objects the code location's modules made live as long as the process: the garbage collector need not walk them
+# again at every full round (see core.memory).
+loaded_code_frozen()

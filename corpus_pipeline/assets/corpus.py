@@ -47,9 +47,6 @@ def corpus(
     warehouse: ParquetWarehouse,
 ):
     """One record per unique text: exact and near duplicates merged, each merge listed in `absorbed`."""
-    # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the parse.
-    from corpus_pipeline.dedup.corpus import deduplicate
-
     store = warehouse.open()
     website = context.partition_key
     groups = store.scan("canonical_url_groups", website).collect()
@@ -64,6 +61,10 @@ def corpus(
             context.log.info(f"dedup: the {groups.height:,} records are those of the current version: kept")
             records, counts = with_nightly_columns(kept.records, groups), kept.counts
         else:
+            # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the
+            # parse, and a night that keeps its corpus needs neither.
+            from corpus_pipeline.dedup.corpus import deduplicate
+
             context.log.info(f"dedup: {groups.height:,} records, exact then near duplicates")
             records, counts = deduplicate(
                 groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,

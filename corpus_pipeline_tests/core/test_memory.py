@@ -55,3 +55,15 @@ def test_returning_freed_memory_keeps_live_buffers() -> None:
         "print(kept[999].as_py() == b'x' * 1000, pa.total_allocated_bytes() >= 1_000_000)"
     )
     assert _run(code) == ["True", "True"]
+
+
+def test_the_loaded_code_location_is_out_of_the_garbage_collectors_rounds() -> None:
+    # A run's process walks its hundreds of thousands of module objects no more at each full collection; what the run
+    # makes afterwards is collected as usual.
+    before, after, collected = _run(
+        "import gc; before = gc.get_freeze_count(); import corpus_pipeline.definitions\n"
+        "cycle = []; cycle.append(cycle); del cycle\n"
+        "print(before, gc.get_freeze_count(), gc.collect())"
+    )
+    assert int(before) == 0 and int(after) > 50_000
+    assert int(collected) >= 1
