@@ -141,7 +141,8 @@ def python_markdown_sources(name: str, cache: Path) -> list[Source]:
     sys.path.insert(0, str(project))
     for module in [module for module in sys.modules if module == "tools" or module.startswith("tools.")]:
         del sys.modules[module]
-    extensions: list[str] = []
+    # MkDocs loads these three whatever its configuration names (its MarkdownExtensions option's defaults).
+    extensions: list[str] = ["toc", "tables", "fenced_code"]
     configs: dict[str, dict] = {}
     for entry in yaml.load(block, Loader=yaml.UnsafeLoader)["markdown_extensions"]:  # noqa: S506 - pinned sources
         extension, config = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
@@ -150,7 +151,8 @@ def python_markdown_sources(name: str, cache: Path) -> list[Source]:
         if extension == "pymdownx.snippets":
             config = {**(config or {}), "check_paths": False,
                       "base_path": [str(project / path) for path in (config or {}).get("base_path", ["."])]}
-        extensions.append(extension)
+        if extension not in extensions:
+            extensions.append(extension)
         configs[extension] = config or {}
     renderer = markdown.Markdown(extensions=extensions, extension_configs=configs)
     sources = []
