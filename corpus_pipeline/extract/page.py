@@ -405,20 +405,26 @@ def _container_text(
         return None
     lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
     if settings.container_edges_trimmed:
-        lines = _without_edge_lines(lines, template)
-        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings), template)
+        headings = {line_key(line.plain) for line in rendering if line.kind == "heading"}
+        lines = _without_edge_lines(lines, template, headings)
+        lines = _without_edge_lines(without_metadata_lines(lines, authors, dates, settings), template, headings)
     return normalize_whitespace(lines.replace("\n", "\n\n")), rendering
 
 
-def _without_edge_lines(text: str, template: set[str]) -> str:
+def _without_edge_lines(text: str, template: set[str], headings: set[str]) -> str:
     """``text`` without the template's lines before its first and after its last line that is not the template's.
 
+    The headings (``headings``: their keys) right above the first line of its own stay: they head the document's
+    own text (a release's "Added", repeated on every release, is no template there).
     When those lines would take most of its words, the "template" is the document itself, shown whole on a
     neighbouring page (a month's archive of one post): the text stays as it is.
     """
     lines = [line for line in text.split("\n") if line.strip()]
     own = [index for index, line in enumerate(lines) if line_key(line) not in template]
-    kept = "\n".join(lines[own[0] : own[-1] + 1]) if own else ""
+    start = own[0] if own else 0
+    while own and start > 0 and line_key(lines[start - 1]) in headings:
+        start -= 1
+    kept = "\n".join(lines[start : own[-1] + 1]) if own else ""
     return kept if 2 * len(WORD.findall(kept)) >= len(WORD.findall(text)) else text
 
 

@@ -257,3 +257,45 @@ def test_a_tag_s_opening_before_an_element_s_text_is_escaped() -> None:
     source = '<h5>Expression&lt;<a href="#raw">RawServer</a>&gt; &amp;<b>amp;</b></h5>'
     assert _markdown(source) == "##### Expression\\<RawServer> \\&**amp;**"
     assert strip_markdown(_markdown(source)) == "Expression<RawServer> &amp;"
+
+
+_RELEASE_NOTES = [
+    "The ferry timetable now lists the winter crossings to the northern islands as well as the summer ones.",
+    "Tide tables for the outer harbour are printed a month ahead, with the heights at every quarter hour.",
+    "A lost property desk opened beside the ticket office, where found items wait for their owners a season.",
+    "Moorings on the east quay can be booked online for a week at a time instead of a single night only.",
+    "The lighthouse keeper's cottage opens to visitors on Sundays, with its lamp room and its old logbooks.",
+    "Pilots now board incoming cargo ships two miles further out, where the channel is deep enough for them.",
+]
+
+
+def _release(number: int) -> str:
+    # Each release opens with the same "Added" heading: the template model counts it among the template's lines.
+    notes = _RELEASE_NOTES
+    return f"""<html><head><title>Release {number}.0 | Harbour news</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news/">All the harbour news of the season</a></nav>
+    <article class="post"><h1>Release {number}.0</h1><p class="meta">By harbourmaster</p>
+      <h3>Added</h3><ul><li>{notes[number % 6]} Item {number}.</li><li>{notes[(number + 1) % 6]} Item {number}b.</li></ul>
+      <h3>Fixed</h3><ul><li>{notes[(number + 2) % 6]} Item {number}c.</li></ul></article>
+    <footer><p>Harbour office, Quay Street 1. Open every day of the year except holidays.</p></footer>
+    </body></html>"""
+
+
+def test_a_repeated_heading_that_opens_the_document_s_own_text_stays() -> None:
+    from datetime import UTC, datetime
+
+    from corpus_pipeline.core.registry import Website
+    from corpus_pipeline.extract.page import HtmlPage, parse_html_pages
+    from corpus_pipeline.extract.site_survey import survey_site
+
+    pages = [HtmlPage(f"http://127.0.0.1:9/news/{i}/", _release(i).encode(), "text/html", datetime.now(UTC))
+             for i in range(12)]
+    survey = survey_site((page.url, None, page.body) for page in pages)
+    assert survey.boilerplate.containers
+    website = Website(name="harbour", url="http://127.0.0.1:9/")
+    for record in parse_html_pages(pages, website, survey.boilerplate, workers=1):
+        assert record["extraction"] == "site_container"
+        assert record["markdown"].startswith("### Added\n\n- "), record["markdown"][:80]
+        assert "\n\n### Fixed\n\n- " in record["markdown"]
+        assert "By harbourmaster" not in record["content"]  # the byline above it is still the template's
+        assert strip_markdown(record["markdown"]) == record["content"]
