@@ -6,12 +6,25 @@ import dagster as dg
 
 from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import corpus_version
-from corpus_pipeline.assets.incremental import asset_code_version, open_kept_corpus, publish_corpus_memo
+from corpus_pipeline.assets.incremental import (
+    asset_code_version,
+    open_dedup_memo,
+    open_kept_corpus,
+    publish_corpus_memo,
+    publish_dedup_memo,
+)
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
-from corpus_pipeline.dedup.reuse import CORPUS_MEMO, inputs_key, memo_table, with_nightly_columns
+from corpus_pipeline.dedup.reuse import (
+    CORPUS_MEMO,
+    DEDUP_MEMO,
+    DedupMemo,
+    inputs_key,
+    memo_table,
+    with_nightly_columns,
+)
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import (
@@ -51,12 +64,17 @@ def corpus(
     website = context.partition_key
     groups = store.scan("canonical_url_groups", website).collect()
     settings = f"{asset_code_version(context)}|{crawler_config.near_duplicate_threshold!r}"
-    with store.history(ASSET, website).lock() as history, store.history(CORPUS_MEMO, website).lock() as memo:
+    with (
+        store.history(ASSET, website).lock() as history,
+        store.history(CORPUS_MEMO, website).lock() as memo,
+        store.history(DEDUP_MEMO, website).lock() as dedup_memo,
+    ):
         # Deduplication is a function of its input: a night whose records are last night's keeps last night's corpus.
         key = inputs_key(groups, settings)
         current = history.current_file()
         kept = open_kept_corpus(context, history, memo, key, current)
         started = time.monotonic()
+        known: dict[str, int] = {}
         if kept is not None:
             context.log.info(f"dedup: the {groups.height:,} records are those of the current version: kept")
             records, counts = with_nightly_columns(kept.records, groups), kept.counts
@@ -65,11 +83,22 @@ def corpus(
             # parse, and a night that keeps its corpus needs neither.
             from corpus_pipeline.dedup.corpus import deduplicate
 
-            context.log.info(f"dedup: {groups.height:,} records, exact then near duplicates")
+            # What the last deduplication learned of its texts and pairs spares their keys and verifications.
+            last = open_dedup_memo(context, dedup_memo, settings)
+            learned = DedupMemo({}, {})
+            context.log.info(
+                f"dedup: {groups.height:,} records, exact then near duplicates"
+                + (f" ({len(last.keys):,} texts and {len(last.scores):,} pairs known)" if last else "")
+            )
             records, counts = deduplicate(
                 groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
-                log=context.log.info,
+                log=context.log.info, memo=last, learned=learned,
             )
+            publish_dedup_memo(dedup_memo, learned, settings, context.run.run_id)
+            known = {
+                "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
+                "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
+            }
         seconds = time.monotonic() - started
         rate = groups.height / max(seconds, 1e-9)
         context.log.info(
@@ -88,5 +117,5 @@ def corpus(
             no_ignored_urls(version.path, crawler_config.urls_to_ignore),
             no_empty_content(version.path),
         ]
-        metadata = {**counts, "dedup_records_per_s": round(rate, 1), "dedup_reused": kept is not None}
+        metadata = {**counts, **known, "dedup_records_per_s": round(rate, 1), "dedup_reused": kept is not None}
         yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, metadata)

@@ -15,7 +15,14 @@ import pyarrow as pa
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.versions import PartitionHistory
-from corpus_pipeline.dedup.reuse import CORPUS_MEMO_SCHEMA, KeptCorpus, kept_corpus
+from corpus_pipeline.dedup.reuse import (
+    CORPUS_MEMO_SCHEMA,
+    DEDUP_MEMO_SCHEMA,
+    DedupMemo,
+    KeptCorpus,
+    dedup_memo,
+    kept_corpus,
+)
 from corpus_pipeline.extract.page import ExtractionBudget
 from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
 from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
@@ -102,6 +109,21 @@ def open_kept_corpus(
         return None
     current = history.current()
     return kept_corpus(memo.current_file(), current_file, current.id if current else None, key)
+
+
+def open_dedup_memo(context: dg.AssetExecutionContext, memo: PartitionHistory, settings: str) -> DedupMemo | None:
+    """What the last deduplication learned of its texts and pairs (dedup/reuse.py), when it ran with ``settings``;
+    None on a full night."""
+    if full_night(context):
+        return None
+    return dedup_memo(memo.current_file(), settings)
+
+
+def publish_dedup_memo(memo: PartitionHistory, learned: DedupMemo, settings: str, run_id: str) -> None:
+    """Make what tonight's deduplication learned the current dedup memo."""
+    with memo.new_version(DEDUP_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
+        version.write_table(learned.table(settings))
+    memo.publish(version.version_id)
 
 
 def publish_corpus_memo(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:

@@ -20,12 +20,14 @@ from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import (
     connected_components,
+    content_key_signature_and_form,
     content_keys_signatures_and_forms,
     decoded,
     map_text_blocks,
     near_duplicate_pairs,
     worker_pool,
 )
+from corpus_pipeline.dedup.reuse import DedupMemo
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
 _DECISION_COLUMNS = [
@@ -58,12 +60,18 @@ def deduplicate(
     threshold: float = DEFAULT_THRESHOLD,
     workers: int = 2,
     log: Callable[[str], None] | None = None,
+    memo: DedupMemo | None = None,
+    learned: DedupMemo | None = None,
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
 
     ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with
     ``absorbed`` listing every URL merged into a record and why. Its two long stages (the texts' keys and
     signatures, the verification of candidate pairs) tell ``log`` where they stand every tenth or 30 s.
+
+    ``memo`` (what an earlier deduplication at the same threshold learned, dedup/reuse.py) spares the keys and
+    signatures of the texts it knows and the verification of the pairs it scored; the result is the same.
+    ``learned``, when given, receives what this one knows: its texts' keys and signatures, its pairs' scores.
     """
     contents = groups["content"]
     with ExitStack() as stack:
@@ -76,24 +84,32 @@ def deduplicate(
         # its content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8,
         # ~13 MB for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most
         # exact duplicates: the handbook's 497 of 497) are sent once, in blocks sized by their bytes.
-        distinct_rows, distinct_of_row = _distinct_texts(contents)
+        distinct_rows, distinct_of_row, digests = _distinct_texts(contents)
         # In page order, so that a block holds a page's copies and translations, which normalize and hash their
         # common lines once (61 % of the handbook's words are on lines that another text has too; in URL order
         # 11 % were within a block of 128 texts, in page order ~47 % of the shingles are).
-        order = _page_order(groups["url"].gather(distinct_rows).to_list())
+        known = memo.keys if memo is not None else {}
+        keyed_distinct: list = [None] * len(distinct_rows)
+        for k, text_digest in enumerate(digests):
+            if text_digest in known:  # its form is made only if a pair of its is verified (_Forms)
+                keyed_distinct[k] = (*known[text_digest], None)
+        order = [k for k in _page_order(groups["url"].gather(distinct_rows).to_list()) if keyed_distinct[k] is None]
         rows_in_order = [distinct_rows[k] for k in order]
         costs = contents.str.len_bytes().fill_null(0).gather(rows_in_order).to_list()
         keying = Progress("dedup: keys and signatures", len(rows_in_order), log or _quiet, unit="texts")
         keyed_in_order = map_text_blocks(
             content_keys_signatures_and_forms, _Texts(contents, rows_in_order), pool, workers, costs=costs,
             progress=keying.advance,
-        )
-        keyed_distinct: list = [None] * len(order)
+        ) if rows_in_order else []
         for k, result in zip(order, keyed_in_order, strict=True):
             keyed_distinct[k] = result
         del keyed_in_order
+        if learned is not None:
+            learned.keys.update((text_digest, (key, signature)) for text_digest, (key, signature, _) in zip(
+                digests, keyed_distinct, strict=True))
         keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
         del keyed_distinct
+        digest_of_row = [digests[distinct] for distinct in distinct_of_row]
         by_content: dict[str, list[dict]] = {}
         for record in records:
             by_content.setdefault(keyed[record["row"]][0], []).append(record)
@@ -102,13 +118,21 @@ def deduplicate(
 
         rows = [record["row"] for record in unique]
         signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
-        forms = [keyed[row][2] for row in rows]
+        forms = _Forms([keyed[row][2] for row in rows], _Texts(contents, rows))
         del keyed
+        text_of = [digest_of_row[row] for row in rows]
         verifying = _PairsProgress(log or _quiet)
+        verified: list[tuple[int, int, float]] = []
         pairs = near_duplicate_pairs(
             forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures,
-            progress=verifying.tell,
+            progress=verifying.tell, verified=verified,
+            known=(lambda i, j: memo.score(text_of[i], text_of[j])) if memo is not None else None,
+            # The blocks' order, which their results do not depend on, by the texts' bytes: their forms, of about
+            # that length, are not all made on a night that keeps most of them.
+            lengths=contents.str.len_bytes().fill_null(0).gather(rows).to_list(),
         )
+        if learned is not None:
+            learned.scores.update(((text_of[i], text_of[j]), score) for i, j, score in verified)
         del signatures, forms
         # The workers leave while this thread builds the records: each one's exit (~0.06 CPU s, one after the
         # other) was the stage's last serial wait.
@@ -119,6 +143,25 @@ def deduplicate(
         return _corpus(groups, unique, pairs, counts)
     finally:
         closer.join()
+
+
+class _Forms(Sequence[bytes]):
+    """The texts' normalized forms (content_key_signature_and_form's), made when first read for a text whose keys
+    came from the memo."""
+
+    def __init__(self, forms: list[bytes | None], texts: _Texts) -> None:
+        self.forms, self.texts = forms, texts
+
+    def __len__(self) -> int:
+        return len(self.forms)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        form = self.forms[index]
+        if form is None:
+            form = self.forms[index] = content_key_signature_and_form(self.texts[index])[2]
+        return form
 
 
 class _PairsProgress:
@@ -177,10 +220,12 @@ def _decision_records(groups: pl.DataFrame) -> list[dict]:
     return records
 
 
-def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int]]:
-    """The first row of each distinct text (a null reads as empty), and for each row the number of its text among
-    them. Texts are told apart by a 128-bit digest, as content keys are; one text is held at a time."""
+def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int], list[bytes]]:
+    """The first row of each distinct text (a null reads as empty), for each row the number of its text among
+    them, and each distinct text's digest. Texts are told apart by a 128-bit digest, as content keys are; one text
+    is held at a time."""
     first_rows: list[int] = []
+    digests: list[bytes] = []
     number_of: dict[bytes, int] = {}
     distinct_of_row = []
     for row, text in enumerate(_Texts(contents, list(range(len(contents))))):
@@ -188,8 +233,9 @@ def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int]]:
         number = number_of.setdefault(digest, len(first_rows))
         if number == len(first_rows):
             first_rows.append(row)
+            digests.append(digest)
         distinct_of_row.append(number)
-    return first_rows, distinct_of_row
+    return first_rows, distinct_of_row, digests
 
 
 def _page_order(urls: list[str]) -> list[int]:

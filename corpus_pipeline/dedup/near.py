@@ -291,6 +291,9 @@ def near_duplicate_pairs(
     pool: WorkerPool | None = None,
     signatures: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
+    known: Callable[[int, int], float | None] | None = None,
+    lengths: Sequence[int] | None = None,
+    verified: list[tuple[int, int, float]] | None = None,
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
 
@@ -312,6 +315,13 @@ def near_duplicate_pairs(
     used workers on the same texts does not start them again; ``signatures`` (a row of :func:`minhash_values` per
     text, of its prepared form), when given, are used instead of computing them. ``progress(done, total)`` is told
     the candidate pairs verified so far, after each block of them.
+
+    ``known(i, j)``, when given, is the score of a candidate pair as a verification of the same two texts at the same
+    threshold gave it (last night's), or None: a known pair is not verified again, and a block whose pairs are all
+    known needs none of its texts. The pairs found are the same: a verification's outcome (a score of the
+    threshold or more, exact, or one below it) depends on its two texts only. Every pair verified or known is added
+    to ``verified`` with its score, for the next night. ``lengths`` (a cost per text) order the blocks instead of the
+    texts' own lengths (reading those would need every text).
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
@@ -324,20 +334,24 @@ def near_duplicate_pairs(
         candidates = _candidates(signatures, min_estimated_jaccard)
         agreement = _agreement(signatures, candidates) if connecting else None
         del signatures
-        if pool is None and not connecting:
-            found = _verify_block((candidates, texts, prepare, threshold, False))
+        if pool is None and not connecting and known is None:
+            scored = _verify_block((candidates, texts, prepare, threshold, False, {}))
             if progress is not None:
                 progress(len(candidates), len(candidates))
-            return found
-        jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement)
+            if verified is not None:
+                verified.extend(scored)
+            return [pair for pair in scored if pair[2] >= threshold]
+        jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement, known, lengths)
         blocks = pool.map_unordered(_verify_counted, jobs) if pool else map(_verify_counted, jobs)
         pairs: list[tuple[int, int, float]] = []
-        verified = 0
+        done = 0
         for block, size in blocks:
-            pairs.extend(block)
-            verified += size
+            pairs.extend(pair for pair in block if pair[2] >= threshold)
+            if verified is not None:
+                verified.extend(block)
+            done += size
             if progress is not None:
-                progress(verified, len(candidates))
+                progress(done, len(candidates))
         return sorted(pairs)
 
 
@@ -530,6 +544,8 @@ def _verification_jobs(
     texts: Sequence[str] | Sequence[bytes], candidates: list[tuple[int, int]], prepare: Callable[[Any], str],
     threshold: float,
     agreement: np.ndarray | None = None,
+    known: Callable[[int, int], float | None] | None = None,
+    lengths: Sequence[int] | None = None,
 ) -> Iterator[tuple]:
     """Blocks of candidate pairs, each with the texts it needs (no more: the job is pickled and its texts prepared).
 
@@ -538,16 +554,19 @@ def _verification_jobs(
     over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). With
     ``agreement`` (a pair's signature agreement, for the connecting mode), a component's pairs go from the most
     alike down, and a block holds whole components (a big one alone). Blocks go costliest first; the pairs found
-    do not depend on their order.
+    do not depend on their order. A pair that ``known`` scores goes with its score (see near_duplicate_pairs).
     """
     connecting = agreement is not None
     blocks = list(_blocks(_by_component(candidates, len(texts), agreement), connecting))
     # The costliest blocks first (their pairs' summed lengths), so that the last ones, which a worker may run while
     # the others have nothing left, are short ones (the handbook's costliest block: 1.15 of 8.8 CPU s).
-    lengths = [len(text) for text in texts]
-    blocks.sort(key=lambda block: -sum(lengths[i] + lengths[j] for i, j in block))
+    costs = lengths if lengths is not None else [len(text) for text in texts]
+    blocks.sort(key=lambda block: -sum(costs[i] + costs[j] for i, j in block))
     for block in blocks:
-        yield _job(block, texts, prepare, threshold, connecting)
+        scores = {}
+        if known is not None:
+            scores = {pair: score for pair in block if (score := known(*pair)) is not None}
+        yield _job(block, texts, prepare, threshold, connecting, scores)
 
 
 def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Iterator[list[tuple[int, int]]]:
@@ -572,10 +591,12 @@ def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Ite
 
 def _job(
     block: list[tuple[int, int]], texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str],
-    threshold: float, connecting: bool,
+    threshold: float, connecting: bool, scores: dict[tuple[int, int], float],
 ) -> tuple:
-    needed = {index: texts[index] for pair in block for index in pair}
-    return block, needed, prepare, threshold, connecting
+    # A block whose every pair is scored already reads no text; otherwise every text of its pairs may be read (the
+    # distances measured for one pair show others far).
+    needed = {} if len(scores) == len(block) else {index: texts[index] for pair in block for index in pair}
+    return block, needed, prepare, threshold, connecting, scores
 
 
 def _by_component(
@@ -686,10 +707,11 @@ def _verify_counted(job: tuple) -> tuple[list[tuple[int, int, float]], int]:
 
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
-    """The candidate pairs of ``job`` whose similarity reaches the threshold, in the order given; its texts are
-    a sequence or a dict, by index. In the connecting mode a pair whose texts the block's verified pairs already
-    join is not verified."""
-    candidates, texts, prepare, threshold, connecting = job
+    """The candidate pairs of ``job`` verified, with their similarity (exact when it reaches the threshold, else a
+    value below it), in the order given; its texts are a sequence or a dict, by index, and a pair it scores already
+    takes that score. In the connecting mode a pair whose texts the block's passed pairs already join is not
+    verified."""
+    candidates, texts, prepare, threshold, connecting, scores = job
     prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
     joined: dict[int, int] = {}  # union-find over the block's texts (connecting mode)
     paragraphs: dict[str, _Paragraphs] = {}  # by prepared text: its paragraphs and the searches against them
@@ -720,11 +742,13 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     for i, j in candidates:
         if connecting and root(i) == root(j):
             continue
-        (a, characters_a), (b, characters_b) = text(i), text(j)
-        bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
-        score = _similarity(a, b, threshold, bound, paragraphs_of, distances.ratio(i, j, threshold))
+        score = scores.get((i, j))
+        if score is None:
+            (a, characters_a), (b, characters_b) = text(i), text(j)
+            bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
+            score = _similarity(a, b, threshold, bound, paragraphs_of, distances.ratio(i, j, threshold))
+        pairs.append((i, j, score))
         if score >= threshold:
-            pairs.append((i, j, score))
             if connecting:
                 joined[max(root(i), root(j))] = min(root(i), root(j))
     return pairs

@@ -2,9 +2,15 @@
 
 The memo beside corpus (``corpus_memo``) holds a digest of the canonical_url_groups records the current corpus
 version was deduplicated from, with the settings and code, and that version's counts. A night whose input digests the
-same takes the current version's records instead of deduplicating again. (A night with some records changed still
-deduplicates every record: keeping unchanged records' signatures and searching only the changed ones against the
-rest is not done yet.)
+same takes the current version's records instead of deduplicating again.
+
+A night with some records changed deduplicates them all again, from what the last deduplication learned of their
+texts: a second memo (``dedup_memo``) holds, by text digest, each text's content key and MinHash signature, and, by
+pair of text digests, the score of every candidate pair it verified. A text seen before is not normalized or
+signed again; a candidate pair of two texts seen together before is not verified again (its outcome, a score of the
+threshold or more, exact, or one below it, depends on its two texts only, dedup/near.py). The candidate search
+runs over every signature as on a full night, and the election over every record: the corpus is the one a full
+night gives. The memo is kept for the same code version and threshold only.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 
@@ -71,3 +78,69 @@ def memo_table(key: bytes, corpus_version: str, counts: dict[str, int]) -> pa.Ta
     return pl.DataFrame(
         {"input_key": [key], "corpus_version": [corpus_version], "counts": [json.dumps(counts, sort_keys=True)]}
     ).to_arrow().cast(CORPUS_MEMO_SCHEMA)
+
+
+DEDUP_MEMO = "dedup_memo"
+DEDUP_MEMO_SCHEMA = pa.schema(
+    [
+        pa.field("settings", pa.string()),  # the code version and threshold the memo holds for
+        # A text's row: its digest (dedup/corpus.py's), its content key and MinHash signature (uint64 values).
+        pa.field("text", pa.binary()),
+        pa.field("content_key", pa.string()),
+        pa.field("signature", pa.binary()),
+        # A verified pair's row: its texts' digests (in the order of the pair) and its score.
+        pa.field("first", pa.binary()),
+        pa.field("second", pa.binary()),
+        pa.field("score", pa.float64()),
+    ]
+)
+
+
+@dataclass
+class DedupMemo:
+    """What a deduplication learned of its texts, by text digest: their content keys and signatures, and the
+    scores of the candidate pairs it verified (see the module's docstring)."""
+
+    keys: dict[bytes, tuple[str, np.ndarray]]
+    scores: dict[tuple[bytes, bytes], float]
+
+    def score(self, first: bytes, second: bytes) -> float | None:
+        """The score of the pair of texts ``first`` and ``second`` (either order), or None when not verified."""
+        return self.scores.get((first, second), self.scores.get((second, first)))
+
+    def table(self, settings: str) -> pa.Table:
+        """The memo's rows, for ``settings``."""
+        texts = list(self.keys.items())
+        pairs = list(self.scores.items())
+        nulls_t, nulls_p = [None] * len(texts), [None] * len(pairs)
+        frame = pl.DataFrame(
+            {
+                "settings": [settings] * (len(texts) + len(pairs)),
+                "text": [digest for digest, _ in texts] + nulls_p,
+                "content_key": [key for _, (key, _) in texts] + nulls_p,
+                "signature": [signature.astype(np.uint64).tobytes() for _, (_, signature) in texts] + nulls_p,
+                "first": nulls_t + [first for (first, _), _ in pairs],
+                "second": nulls_t + [second for (_, second), _ in pairs],
+                "score": nulls_t + [score for _, score in pairs],
+            },
+            schema={"settings": pl.String, "text": pl.Binary, "content_key": pl.String, "signature": pl.Binary,
+                    "first": pl.Binary, "second": pl.Binary, "score": pl.Float64},
+        )
+        return frame.to_arrow().cast(DEDUP_MEMO_SCHEMA)
+
+
+def dedup_memo(path: Path | None, settings: str) -> DedupMemo | None:
+    """The memo in ``path`` when it was written for ``settings``; else None."""
+    if path is None:
+        return None
+    frame = pl.read_parquet(path)
+    if frame.is_empty() or frame["settings"].unique().to_list() != [settings]:
+        return None
+    texts = frame.filter(pl.col("text").is_not_null())
+    pairs = frame.filter(pl.col("first").is_not_null())
+    keys = {
+        digest: (key, np.frombuffer(signature, dtype=np.uint64))
+        for digest, key, signature in zip(texts["text"], texts["content_key"], texts["signature"], strict=True)
+    }
+    scores = dict(zip(zip(pairs["first"], pairs["second"], strict=True), pairs["score"], strict=True))
+    return DedupMemo(keys, scores)

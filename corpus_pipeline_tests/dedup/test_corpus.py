@@ -42,7 +42,8 @@ def test_exact_duplicates_across_unicode_forms_and_case_are_merged():
 
 def test_texts_equal_character_for_character_are_keyed_once_and_a_null_reads_as_empty():
     contents = pl.Series("content", ["a b", "a  b", "a b", None, "", "A b", "a  b"])
-    first_rows, number_of_row = _distinct_texts(contents)
+    first_rows, number_of_row, digests = _distinct_texts(contents)
+    assert len(set(digests)) == len(digests) == len(first_rows)
     assert first_rows == [0, 1, 3, 5]
     assert number_of_row == [0, 1, 0, 2, 2, 3, 1]
 
@@ -159,3 +160,38 @@ def test_the_dedup_tells_its_log_where_its_two_long_stages_stand():
     # Every stage ends with its total done: texts keyed, then candidate pairs verified.
     assert lines[0].startswith("dedup: keys and signatures: 45/45 texts (100%)"), lines
     assert any(line.startswith("dedup: near-duplicate candidates verified: ") and "(100%)" in line for line in lines)
+
+
+def test_a_deduplication_from_last_nights_memo_equals_one_from_scratch():
+    # Pages in several languages' copies and near copies: candidates to verify, groups to join. Last night's memo
+    # knows most texts and pairs; tonight a few texts changed, one page is new, one is gone.
+    from corpus_pipeline.dedup.reuse import DedupMemo
+
+    base = [prose(i) for i in range(30)]
+    rows = [record(f"http://e.org/{lang}/{i:03d}", base[i] + ("" if lang == "en" else f"\n\nNote {lang}."))
+            for i in range(30) for lang in ("en", "fr", "de")]
+    last = DedupMemo({}, {})
+    first, _ = _run_with(rows, learned=last)
+    assert last.keys and last.scores
+    tonight = [r for r in rows if not r["url"].endswith("/029")]
+    tonight[4] = record(tonight[4]["url"], base[1] + "\n\nA paragraph added tonight, which no other page has.")
+    tonight.append(record("http://e.org/en/100", base[7] + "\n\nA new page close to an old one."))
+    learned = DedupMemo({}, {})
+    lines: list[str] = []
+    kept, kept_counts = _run_with(tonight, memo=last, learned=learned, log=lines.append)
+    # Only the edited and the new page's texts are keyed and signed.
+    assert lines[0].startswith("dedup: keys and signatures: 2/2 texts"), lines
+    scratch, scratch_counts = _run_with(tonight)
+    assert kept.equals(scratch) and kept_counts == scratch_counts
+    assert kept_counts["near_duplicate"] >= 20
+    # What it learned is what a deduplication from scratch learns.
+    fresh = DedupMemo({}, {})
+    _run_with(tonight, learned=fresh)
+    assert learned.keys.keys() == fresh.keys.keys()
+    assert {pair for pair, score in learned.scores.items() if score >= 0.9} == {
+        pair for pair, score in fresh.scores.items() if score >= 0.9}
+
+
+def _run_with(rows, **memos):
+    groups, _ = build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])
+    return deduplicate(groups, threshold=0.9, workers=1, **memos)

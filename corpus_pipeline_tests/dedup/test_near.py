@@ -109,10 +109,21 @@ def test_a_block_decides_and_scores_every_pair_as_a_pair_alone_does(seed, edits,
     candidates = [(i, j) for i in range(len(texts)) for j in range(i + 1, len(texts))]
     alone = [(i, j, similarity(texts[i], texts[j], threshold)) for i, j in candidates]
     expected = [pair for pair in alone if pair[2] >= threshold]
-    assert _verify_block((candidates, texts, str, threshold, False)) == expected
-    connecting = _verify_block((candidates, texts, str, threshold, True))
+    scored = _verify_block((candidates, texts, str, threshold, False, {}))
+    assert [(i, j) for i, j, _ in scored] == candidates
+    assert [pair for pair in scored if pair[2] >= threshold] == expected
+    verified = _verify_block((candidates, texts, str, threshold, True, {}))
+    connecting = [pair for pair in verified if pair[2] >= threshold]
     assert connected_components(len(texts), connecting) == connected_components(len(texts), expected)
     assert set(connecting) <= set(expected)
+    # Some pairs' scores known from an earlier verification (last night's): the same pairs are verified and pass,
+    # with the same scores; a block whose every pair is known reads no text.
+    known = {(i, j): score for i, j, score in verified if rng.random() < 0.5}
+    again = _verify_block((candidates, dict(enumerate(texts)), str, threshold, True, known))
+    assert [(i, j) for i, j, _ in again] == [(i, j) for i, j, _ in verified]
+    assert [pair for pair in again if pair[2] >= threshold] == connecting
+    everything = {(i, j): score for i, j, score in verified}
+    assert _verify_block((candidates, {}, str, threshold, True, everything)) == verified
 
 
 def test_a_ratio_of_exactly_the_threshold_is_kept():

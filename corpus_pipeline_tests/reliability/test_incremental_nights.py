@@ -69,6 +69,9 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         pdfs = metadata(second, "pdf_documents")
         assert pdfs["pdfs_reused"] >= 1, pdfs
         assert pdfs["pdfs_reused"] + pdfs["pdfs_read"] == metadata(first, "pdf_documents")["pdfs_read"], pdfs
+        # The corpus deduplicates again from what the first night learned: every text but the edited one's known.
+        dedup = metadata(second, "corpus")
+        assert dedup["dedup_reused"] is False and dedup["dedup_texts_known"] >= dedup["records_in"] - 3, dedup
         edited = warehouse.scan("parsed_pages", WEBSITE).filter(pl.col("url").str.ends_with(EDITED_POST)).collect()
         assert "composteurs ont été déplacés" in edited["content"][0]
         incremental = {asset: current_records(warehouse, asset) for asset in COMPARED}
