@@ -76,8 +76,9 @@ def deduplicate(
     contents = groups["content"]
     with ExitStack() as stack:
         # The workers start first: their start-up (a fresh interpreter and its imports) overlaps this process's
-        # reading of the records and finding of distinct texts.
-        pool = stack.enter_context(worker_pool(workers, groups.height))
+        # reading of the records and finding of distinct texts. With a memo, they start for the texts it does not
+        # know, once those are counted: a night that changed a few pages needs no workers (~1 CPU s each to start).
+        pool = stack.enter_context(worker_pool(workers, groups.height)) if memo is None else None
         records = _decision_records(groups)
         counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
         # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for
@@ -89,6 +90,8 @@ def deduplicate(
         # common lines once (61 % of the handbook's words are on lines that another text has too; in URL order
         # 11 % were within a block of 128 texts, in page order ~47 % of the shingles are).
         known = memo.keys if memo is not None else {}
+        if memo is not None:
+            pool = stack.enter_context(worker_pool(workers, sum(text not in known for text in digests)))
         keyed_distinct: list = [None] * len(distinct_rows)
         for k, text_digest in enumerate(digests):
             if text_digest in known:  # its form is made only if a pair of its is verified (_Forms)
