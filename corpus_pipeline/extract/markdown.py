@@ -141,6 +141,7 @@ class Line:
     language: str = ""
     code: tuple[str, ...] = field(default=(), compare=False, repr=False)  # a code line's whole block, raw
     index: int = 0  # a code line's place in ``code``
+    heading: int = 0  # a list item's line that is a heading (``- ### Options``): its level
 
 
 def normalized_line(text: str) -> str:
@@ -299,7 +300,8 @@ class _Renderer:
             marker = "" if ctx.item.used else ctx.item.marker
             ctx.item.used = True
             self.lines.append(
-                Line(plain, markdown, "item", ctx.depth, marker, ctx.list_group, quote=ctx.quote, joined=joined)
+                Line(plain, markdown, "item", ctx.depth, marker, ctx.list_group, quote=ctx.quote, joined=joined,
+                     heading=ctx.heading)
             )
         elif ctx.heading:
             self.lines.append(Line(plain, markdown, "heading", ctx.heading, quote=ctx.quote))
@@ -393,8 +395,8 @@ class _Renderer:
             self.groups += 1
             return replace(ctx, depth=ctx.depth + 1, item=None, list_group=self.groups)
         if tag == "li":
-            return replace(ctx, depth=max(ctx.depth, 1), item=_Item(self._item_marker(node)))
-        if tag in _HEADINGS and ctx.item is None:
+            return replace(ctx, depth=max(ctx.depth, 1), item=_Item(self._item_marker(node)), heading=0)
+        if tag in _HEADINGS:  # in a list item too: "- ### Options"
             return replace(ctx, heading=_HEADINGS[tag])
         if tag == "blockquote" or (tag in ("div", "aside", "section") and _is_callout(node)):
             return replace(ctx, quote=ctx.quote + 1, item=None, depth=0)
@@ -943,11 +945,12 @@ def _laid_out(line: Line, lists: list[tuple[int, int, int]]) -> str:
         return line.markdown
     while lists and lists[-1][0] > line.level or (lists and line.marker and lists[-1][0] == line.level):
         lists.pop()
+    text = f"{'#' * line.heading} {line.markdown}" if line.heading else line.markdown
     if not line.marker:
-        return " " * (lists[-1][1] if lists else 0) + line.markdown
+        return " " * (lists[-1][1] if lists else 0) + text
     indent = lists[-1][1] if lists else 0
     lists.append((line.level, indent + len(line.marker) + 1, line.group))
-    return f"{' ' * indent}{line.marker} {line.markdown}"
+    return f"{' ' * indent}{line.marker} {text}"
 
 
 def _list_indent(lists: list[tuple[int, int, int]], depth: int) -> int:
@@ -1031,9 +1034,10 @@ def strip_markdown(markdown: str) -> str:
         if row.startswith("|"):
             plain.extend(_row_lines(row))
             continue
-        marker = _ITEM_MARKER.match(row) or _ATX.match(row)
-        if marker is not None:
-            row = row[marker.end():]
+        if (item := _ITEM_MARKER.match(row)) is not None:
+            row = row[item.end():]
+        if (heading := _ATX.match(row)) is not None:  # a heading, in a list item too
+            row = row[heading.end():]
         if line := normalized_line(_inline_plain(row)):
             plain.append(line)
     return "\n\n".join(plain)

@@ -299,3 +299,10 @@ def test_a_repeated_heading_that_opens_the_document_s_own_text_stays() -> None:
         assert "\n\n### Fixed\n\n- " in record["markdown"]
         assert "By harbourmaster" not in record["content"]  # the byline above it is still the template's
         assert strip_markdown(record["markdown"]) == record["content"]
+
+
+def test_a_heading_in_a_list_item_is_both() -> None:
+    source = "<ul><li><h6>set-cookie</h6><ul><li>A value</li></ul></li><li><p>Intro</p><h3>Then</h3></li></ul>"
+    markdown = _markdown(source)
+    assert markdown == "- ###### set-cookie\n  - A value\n- Intro\n\n  ### Then"
+    assert strip_markdown(markdown) == "set-cookie\n\nA value\n\nIntro\n\nThen"
