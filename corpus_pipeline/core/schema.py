@@ -15,16 +15,13 @@ UTC_TIMESTAMP = pa.timestamp("us", tz="UTC")
 # Why a URL is absent or present in raw_pages: every crawl decision is one of these (see FetchOutcome).
 FETCH_OUTCOMES = tuple(outcome.value for outcome in FetchOutcome)
 
-# Kinds of document a fetch turned out to be.
-FETCH_KINDS = ("html", "pdf", "sitemap", "robots", "other")
-
 RAW_PAGES_SCHEMA = pa.schema(
     [
         pa.field("website", pa.string(), nullable=False),
         pa.field("url", pa.string(), nullable=False),  # normalized requested URL (queue key)
         pa.field("final_url", pa.string()),  # after redirects
         pa.field("outcome", pa.string(), nullable=False),  # one of FETCH_OUTCOMES
-        pa.field("kind", pa.string()),  # one of FETCH_KINDS, null when never requested
+        pa.field("kind", pa.string()),  # html, pdf, sitemap, robots or other; null when never requested
         pa.field("status", pa.int32()),  # HTTP status of the final response
         pa.field("content_type", pa.string()),
         pa.field("etag", pa.string()),

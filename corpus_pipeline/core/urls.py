@@ -135,12 +135,6 @@ def canonical_url(url: str, keep_query_keys: Iterable[str] = DEFAULT_KEPT_QUERY_
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, fragment))
 
 
-def same_host(url: str, host: str, aliases: Iterable[str] = ()) -> bool:
-    """Whether ``url`` is on ``host`` (exact host match in IDNA form, or one of the aliases)."""
-    url_host = idna_host(urlsplit(url).hostname or "")
-    return url_host == idna_host(host) or url_host in {idna_host(a) for a in aliases}
-
-
 def _normalize_path(path: str) -> str:
     if not path:
         return "/"
