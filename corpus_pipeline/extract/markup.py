@@ -6,7 +6,7 @@ from lxml import etree, html
 from lxml.cssselect import CSSSelector, SelectorError
 
 from corpus_pipeline.core.registry import MarkupRule
-from corpus_pipeline.extract.text import join_blocks, normalize_whitespace
+from corpus_pipeline.extract.text import normalize_whitespace
 
 BLOCK_TAGS = frozenset(
     "address article aside blockquote body br dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 "
@@ -34,14 +34,6 @@ def element_text(element: html.HtmlElement) -> str:
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node))
     return normalize_whitespace("".join(pieces).replace("\n", "\n\n"))
-
-
-def select_markup(document: html.HtmlElement, rules: tuple[MarkupRule, ...]) -> str:
-    """Text of the elements matching any rule, in document order, each once, blank-line separated.
-
-    An element inside another matched element is not repeated: its text is already in its ancestor's.
-    """
-    return join_blocks([element_text(node) for node in markup_elements(document, rules)])
 
 
 def markup_elements(document: html.HtmlElement, rules: tuple[MarkupRule, ...]) -> list[etree._Element]:

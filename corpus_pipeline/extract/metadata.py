@@ -328,13 +328,6 @@ def _identifier():
     return mapped_language_identifier()
 
 
-def load_models() -> None:
-    """Import htmldate and load the language model now: a worker does it once, before its first page, so the
-    seconds it takes on a loaded machine are not charged to that page's time budget."""
-    load_date_parser()
-    _identifier()
-
-
 def unload_language_model() -> None:
     """Let go of this process's language model: its mapped tables leave the process's RSS (the next detection maps
     them again, in milliseconds). For a process that detected a website's languages and moves on to other work."""
@@ -342,7 +335,8 @@ def unload_language_model() -> None:
 
 
 def load_date_parser() -> None:
-    """Import htmldate now (see :func:`load_models`), for a worker that leaves language detection to its parent."""
+    """Import htmldate now: a worker does it once, before its first page, so the seconds it takes on a loaded machine
+    are not charged to that page's time budget (language detection stays with its parent)."""
     import htmldate  # noqa: F401 - imported for its side effect: loaded once, before any page
 
 
