@@ -27,7 +27,6 @@ DEDUP = AssetGroup("dedup", "Groups records by canonical URL and merges exact an
 TRAINING_SET = AssetGroup(
     "training_set", "Quality signals per website, then one corpus across websites exported for model training, offline."
 )
-GROUPS = (CRAWL, EXTRACT, DEDUP, TRAINING_SET)
 
 # The team answering for the corpus; a deployment puts its own team or e-mail addresses here.
 OWNERS = ["team:corpus-pipeline"]
