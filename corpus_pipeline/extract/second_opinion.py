@@ -36,22 +36,9 @@ def css_attribute_selector(attribute: str, value: str) -> str:
     return f'[{attribute}="{escaped}"]'
 
 
-def merge_missed_content(
-    primary: str, second: str, min_words_per_added_line: float | None = None,
-    settings: ExtractionSettings = DEFAULT_SETTINGS,
-) -> str:
-    """``second`` (in its reading order, plus primary's lines it lacks) when primary missed content; else primary.
-
-    Content counts as missed when :func:`missed_content` says so.
-    """
-    if not missed_content(primary, second, min_words_per_added_line, settings):
-        return primary
-    return merged_content(primary, second)
-
-
 def merged_content(primary: str, second: str) -> str:
-    """``second`` in its reading order plus primary's lines it lacks: :func:`merge_missed_content` once
-    :func:`missed_content` said yes (for a caller that asked it already)."""
+    """``second`` in its reading order plus primary's lines it lacks, for when :func:`missed_content` says that
+    ``primary`` missed content."""
     covered = line_key(second)
     missing = [line for line in primary.split("\n") if line.strip() and line_key(line) not in covered]
     return "\n".join([*_without_new_repeats(second, primary), *missing])

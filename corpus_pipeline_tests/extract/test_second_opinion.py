@@ -7,13 +7,8 @@ from dataclasses import replace
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.extract.second_opinion import (
-    merge_missed_content,
-    merged_content,
-    missed_content,
-    resiliparse_main_text,
-)
-from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
+from corpus_pipeline.extract.second_opinion import merged_content, missed_content, resiliparse_main_text
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 
 SERVICES = [
     "Boiler repair within a day, by certified engineers who carry the common parts in their vans.",
@@ -21,6 +16,16 @@ SERVICES = [
     "Radiator bleeding and power flushing for homes where some rooms never get warm in winter.",
     "Smart thermostat installation with a walk-through of schedules, zones and holiday modes.",
 ]
+
+
+def merge_missed_content(
+    primary: str, second: str, min_words_per_added_line: float | None = None,
+    settings: ExtractionSettings = DEFAULT_SETTINGS,
+) -> str:
+    """What main_content makes of the two opinions: their merge when primary missed content, else primary."""
+    if not missed_content(primary, second, min_words_per_added_line, settings):
+        return primary
+    return merged_content(primary, second)
 
 
 def test_content_missed_by_the_primary_extractor_is_merged_in_reading_order():
