@@ -17,15 +17,6 @@ from corpus_pipeline.pdf.settings import PdfSettings
 INK_LEVEL = 0.5
 
 
-def broken_stroke_ratio(image: Image.Image) -> float:
-    """Gaps that a 3x3 closing would fill inside the ink, per ink pixel: high on eroded, binarized scans."""
-    ink = np.asarray(image.convert("L")) < INK_LEVEL * 255
-    if not ink.any():
-        return 0.0
-    holes = closing(ink, footprint_rectangle((3, 3))) & ~ink
-    return float(holes.sum() / ink.sum())
-
-
 def enhance(image: Image.Image, settings: PdfSettings) -> Image.Image:
     """Upscale, repair broken strokes, sharpen and stretch contrast, as configured."""
     if settings.upscale and settings.upscale != 1:
