@@ -114,9 +114,6 @@ class ObjectWarehouse(Warehouse):
             self.lease_seconds,
         )
 
-    def whole_asset_uri(self, asset: str) -> str:
-        return self.store.uri_of(f"{whole_asset_key(asset)}/{PARTITION_FILE}")
-
     def scan_whole_asset(self, asset: str) -> pl.LazyFrame:
         """Lazy frame of the current version, read from its immutable object."""
         history = self.whole_asset_history(asset)

@@ -122,10 +122,6 @@ class Warehouse:
         key = whole_asset_key(asset)
         return PartitionHistory(self.root / VERSIONS_DIR / key, self.root / key / PARTITION_FILE, self.keep_versions)
 
-    def whole_asset_uri(self, asset: str) -> str:
-        """Where readers outside the pipeline find the current version of an asset built across websites."""
-        return str(self.root / whole_asset_key(asset) / PARTITION_FILE)
-
     def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
         """The versions of an asset whose versions are folders of files (``<asset>/`` is current; see
         ``folder_versions.py``)."""

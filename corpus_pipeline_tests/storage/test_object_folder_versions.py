@@ -55,6 +55,6 @@ def test_an_asset_across_websites_is_versioned_on_s3(loopback_s3, bucket, tmp_pa
         with history.new_version(GLOBAL_CORPUS_SCHEMA, drop_columns=()) as version:
             version.write_frame(frame)
         history.publish(version.version_id)
-    read = pl.read_parquet(warehouse.whole_asset_uri("global_corpus"), storage_options=warehouse.storage_options())
+    read = pl.read_parquet(warehouse.store.uri_of("global_corpus/data.parquet"), storage_options=warehouse.storage_options())
     assert read["website"].to_list() == ["a", "b"]
     assert warehouse.scan_whole_asset("global_corpus").collect()["id"].to_list() == ["1", "2"]
