@@ -6,8 +6,8 @@
 
 ``datasets.load_dataset("parquet", data_files="<export dir>/data/*.parquet")`` or
 ``datasets.load_dataset("<export dir>")`` reads it. The pipeline writes each export as a new version folder of the
-warehouse (``write_training_set``), judged before it becomes current; ``export_training_set`` writes one beside a
-plain folder and swaps it in whole, so a reader never sees shards of two runs.
+warehouse (``write_training_set``), judged before it becomes current; ``mirror_export`` copies a published one beside
+a plain folder and swaps it in whole, so a reader never sees shards of two runs.
 """
 
 from __future__ import annotations
@@ -79,22 +79,6 @@ def training_records(
     )
     schema = pl.Schema(EXPORT_SCHEMA)
     return frame.select(list(schema)).cast(schema), emails, ips
-
-
-def export_training_set(
-    global_corpus: pl.DataFrame,
-    folder: Path,
-    card: str | None = None,
-    shard_records: int = DEFAULT_SHARD_RECORDS,
-    scrub_pii: bool = True,
-    text_format: TextFormat = "plain",
-) -> ExportSummary:
-    """Write the shards and the card (``card`` as given, or none) beside ``folder`` and swap the folder in."""
-    folder = Path(folder)
-    with _swapped_in_whole(folder) as staging:
-        summary = write_training_set(global_corpus, staging, card, shard_records, scrub_pii, text_format)
-    summary.folder = folder
-    return summary
 
 
 def write_training_set(

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from corpus_pipeline.lm.card import facts_from, render_card
-from corpus_pipeline.lm.export import export_training_set
+from corpus_pipeline.lm.export import mirror_export, write_training_set
 from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records
 from corpus_pipeline.lm.pii import EMAIL_PLACEHOLDER
 from corpus_pipeline.lm.policy import QualityPolicy
@@ -40,7 +40,7 @@ def offline_datasets(tmp_path, monkeypatch):
 
 
 def test_hugging_face_datasets_loads_the_parquet_shards_offline(global_corpus, tmp_path, offline_datasets):
-    summary = export_training_set(global_corpus, tmp_path / "export", shard_records=2)
+    summary = write_training_set(global_corpus, tmp_path / "export", shard_records=2)
     assert summary.records == 6 and len(summary.parquet_files) == 3 == len(summary.jsonl_files)
     data_files = sorted(str(tmp_path / "export" / name) for name in summary.parquet_files)
     loaded = offline_datasets.load_dataset(
@@ -53,7 +53,7 @@ def test_hugging_face_datasets_loads_the_parquet_shards_offline(global_corpus, t
 
 
 def test_the_jsonl_shards_hold_the_same_records(global_corpus, tmp_path):
-    summary = export_training_set(global_corpus, tmp_path / "export", shard_records=4, scrub_pii=False)
+    summary = write_training_set(global_corpus, tmp_path / "export", shard_records=4, scrub_pii=False)
     rows = []
     for name in summary.jsonl_files:
         with gzip.open(tmp_path / "export" / name, "rt", encoding="utf-8") as handle:
@@ -62,9 +62,11 @@ def test_the_jsonl_shards_hold_the_same_records(global_corpus, tmp_path):
     assert any("@mail.example" in row["text"] for row in rows)  # scrub_pii off leaves the addresses
 
 
-def test_a_new_export_replaces_the_previous_one_whole(global_corpus, tmp_path):
-    export_training_set(global_corpus, tmp_path / "export", shard_records=1)
-    export_training_set(global_corpus.head(2), tmp_path / "export", shard_records=10)
+def test_a_new_mirror_replaces_the_previous_one_whole(global_corpus, tmp_path):
+    write_training_set(global_corpus, tmp_path / "versions" / "1", shard_records=1)
+    write_training_set(global_corpus.head(2), tmp_path / "versions" / "2", shard_records=10)
+    mirror_export(tmp_path / "versions" / "1", tmp_path / "export")
+    mirror_export(tmp_path / "versions" / "2", tmp_path / "export")
     assert sorted(os.listdir(tmp_path / "export" / "data")) == ["train-00000-of-00001.parquet"]
     assert [p for p in os.listdir(tmp_path) if p.startswith(".")] == []
 
@@ -77,7 +79,7 @@ def test_the_card_reports_websites_languages_filters_and_loads_as_a_dataset_fold
     assert "| alpha | 5 | 600 |" in card and "| beta | 1 | 120 |" in card
     assert "| gopher_quality:gopher_short_doc | 2 |" in card
     assert "5 e-mail addresses" in card and "10 records were scored" in card
-    export_training_set(global_corpus, tmp_path / "export", card=card)
+    write_training_set(global_corpus, tmp_path / "export", card=card)
     loaded = offline_datasets.load_dataset(str(tmp_path / "export"), split="train", cache_dir=str(tmp_path / "cache"))
     assert loaded.num_rows == 6
 
