@@ -20,13 +20,13 @@ from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.election import election_key
 from corpus_pipeline.dedup.near import (
     connected_components,
-    content_key_signature_and_form,
     content_keys_signatures_and_forms,
     decoded,
     map_text_blocks,
     near_duplicate_pairs,
     worker_pool,
 )
+from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
 from corpus_pipeline.dedup.reuse import DedupMemo
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
@@ -127,8 +127,9 @@ def deduplicate(
         verifying = _PairsProgress(log or _quiet)
         verified: list[tuple[int, int, float]] = []
         pairs = near_duplicate_pairs(
-            forms, threshold, workers, prepare=decoded, connecting=True, pool=pool, signatures=signatures,
-            progress=verifying.tell, verified=verified,
+            # No pool: no workers (not some started there for the texts' number, when the memo knows most of them).
+            forms, threshold, workers if pool is not None else 1, prepare=decoded, connecting=True, pool=pool,
+            signatures=signatures, progress=verifying.tell, verified=verified,
             known=(lambda i, j: memo.score(text_of[i], text_of[j])) if memo is not None else None,
             # The blocks' order, which their results do not depend on, by the texts' bytes: their forms, of about
             # that length, are not all made on a night that keeps most of them.
@@ -163,7 +164,8 @@ class _Forms(Sequence[bytes]):
             return [self[i] for i in range(len(self))[index]]
         form = self.forms[index]
         if form is None:
-            form = self.forms[index] = content_key_signature_and_form(self.texts[index])[2]
+            paragraphs, _ = paragraphs_and_content_key(self.texts[index])  # as content_key_signature_and_form's
+            form = self.forms[index] = paragraphs.encode("utf-8", "surrogatepass")
         return form
 
 

@@ -593,10 +593,34 @@ def _job(
     block: list[tuple[int, int]], texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str],
     threshold: float, connecting: bool, scores: dict[tuple[int, int], float],
 ) -> tuple:
-    # A block whose every pair is scored already reads no text; otherwise every text of its pairs may be read (the
-    # distances measured for one pair show others far).
-    needed = {} if len(scores) == len(block) else {index: texts[index] for pair in block for index in pair}
+    # A block whose pairs to verify are all scored already reads no text; otherwise every text of its pairs may be
+    # read (the distances measured for one pair show others far).
+    reads = _reads_texts(block, scores, threshold, connecting)
+    needed = {index: texts[index] for pair in block for index in pair} if reads else {}
     return block, needed, prepare, threshold, connecting, scores
+
+
+def _reads_texts(block: list[tuple[int, int]], scores: dict[tuple[int, int], float], threshold: float,
+                 connecting: bool) -> bool:
+    """Whether :func:`_verify_block` will verify a pair of ``block`` that ``scores`` does not score: it is followed
+    as it goes, pair by pair, while the scores tell it (in the connecting mode, a pair whose texts the block's
+    passed pairs already join is skipped, scored or not)."""
+    joined: dict[int, int] = {}
+
+    def root(index: int) -> int:
+        while joined.get(index, index) != index:
+            index = joined[index]
+        return index
+
+    for i, j in block:
+        if connecting and root(i) == root(j):
+            continue
+        score = scores.get((i, j))
+        if score is None:
+            return True
+        if connecting and score >= threshold:
+            joined[max(root(i), root(j))] = min(root(i), root(j))
+    return False
 
 
 def _by_component(

@@ -18,6 +18,7 @@ from corpus_pipeline.dedup.near import (
     _Distances,
     _guided_sizes,
     _Paragraphs,
+    _reads_texts,
     _verify_block,
     connected_components,
     content_key_and_signature,
@@ -124,6 +125,9 @@ def test_a_block_decides_and_scores_every_pair_as_a_pair_alone_does(seed, edits,
     assert [pair for pair in again if pair[2] >= threshold] == connecting
     everything = {(i, j): score for i, j, score in verified}
     assert _verify_block((candidates, {}, str, threshold, True, everything)) == verified
+    # The pairs it skips need no score for the block to go without its texts; one pair it verifies does.
+    assert not _reads_texts(candidates, everything, threshold, True)
+    assert _reads_texts(candidates, dict(list(everything.items())[1:]), threshold, True)
 
 
 def test_a_ratio_of_exactly_the_threshold_is_kept():
