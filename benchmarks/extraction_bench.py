@@ -74,8 +74,6 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "ad labels dropped": {"ad_labels_removed": False},
     "article pointers at other stories dropped": {"story_pointers_removed": False},
     "line arbiter (its missing lines put back at 0.75)": {"min_arbiter_probability": 2.0},
-    # Off in production (it does not earn its place on validation): its row shows the effect of turning it ON.
-    "block model filter (turned ON at 0.05)": {"min_block_probability": 0.05},
 }
 
 

@@ -78,7 +78,6 @@ RECORD_FIELDS = [
     # article in precision mode) | second_opinion_merged (Resiliparse's missed lines merged into trafilatura's) |
     # card_grid_added (the page's card grid appended) | resiliparse_only (trafilatura found nothing) |
     # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content) |
-    # block_model_filtered (lines the block model judged boilerplate dropped; only with min_block_probability set) |
     # second_opinion_lines_added (lines of Resiliparse's reading the line arbiter judged main content put back).
     pa.field("extraction", pa.string()),
     # What the page is (issue 42; extract/page_kind.py, extract/site_page_kinds.py; null for PDFs, which are documents):

@@ -38,7 +38,6 @@ from functools import partial
 import trafilatura
 from lxml import html
 
-from corpus_pipeline.extract.block_selection import BlockVerdicts, block_verdicts, without_unlikely_lines
 from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.card_grid import CardGrid
 from corpus_pipeline.extract.comments import remove_comment_sections
@@ -68,7 +67,6 @@ class Extraction(StrEnum):
     SECOND_OPINION_MERGED = "second_opinion_merged"
     CARD_GRID_ADDED = "card_grid_added"
     RESILIPARSE_ONLY = "resiliparse_only"
-    BLOCK_MODEL_FILTERED = "block_model_filtered"
     SECOND_OPINION_LINES_ADDED = "second_opinion_lines_added"
     VISIBLE_TEXT = "visible_text"
     NO_DOCUMENT = "no_document"
@@ -117,12 +115,9 @@ def extract_main_content(
         # lost no comment section is still as it was given, and serves as its own fresh copy (parsing and cleaning
         # the page again, on the third of Debian handbook pages read twice, was ~1 % of the CPU of all their parses).
         fresh_document = partial(_same, document)
-    verdicts = block_verdicts(document, settings)  # before trafilatura edits the tree
     second = resiliparse_main_text(text, skipped)
     second_words = _word_count(second)  # counted once: the readings' checks and the arbiter compare with it
-    extracted = _model_checked(
-        _read(document, fresh_document, url, page_type, second, second_words, settings), verdicts, settings
-    )
+    extracted = _read(document, fresh_document, url, page_type, second, second_words, settings)
     extracted = _arbitrated(extracted, document, second, second_words, page_type, settings)
     if page_type == "article" and settings.metadata_edge_lines > 0:
         extracted = MainContent(
@@ -171,14 +166,6 @@ def _read(
     min_words = settings.min_prose_words_per_line if page_type == "product" else None
     extracted, path = _merged(extracted, second, path, settings, min_words, words, second_words)
     return _finished(extracted, path, anchors, titles, grid, settings)
-
-
-def _model_checked(extracted: MainContent, verdicts: BlockVerdicts | None, settings: ExtractionSettings) -> MainContent:
-    """The reading without the lines the block model is sure are not main content (when it is on)."""
-    if verdicts is None:
-        return extracted
-    kept = without_unlikely_lines(extracted.text, verdicts, settings)
-    return extracted if kept == extracted.text else MainContent(kept, Extraction.BLOCK_MODEL_FILTERED)
 
 
 def _arbitrated(

@@ -114,16 +114,6 @@ class ExtractionSettings:
     max_chrome_words: int = 100
     max_chrome_words_per_line: float = 6
 
-    # -- the block model (blocks.py, block_model.py, block_selection.py) -------------------------------------------
-    # A reading's line whose blocks the model gives under this probability of main content is dropped. 0 is OFF (and
-    # the model is not run): the filter does not earn its place on wcxb-dev's validation part. Issue 21, every page's
-    # reading cached and its lines dropped afterwards (tuning / validation): the model that weighed class and id words
-    # too was best on tuning at 0.05 and lost on validation (+0.0005 / -0.0020); the shipped model, of structure
-    # alone, is best on tuning at 0.07 among 0.02 to 0.2 and gains next to nothing on validation (+0.0004 / +0.0001;
-    # 0.05 +0.0003 / +0.00002; 0.2 -0.0017 / -0.0024), for ~15 ms of CPU a page. Kept so that a better model can be
-    # tried in one line.
-    min_block_probability: float = 0.0
-
     # -- the line arbiter (line_arbiter.py) -------------------------------------------------------------------------
     # A line of the second opinion that the reading lacks is put back when the arbiter gives it this probability of
     # main content or more; above 1 is OFF (the model is not run). 0.75: the best overall gain in 5-fold

@@ -301,17 +301,6 @@ def test_an_article_keeps_its_precise_reading_from_exactly_the_minimum_share_of_
         assert ("weekly quiz" in main.text) is not stands, "the default mode keeps the box"
 
 
-def test_the_block_model_filter_is_off_by_default_and_its_removals_are_the_readings_provenance():
-    page = f"<html><body><main><h1>Flood levels</h1>{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</main></body></html>"
-    default = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [])
-    assert default.extraction is Extraction.TRAFILATURA_FAST
-    # A threshold no probability reaches drops every line the model judged: the wiring, not the model, is tested.
-    strict = replace(DEFAULT_SETTINGS, min_block_probability=1.0)
-    filtered = extract_main_content(html.fromstring(page), lambda: html.fromstring(page), page, URL, [], strict)
-    assert filtered.extraction is Extraction.BLOCK_MODEL_FILTERED
-    assert not any(paragraph in filtered.text for paragraph in PARAGRAPHS)
-
-
 def test_a_reading_that_opens_with_the_headline_loses_it_but_keeps_the_title_words_further_down():
     """The title has its own column; trafilatura keeps an article's <h1> as the reading's first line."""
     story = "Flood levels rose again in the valley"
