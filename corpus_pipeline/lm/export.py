@@ -6,8 +6,8 @@
 
 ``datasets.load_dataset("parquet", data_files="<export dir>/data/*.parquet")`` or
 ``datasets.load_dataset("<export dir>")`` reads it. The pipeline writes each export as a new version folder of the
-warehouse (``write_training_set``), judged before it becomes current; ``mirror_export`` copies a published one beside
-a plain folder and swaps it in whole, so a reader never sees shards of two runs.
+warehouse (``training_records``, then ``write_export_records``), judged before it becomes current; ``mirror_export``
+copies a published one beside a plain folder and swaps it in whole, so a reader never sees shards of two runs.
 """
 
 from __future__ import annotations
@@ -46,8 +46,6 @@ class ExportSummary:
     words: int = 0
     parquet_files: list[str] = field(default_factory=list)
     jsonl_files: list[str] = field(default_factory=list)
-    pii_emails_replaced: int = 0
-    pii_ips_replaced: int = 0
 
 
 def training_records(
@@ -81,25 +79,11 @@ def training_records(
     return frame.select(list(schema)).cast(schema), emails, ips
 
 
-def write_training_set(
-    global_corpus: pl.DataFrame,
-    folder: Path,
-    card: str | None = None,
-    shard_records: int = DEFAULT_SHARD_RECORDS,
-    scrub_pii: bool = True,
-    text_format: TextFormat = "plain",
-) -> ExportSummary:
-    """Write the shards and the card into ``folder`` (a new version's folder: nobody reads it yet)."""
-    records, emails, ips = training_records(global_corpus, scrub_pii, text_format)
-    summary = write_export_records(records, folder, card, shard_records)
-    summary.pii_emails_replaced, summary.pii_ips_replaced = emails, ips
-    return summary
-
-
 def write_export_records(
     records: pl.DataFrame, folder: Path, card: str | None = None, shard_records: int = DEFAULT_SHARD_RECORDS
 ) -> ExportSummary:
-    """Write records already in the export columns (``training_records``) as shards, and the card, into ``folder``."""
+    """Write records already in the export columns (``training_records``) as shards, and the card, into ``folder`` (a
+    new version's folder: nobody reads it yet)."""
     folder = Path(folder)
     summary = ExportSummary(folder, records.height, int(records["words"].fill_null(0).sum()))
     shards = max(1, -(-records.height // shard_records))

@@ -3,9 +3,8 @@
 import polars as pl
 
 from corpus_pipeline.lm.checks import complete_export, unique_ids
-from corpus_pipeline.lm.export import write_training_set
 from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records
-from corpus_pipeline_tests.lm.test_export import distinct_text
+from corpus_pipeline_tests.lm.test_export import distinct_text, write_training_set
 from corpus_pipeline_tests.lm.test_global_dedup import quality_frame
 
 

@@ -7,12 +7,20 @@ import polars as pl
 import pytest
 
 from corpus_pipeline.lm.card import facts_from, render_card
-from corpus_pipeline.lm.export import mirror_export, write_training_set
+from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS, mirror_export, training_records, write_export_records
 from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records
 from corpus_pipeline.lm.pii import EMAIL_PLACEHOLDER
 from corpus_pipeline.lm.policy import QualityPolicy
 from corpus_pipeline_tests.lm.test_global_dedup import quality_frame
 from corpus_pipeline_tests.lm.texts import FRENCH_PROSE, GOOD_PROSE
+
+
+def write_training_set(
+    global_corpus: pl.DataFrame, folder, card: str | None = None, shard_records: int = DEFAULT_SHARD_RECORDS,
+    scrub_pii: bool = True,
+):
+    """What the training_export asset writes into a new version's folder."""
+    return write_export_records(training_records(global_corpus, scrub_pii)[0], folder, card, shard_records)
 
 
 def distinct_text(seed: int) -> str:
@@ -95,8 +103,6 @@ def test_the_card_counts_records_that_could_not_be_scored_as_removed(global_corp
 
 
 def test_text_format_markdown_exports_the_markdown_column(global_corpus):
-    from corpus_pipeline.lm.export import training_records
-
     marked = global_corpus.with_columns(
         pl.when(pl.col("url").str.contains("page1")).then(None).otherwise(pl.lit("## Heading\n\n- item")).alias(
             "markdown"
