@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from corpus_pipeline.core.outcomes import FetchOutcome
-
 UTC_TIMESTAMP = pa.timestamp("us", tz="UTC")
-
-# Why a URL is absent or present in raw_pages: every crawl decision is one of these (see FetchOutcome).
-FETCH_OUTCOMES = tuple(outcome.value for outcome in FetchOutcome)
 
 RAW_PAGES_SCHEMA = pa.schema(
     [
         pa.field("website", pa.string(), nullable=False),
         pa.field("url", pa.string(), nullable=False),  # normalized requested URL (queue key)
         pa.field("final_url", pa.string()),  # after redirects
-        pa.field("outcome", pa.string(), nullable=False),  # one of FETCH_OUTCOMES
+        pa.field("outcome", pa.string(), nullable=False),  # a FetchOutcome value: every crawl decision is one
         pa.field("kind", pa.string()),  # html, pdf, sitemap, robots or other; null when never requested
         pa.field("status", pa.int32()),  # HTTP status of the final response
         pa.field("content_type", pa.string()),
