@@ -43,12 +43,7 @@ class PageReading:
     text: str
     variant: str
     confidence: float
-    attempts: tuple[Attempt, ...]
-
-    @property
-    def passes(self) -> int:
-        """Number of Tesseract passes this page cost."""
-        return len(self.attempts)
+    attempts: tuple[Attempt, ...]  # one a Tesseract pass
 
 
 def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
