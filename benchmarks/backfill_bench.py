@@ -38,7 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import print_table
 from corpus_pipeline.cluster.executor import EXECUTOR_ENV_VAR
-from corpus_pipeline.cluster.local_cluster import (
+from corpus_pipeline.cluster.services import running_postgres, running_redis
+from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
+from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
+from corpus_pipeline_demo.server import serve_site
+from corpus_pipeline_tests.support.local_cluster import (
     DEPLOY_DIR,
     PROJECT_ROOT,
     BackfillOutcome,
@@ -50,10 +54,6 @@ from corpus_pipeline.cluster.local_cluster import (
     prepare_dagster_home,
     wait_for_backfill,
 )
-from corpus_pipeline.cluster.services import running_postgres, running_redis
-from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
-from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
-from corpus_pipeline_demo.server import serve_site
 
 MODES = ("one-by-one", "local", "cluster")
 PAGES_PER_SITE = 6

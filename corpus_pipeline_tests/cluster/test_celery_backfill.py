@@ -11,7 +11,11 @@ import pytest
 from dagster_postgres import PostgresEventLogStorage, PostgresRunStorage
 
 from corpus_pipeline.cluster.executor import EXECUTOR_ENV_VAR
-from corpus_pipeline.cluster.local_cluster import (
+from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
+from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse
+from corpus_pipeline_demo.server import serve_site
+from corpus_pipeline_demo.site import build_demo_site
+from corpus_pipeline_tests.support.local_cluster import (
     DEPLOY_DIR,
     BackfillOutcome,
     celery_workers,
@@ -22,10 +26,6 @@ from corpus_pipeline.cluster.local_cluster import (
     prepare_dagster_home,
     wait_for_backfill,
 )
-from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
-from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse
-from corpus_pipeline_demo.server import serve_site
-from corpus_pipeline_demo.site import build_demo_site
 
 WEBSITES = ("demo-a", "demo-b", "demo-c")
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")

@@ -11,7 +11,7 @@ import dagster as dg
 import pytest
 import yaml
 
-from corpus_pipeline.cluster.local_cluster import (
+from corpus_pipeline_tests.support.local_cluster import (
     DEPLOY_DIR,
     GRPC_TIMEOUT_ENV_VAR,
     GRPC_TIMEOUT_S,

@@ -12,7 +12,7 @@ import dagster as dg
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus_pipeline.cluster.local_cluster import BackfillOutcome, background_process
+from corpus_pipeline_tests.support.local_cluster import BackfillOutcome, background_process
 
 intervals = st.lists(
     st.tuples(st.integers(0, 100), st.integers(1, 50)).map(lambda pair: (float(pair[0]), float(pair[0] + pair[1]))),
