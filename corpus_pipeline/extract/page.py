@@ -252,7 +252,7 @@ def _fill(
     if refusal is not None:
         record["error"] = refusal
         return
-    document = _parse(text)
+    document = parse_html(text)
     mark_tex(document)  # before the scripts and the MathML go: the Markdown keeps the page's math as TeX
 
     # Metadata and headings are read before anything is removed (nav titles, header dates).
@@ -343,7 +343,7 @@ def _main_text(
         held = _container_text(document, text, removable, boilerplate, containers, settings, dates, options)
         if held is not None:
             return held[0], Extraction.SITE_CONTAINER, held[1]
-        document = _parse(text)  # the container's reading cleared the tree: the page's own readers start afresh
+        document = parse_html(text)  # the container's reading cleared the tree: the page's own readers start afresh
     # The extractors read the whole page, template included, and the template's lines leave their text afterwards.
     # A tree stripped of its template is read differently (the Debian handbook's German index, stripped of only
     # "Download the ebook" and "Weiter", lost its three copyright lines to trafilatura and the merge): this way the
@@ -446,13 +446,9 @@ def _clear(
 def _cleaned(
     text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None, settings: ExtractionSettings
 ) -> html.HtmlElement:
-    document = _parse(text)
+    document = parse_html(text)
     _clear(document, removable, boilerplate, settings)
     return document
-
-
-def _parse(text: str) -> html.HtmlElement:
-    return parse_html(text)
 
 
 def _words_up_to(text: str, most: int) -> int:
