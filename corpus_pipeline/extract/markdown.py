@@ -418,7 +418,7 @@ class _Renderer:
         in_code = self.code_spans > 0
         marker = None
         if tag == "img":
-            self._image(node, in_code)
+            self._image(node, in_code, ctx.cell is not None)
             return
         if not in_code:
             if tag in _STRONG:
@@ -443,12 +443,12 @@ class _Renderer:
         if block or display:
             self.new_block(ctx)
 
-    def _image(self, node: etree._Element, in_code: bool) -> None:
+    def _image(self, node: etree._Element, in_code: bool, in_table: bool) -> None:
         """An image, as ``![alt](URL)`` when asked (the plain text holds no image)."""
         source = self._url(node.get("src")) if self.options.images and not in_code else ""
         if source:
             alt = normalized_line(" ".join((node.get("alt") or "").split()))
-            self.markdown.append(f"![{escaped(alt)}]({source})")
+            self.markdown.append(f"![{escaped(alt, in_table=in_table)}]({source})")
             self.images += 1
 
     def _url(self, href: str | None) -> str:
