@@ -25,7 +25,7 @@ from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
 from corpus_pipeline.core.warehouse import Warehouse, default_warehouse_location
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
-from corpus_pipeline.extract.page import ExtractionBudget
+from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.pdf.settings import PdfSettings
 from corpus_pipeline.quality.checks import GatePolicy
 

@@ -22,7 +22,7 @@ from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
-from corpus_pipeline.extract.page import ExtractionBudget
+from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS
 from corpus_pipeline.lm.policy import QualityPolicy

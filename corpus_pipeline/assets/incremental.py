@@ -23,7 +23,7 @@ from corpus_pipeline.dedup.reuse import (
     dedup_memo,
     kept_corpus,
 )
-from corpus_pipeline.extract.page import ExtractionBudget
+from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
 from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
 

@@ -19,7 +19,7 @@ from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
-from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages
+from corpus_pipeline.extract.page_input import ExtractionBudget, HtmlPage
 from corpus_pipeline.extract.reuse import MEMO, RECORDS_FILE, kinds_key, parse_site
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
@@ -121,6 +121,10 @@ def _parse(
     pages: Iterable[HtmlPage], boilerplate: BoilerplateModel, workers: int, website: Website, budget: ExtractionBudget
 ) -> Iterator[dict]:
     """The records of the pages whose inputs changed, parsed with the night's template model on ``workers``."""
+    # Imported here: the parsers (trafilatura, Resiliparse...) cost ~0.25 CPU s to import, and a night whose pages
+    # are all unchanged parses none.
+    from corpus_pipeline.extract.page import parse_html_pages
+
     return parse_html_pages(pages, website, boilerplate, workers=workers, budget=budget)
 
 

@@ -28,7 +28,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import trafilatura
 from lxml import etree, html
 
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
@@ -155,6 +154,9 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
 
 
 def _trafilatura_text(text: str) -> str:
+    # Imported here: the survey of an unchanged night reads no page, and trafilatura takes ~0.2 CPU s to import.
+    import trafilatura
+
     return trafilatura.extract(text, include_comments=False, include_tables=True, fast=True) or ""
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from itertools import islice
@@ -48,6 +47,7 @@ from corpus_pipeline.extract.metadata import (
     normalize_lang,
     page_dates,
 )
+from corpus_pipeline.extract.page_input import DEFAULT_BUDGET, ExtractionBudget, HtmlPage
 from corpus_pipeline.extract.page_kind import page_declarations
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
@@ -79,36 +79,6 @@ WORKER_START_METHOD = "spawn"
 _LANGUAGE_INPUTS = "_language_inputs"
 # C0 controls other than tab, newline, form feed and carriage return, and the replacement character.
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffd]")
-
-
-@dataclass(frozen=True)
-class ExtractionBudget:
-    """What one page may cost before it is given up, with an error on its record."""
-
-    # Real pages take 70 ms at the median and 2.7 s at worst (python3.11-doc's codecs.html; 498 pages of the
-    # article benchmark and python3.11-doc's library): 30 s leaves ten times that for a loaded machine, and
-    # still stops a parser trap (Resiliparse spends ~50 s on 50,000 nested divs). None: no limit.
-    page_time_s: float | None = 30.0
-    # Markup nested deeper than this (as lxml's HTML parser nests it) is flattened to this depth before any parser
-    # reads it (markup_depth.flatten_markup), never refused. lxml keeps only 255 levels and drops the rest of the
-    # page; Resiliparse reads 1,000 levels in 0.02 s but 5,000 in 0.7 s, growing with the square. The deepest of
-    # 1,678 real pages (article benchmark, wcxb-dev) nests 56 levels as lxml reads it (498 counting sloppy markup's
-    # unclosed tags as open). Above 250, lxml drops what lies deeper than 255 levels.
-    max_markup_depth: int = 250
-
-
-@dataclass(frozen=True)
-class HtmlPage:
-    """One raw_pages row of kind html, as the parser needs it."""
-
-    url: str
-    body: bytes
-    content_type: str | None
-    fetched_at: datetime
-    sitemap_lastmod: datetime | None = None
-    http_last_modified: datetime | None = None
-    category: str | None = None
-    hreflang: str | None = None
 
 
 def parse_html_page(
@@ -146,7 +116,7 @@ def parse_html_pages(
     boilerplate: BoilerplateModel | None,
     workers: int = 2,
     *,
-    budget: ExtractionBudget = ExtractionBudget(),
+    budget: ExtractionBudget = DEFAULT_BUDGET,
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> Iterator[dict]:
     """:func:`parse_html_page` over many pages, on ``workers`` processes, in order, in bounded memory.

@@ -51,7 +51,7 @@ from corpus_pipeline.core.reuse import KeyedRows, digest, kept_or_computed
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.content_container import ContainerVote
-from corpus_pipeline.extract.page import HtmlPage
+from corpus_pipeline.extract.page_input import HtmlPage
 from corpus_pipeline.extract.site_links import SitemapListing
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds
 from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey
