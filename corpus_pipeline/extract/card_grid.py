@@ -172,7 +172,8 @@ def _children_like(parents: list[html.HtmlElement], model: html.HtmlElement) -> 
 
 
 def _signature(element: html.HtmlElement) -> tuple[str, str]:
-    return element.tag, " ".join(sorted((element.get("class") or "").split()[:2]))
+    classes = element.get("class")
+    return element.tag, " ".join(sorted(classes.split()[:2])) if classes else ""
 
 
 def _block_lines(card: html.HtmlElement) -> list[str]:

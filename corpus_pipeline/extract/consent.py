@@ -27,11 +27,14 @@ _CONSENT_NAME = re.compile(
 _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentrics", "truste", "sp_message", "cky",
           "borlabs", "klaro", "osano", "iubenda", "termly")
 # Attribute values, not elements: libxml2 hands back strings without building a Python object per element. The
-# first search returns plain strings (half the cost of strings that know their element: 0.13 against 0.25 ms on a
-# Debian handbook page); the second, for the rare page that names a hint, strings that know their element.
-# Both in one walk, in document order (a union, "//@id | //@class", walks twice and sorts: 0.8 against 0.34 ms of a
-# real documentation page).
-_IDS_AND_CLASSES = etree.XPath("//@*[name() = 'id' or name() = 'class']", smart_strings=False)
+# first two searches return plain strings (half the cost of strings that know their element: 0.13 against 0.25 ms on
+# a Debian handbook page), ids then classes: they are searched joined, where no name spans two, so their order does
+# not matter, and one search per attribute name skips testing each attribute's name (0.33 against 0.53 ms a page of
+# the article benchmark). The third, for the rare page that names a hint, strings that know their element, in one
+# walk, in document order (a union, "//@id | //@class", walks twice and sorts: 0.8 against 0.34 ms of a real
+# documentation page).
+_IDS = etree.XPath("//@id", smart_strings=False)
+_CLASSES = etree.XPath("//@class", smart_strings=False)
 _IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'class']")
 
 
@@ -57,7 +60,7 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
 
 def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
-    names = "\n".join(_IDS_AND_CLASSES(document)).lower()
+    names = "\n".join(_IDS(document) + _CLASSES(document)).lower()
     # The names' own search, once over all of them: a hint alone ("cky" of "sticky", on most documentation pages)
     # sent every id and class of the page through the search one by one (~3 % of a real website's parse). No name
     # spans a line, so a page whose joined names hold none has no element that names one.

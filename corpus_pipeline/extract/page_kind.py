@@ -17,7 +17,7 @@ from lxml import etree, html
 
 from corpus_pipeline.core.urls import absolutize
 from corpus_pipeline.extract.site_links import page_key
-from corpus_pipeline.extract.structured_data import ld_json_objects
+from corpus_pipeline.extract.structured_data import ld_json_objects, microdata_types
 
 DOCUMENT, LISTING, ERROR_PAGE = "document", "listing", "error_page"
 PAGE_KINDS = (DOCUMENT, LISTING, ERROR_PAGE)
@@ -166,8 +166,8 @@ def _paginated_address(url: str) -> bool:
 def _schema_types(document: html.HtmlElement) -> list[str]:
     """The schema.org types the page declares (microdata and ld+json), lower-cased, once per declaration."""
     kinds: list[str] = []
-    for node in document.xpath("//*[@itemtype]"):
-        kinds += [t.rstrip("/").rsplit("/", 1)[-1].lower() for t in node.get("itemtype", "").split()]
+    for itemtype in microdata_types(document):
+        kinds += [t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split()]
     for item in ld_json_objects(document):
         declared = item.get("@type")
         for kind in declared if isinstance(declared, list) else [declared]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from lxml import html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.structured_data import ld_json_objects
+from corpus_pipeline.extract.structured_data import ld_json_objects, microdata_types
 
 # schema.org types, most telling first: a forum thread embedded in an article template is a thread.
 # Not "Comment": WordPress marks up a blog post's comments with it, and those are not the content
@@ -57,8 +57,8 @@ def _og_types(document: html.HtmlElement) -> Iterator[str]:
 
 
 def _schema_types(document: html.HtmlElement) -> Iterator[str]:
-    for node in document.xpath("//*[@itemtype]"):
-        for itemtype in node.get("itemtype", "").split():
+    for itemtypes in microdata_types(document):
+        for itemtype in itemtypes.split():
             yield itemtype.rstrip("/").rsplit("/", 1)[-1]
     for item in ld_json_objects(document):
         kinds = item.get("@type")

@@ -1,11 +1,21 @@
-"""schema.org data a page embeds as ld+json: every object, however deeply nested or grouped."""
+"""schema.org data a page embeds: its ld+json objects, however deeply nested or grouped, and its microdata types."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 
-from lxml import html
+from lxml import etree, html
+
+# Attribute values alone: libxml2 hands back strings, builds no element for Python (~0.17 against ~0.26 ms a page of
+# the article benchmark for the elements holding one, whose values were then read).
+_ITEMTYPES = etree.XPath("//@itemtype", smart_strings=False)
+
+
+def microdata_types(document: html.HtmlElement) -> list[str]:
+    """The ``itemtype`` value of each element of the page that has one, in document order (a value may name several
+    types, space-separated)."""
+    return _ITEMTYPES(document)
 
 
 def ld_json_objects(document: html.HtmlElement) -> Iterator[dict]:
