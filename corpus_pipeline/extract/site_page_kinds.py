@@ -304,11 +304,15 @@ def _translations(alternates: pl.Series, keys: list[str]) -> dict[int, set[int]]
     found: dict[int, set[int]] = defaultdict(set)
     if alternates.dtype == pl.Null:
         return found
+    # Each page names the same few translations as its siblings do: each URL is made a key once.
+    row_of_url: dict[str, int | None] = {}
     urls = alternates.list.eval(pl.element().struct.field("url"))
     for start in range(0, urls.len(), _ROWS_AT_ONCE):  # a website's alternates may be many: a slice at a time
         for row, entries in enumerate(urls.slice(start, _ROWS_AT_ONCE).to_list(), start=start):
             for url in entries or ():
-                other = row_of.get(page_key(url or "") or "")
+                if url not in row_of_url:
+                    row_of_url[url] = row_of.get(page_key(url or "") or "")
+                other = row_of_url[url]
                 if other is not None and other != row:
                     found[row].add(other)
                     found[other].add(row)
