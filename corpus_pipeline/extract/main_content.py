@@ -176,8 +176,9 @@ def _arbitrated(
     back (when it is on)."""
     if settings.min_arbiter_probability > 1 or not extracted.text.strip() or not second.strip():
         return extracted
+    asked = {line_key(line) for line in second.split("\n")}  # the arbiter asks for the second opinion's lines alone
     text = arbitrated(
-        extracted.text, second, page_marks(document), page_type, extracted.extraction.value,
+        extracted.text, second, page_marks(document, asked), page_type, extracted.extraction.value,
         settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words, reading_words=extracted.words,
     )
     return extracted if text == extracted.text else MainContent(text, Extraction.SECOND_OPINION_LINES_ADDED)
