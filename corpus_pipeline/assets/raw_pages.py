@@ -10,11 +10,13 @@ from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import raw_pages_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
+from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.checkpoint import Checkpoint
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
+from corpus_pipeline.crawl.link_memo import LINKS_MEMO, LINKS_MEMO_SCHEMA, LinkMemo
 from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import summarize_crawl
 from corpus_pipeline.partitions import website_partitions
@@ -49,7 +51,9 @@ def raw_pages(
     """
     website = websites.website(context.partition_key)
     store = warehouse.open()
-    with store.history(ASSET, website.name).lock() as history:
+    # The links of a page read by the last crawl are kept (crawl/link_memo.py) while the code reading them is the same.
+    link_reading = source_fingerprint(("corpus_pipeline.crawl.links",))
+    with store.history(ASSET, website.name).lock() as history, store.history(LINKS_MEMO, website.name).lock() as memo:
         current = history.current_file()
         previous = PreviousCrawl.open(current) if current else None
         context.log.info(
@@ -60,10 +64,19 @@ def raw_pages(
         resumed = _resume_or_start(context, checkpoint, timedelta(hours=crawler_config.resume_within_hours))
         # How many URLs the crawl will decide on is known only once it ends: last night's count is the estimate.
         progress = Progress("fetch", len(previous) if previous else None, context.log.info, unit="URLs")
-        with checkpoint.appender(flush_rows=crawler_config.checkpoint_every_rows) as journal:
-            for row in crawl_website(website, crawler_config.crawl_settings(), previous, resumed=resumed):
-                journal.write(row)
-                progress.advance()
+        with (
+            checkpoint.appender(flush_rows=crawler_config.checkpoint_every_rows) as journal,
+            memo.new_version(LINKS_MEMO_SCHEMA, run_id=context.run.run_id) as links,
+        ):
+            link_memo = LinkMemo(memo.current_file(), link_reading, links)
+            try:
+                rows = crawl_website(website, crawler_config.crawl_settings(), previous, resumed, link_memo)
+                for row in rows:
+                    journal.write(row)
+                    progress.advance()
+            finally:
+                link_memo.close()
+        memo.publish(links.version_id)
         if previous is not None:
             previous.close()
 

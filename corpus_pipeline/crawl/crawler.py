@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from queue import Empty, SimpleQueue
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -24,6 +25,7 @@ from corpus_pipeline.core.outcomes import USABLE_OUTCOMES, FetchOutcome
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.urls import InvalidUrlError, idna_host, normalize_url
 from corpus_pipeline.crawl.fetcher import Expected, Fetcher, FetchResult, HopGuard, Refusal
+from corpus_pipeline.crawl.link_memo import LinkMemo
 from corpus_pipeline.crawl.links import PageLinks, extract_links
 from corpus_pipeline.crawl.politeness import RobotsRules, is_private_address, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
@@ -72,22 +74,25 @@ class _Done:
 
 
 def crawl_website(website: Website, settings: CrawlSettings, previous: PreviousCrawl | None = None,
-                  resumed: Iterable[Mapping[str, Any]] = ()) -> Iterator[dict]:
+                  resumed: Iterable[Mapping[str, Any]] = (), link_memo: LinkMemo | None = None) -> Iterator[dict]:
     """Yield one raw_pages row (RAW_PAGES_SCHEMA keys) per crawl decision; never raises for network trouble.
 
     ``resumed`` are the rows an interrupted crawl of the same website already wrote: they are not
-    yielded or requested again, and the frontier is rebuilt from them without any request.
+    yielded or requested again, and the frontier is rebuilt from them without any request. ``link_memo`` gives
+    the links of a page read by the last crawl, and records those of every page read.
     """
-    yield from _Crawl(website, settings, previous).run(resumed)
+    yield from _Crawl(website, settings, previous, link_memo).run(resumed)
 
 
 class _Crawl:
     """State of one crawl; created per call, never shared."""
 
-    def __init__(self, website: Website, settings: CrawlSettings, previous: PreviousCrawl | None) -> None:
+    def __init__(self, website: Website, settings: CrawlSettings, previous: PreviousCrawl | None,
+                 link_memo: LinkMemo | None = None) -> None:
         self.website = website
         self.settings = settings
         self.previous = previous
+        self.link_memo = link_memo
         self.throttle = HostThrottle.for_settings(settings)
         self.fetcher = Fetcher(settings, self.throttle, peer_check=self._private_peer_refusal)
         self.robots_fetcher = Fetcher(dataclasses.replace(settings, max_retries=min(1, settings.max_retries)),
@@ -107,6 +112,9 @@ class _Crawl:
         self.links_seen: set[str] = set()
         self.robots: dict[str, RobotsRules] = {}
         self.robots_meta_names = meta_names(settings.user_agent)
+        # What the links of a page depend on besides its body and URL (see _links).
+        self.link_options = (f"alternates={bool(website.langs)};robots={','.join(sorted(self.robots_meta_names))};"
+                             f"nofollow={website.follow_nofollow_links}")
         self.robots_lock = threading.Lock()
         self.robots_host_locks: dict[str, threading.Lock] = {}
         self.private_hosts: dict[str, bool] = {}
@@ -396,8 +404,11 @@ class _Crawl:
         return task, *self._from_page(task, links, page_url, self.frontier_limit - self.documents_claimed)
 
     def _links(self, body: bytes, page_url: str) -> PageLinks:
-        return extract_links(body, page_url, alternates=bool(self.website.langs), robots_names=self.robots_meta_names,
-                             follow_nofollow=self.website.follow_nofollow_links)
+        read = partial(extract_links, body, page_url, alternates=bool(self.website.langs),
+                       robots_names=self.robots_meta_names, follow_nofollow=self.website.follow_nofollow_links)
+        if self.link_memo is None:
+            return read()
+        return self.link_memo.links(body, page_url, self.link_options, read)
 
     def _retarget(self, task: CrawlTask, final_url: str | None) -> CrawlTask:
         """Category and link following follow where a redirect ended: a site page sent off-site is external."""

@@ -5,9 +5,12 @@ from dataclasses import replace
 
 import polars as pl
 
+from corpus_pipeline.core.partition_writer import PartitionWriter
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.crawl.crawler import crawl_website
+from corpus_pipeline.crawl.link_memo import LINKS_MEMO_SCHEMA, LinkMemo
+from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import summarize_crawl
 from corpus_pipeline_tests.crawl.conftest import make_website, stored_crawl
 from corpus_pipeline_tests.support.http_server import LoopbackSite, Response, Route
@@ -275,6 +278,39 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
         pl.DataFrame(second, schema=pl.from_arrow(RAW_PAGES_SCHEMA.empty_table()).schema).lazy(), first.lazy()
     )
     assert summary["pages_unchanged"] == 2 and summary["pages_new"] == 0 and summary["pages_gone"] == 0
+
+
+def test_a_recrawl_takes_the_links_of_unchanged_pages_from_the_link_memo(fast_settings, tmp_path):
+    routes = {
+        "/": Route(body=page("/a.html"), etag='"v1"'),
+        "/a.html": Route(body=page("/b.html", text="Stable text."), etag='"a1"'),
+        "/b.html": Route(body=page(text="Found through a's links."), etag='"b1"'),
+    }
+    warehouse = Warehouse(tmp_path)
+    memo_path = tmp_path / "links.parquet"
+    with LoopbackSite(routes) as site:
+        website = make_website(site.url("/"), mode="crawl")
+        with (
+            warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out,
+            PartitionWriter(memo_path, LINKS_MEMO_SCHEMA) as written,
+        ):
+            for row in crawl_website(website, fast_settings, link_memo=LinkMemo(None, "reading 1", written)):
+                out.write(row)
+        previous = PreviousCrawl.open(warehouse.path("raw_pages", "site"))
+        plain = list(crawl_website(website, fast_settings, previous))
+        memo = LinkMemo(memo_path, "reading 1")
+        second = list(crawl_website(website, fast_settings, previous, link_memo=memo))
+        assert memo.kept == 3, "every page answered 304: its links are last night's"
+        assert by_url(second, site)["/b.html"]["outcome"] == "not_modified", "found through links from the memo"
+        other_code = LinkMemo(memo_path, "reading 2")
+        third = list(crawl_website(website, fast_settings, previous, link_memo=other_code))
+        assert other_code.kept == 0, "links read by other code are read again"
+    timing = {"fetched_at", "elapsed_s", "pace_wait_s"}
+
+    def stable(rows):
+        return {r["url"]: {k: v for k, v in r.items() if k not in timing} for r in rows}
+
+    assert stable(second) == stable(plain) and stable(third) == stable(plain)
 
 
 def test_a_website_whose_host_is_down_is_recorded_not_raised(fast_settings):
