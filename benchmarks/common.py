@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import json
+import os
 import re
 import resource
 import shutil
@@ -187,3 +189,26 @@ def _format(value: object) -> str:
 def max_rss_mib() -> float:
     """Peak RSS of this process so far (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def dagster_job_run(
+    work: Path, home: Path, job: str, tags: dict[str, str], code: Path, workers: int
+) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of one ``dagster job execute`` of ``job`` as CI runs it: a fresh
+    DAGSTER_HOME at ``home`` with the project's dagster.yaml (scripts/env.sh's instance settings), the registry and
+    data folder in ``work``, the code imported from ``code``, no delay between requests and ``workers`` parsing
+    workers."""
+    from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
+    from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
+
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parents[1] / "dagster.yaml", home / "dagster.yaml")
+    config = work / "run_config.yaml"
+    config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": workers}}}}))
+    dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"
+    env = {**os.environ, "DAGSTER_HOME": str(home), REGISTRY_ENV_VAR: str(work / "websites.yaml"),
+           DATA_DIR_ENV_VAR: str(work / "data"), "PYTHONPATH": str(code)}
+    command = [dagster, "job", "execute", "-m", "corpus_pipeline.definitions", "-j", job,
+               "--tags", json.dumps(tags), "-c", str(config)]
+    return command, env

@@ -33,11 +33,10 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import PeakMemory, print_table  # noqa: E402
+from benchmarks.common import PeakMemory, dagster_job_run, print_table  # noqa: E402
 from benchmarks.sites.build import QUICK_HANDBOOK_LANGS, debian_handbook, write_site  # noqa: E402
 from corpus_pipeline.assets.incremental import FULL_NIGHT_TAG  # noqa: E402
-from corpus_pipeline.core.registry import REGISTRY_ENV_VAR  # noqa: E402
-from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse  # noqa: E402
+from corpus_pipeline.core.warehouse import Warehouse  # noqa: E402
 from corpus_pipeline_demo.server import serve_site  # noqa: E402
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -101,16 +100,7 @@ def snapshot_code(folder: Path) -> None:
 def run_night(work: Path, name: str, job: str = "corpus_job", tags: dict[str, str] | None = None) -> Night:
     """One ``dagster job execute`` over the warehouse in ``work``; CPU and peak RSS of its process tree."""
     home = work / "dagster_home"
-    shutil.rmtree(home, ignore_errors=True)
-    home.mkdir(parents=True)
-    shutil.copy(PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml")
-    config = work / "run_config.yaml"
-    config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": WORKERS}}}}))
-    dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"
-    env = {**os.environ, "DAGSTER_HOME": str(home), REGISTRY_ENV_VAR: str(work / "websites.yaml"),
-           DATA_DIR_ENV_VAR: str(work / "data"), "PYTHONPATH": str(work / "code")}
-    command = [dagster, "job", "execute", "-m", "corpus_pipeline.definitions", "-j", job,
-               "--tags", json.dumps({"dagster/partition": WEBSITE, **(tags or {})}), "-c", str(config)]
+    command, env = dagster_job_run(work, home, job, {"dagster/partition": WEBSITE, **(tags or {})}, work / "code", WORKERS)
     cpu_before, started, started_epoch = _children_cpu_seconds(), time.perf_counter(), time.time()
     process = subprocess.Popen(command, cwd=work / "code", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)

@@ -40,7 +40,7 @@ import trafilatura
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import WORD, PeakMemory, bag_f1, print_table  # noqa: E402
+from benchmarks.common import WORD, PeakMemory, bag_f1, dagster_job_run, print_table  # noqa: E402
 from benchmarks.sites.build import (  # noqa: E402
     QUICK_HANDBOOK_LANGS,
     SiteSpec,
@@ -53,9 +53,9 @@ from benchmarks.sites.build import (  # noqa: E402
 from benchmarks.sites.real import bench as real_bench  # noqa: E402
 from benchmarks.sites.score import line_keys, mean_f1, pages_per_line, truth_text, without_lines  # noqa: E402
 from corpus_pipeline.core.raw_pages import iter_documents  # noqa: E402
-from corpus_pipeline.core.registry import REGISTRY_ENV_VAR, Website, parse_registry  # noqa: E402
+from corpus_pipeline.core.registry import Website, parse_registry  # noqa: E402
 from corpus_pipeline.core.urls import normalize_url  # noqa: E402
-from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR, Warehouse  # noqa: E402
+from corpus_pipeline.core.warehouse import Warehouse  # noqa: E402
 from corpus_pipeline.extract.boilerplate import learn_boilerplate  # noqa: E402
 from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_pages  # noqa: E402
 from corpus_pipeline_demo.server import serve_site  # noqa: E402
@@ -170,17 +170,7 @@ def write_registry(work: Path, specs: list[SiteSpec], base_urls: dict[str, str])
 def run_job(work: Path, name: str) -> JobRun:
     """corpus_job for one website through `dagster job execute`, as CI runs it; memory of its whole process tree."""
     home = work / "dagster_home" / name
-    shutil.rmtree(home, ignore_errors=True)
-    home.mkdir(parents=True)
-    # The project's instance settings, as scripts/env.sh gives them.
-    shutil.copy(PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml")
-    config = work / "run_config.yaml"
-    config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": WORKERS}}}}))
-    dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"
-    env = {**os.environ, "DAGSTER_HOME": str(home), REGISTRY_ENV_VAR: str(work / "websites.yaml"),
-           DATA_DIR_ENV_VAR: str(work / "data"), "PYTHONPATH": str(PROJECT_ROOT)}
-    command = [dagster, "job", "execute", "-m", "corpus_pipeline.definitions", "-j", "corpus_job",
-               "--tags", json.dumps({"dagster/partition": name}), "-c", str(config)]
+    command, env = dagster_job_run(work, home, "corpus_job", {"dagster/partition": name}, PROJECT_ROOT, WORKERS)
     cpu_before = _children_cpu_seconds()
     started, started_epoch = time.perf_counter(), time.time()
     process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
