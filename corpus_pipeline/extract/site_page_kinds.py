@@ -49,14 +49,13 @@ COPY_COVERAGE = 0.8  # share of a page's words that other pages' texts cover for
 DOCUMENT_COVERAGE = 0.5  # the same, for a page that declares itself one document (a post, an article)
 MIN_TITLE_LIST = 3
 _WORD = re.compile(r"\w+")
-_NAME_PART = re.compile(r"[^\W\d_]+|\d+")
 _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _WEIGHTS = np.array([0x9E3779B97F4A7C15 * (2 * j + 1) % (1 << 64) for j in range(SHINGLE_WORDS)], dtype=np.uint64)
 _MEMO_LIMIT = 1 << 20
 _ROWS_AT_ONCE = 4096
 # The columns the pass reads.
 COLUMNS = (
-    "url", "canonical_url", "title", "h1", "content", "error", "page_kind", "page_kind_evidence", "title_links",
+    "url", "canonical_url", "title", "content", "error", "page_kind", "page_kind_evidence", "title_links",
     "alternates",
 )
 
@@ -190,11 +189,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     declared_tokens = [_declared_tokens(value) for value in column["page_kind_evidence"].to_list()]
     declared_kinds = column["page_kind"].to_list()
     title_of_key = {keys[row]: _line_form(titles[row]) for row in range(size) if usable[row] and titles[row]}
-    # A page's headline is its first h1: a listing may set each entry's title in an h1 of its own.
-    headlines = [list(value or [])[:1] for value in column["h1"].to_list()]
-    site_titles = _SiteTitles(
-        name for row in range(size) if usable[row] for name in (titles[row], *headlines[row]) if name
-    )
+    site_titles = _SiteTitles(title for row, title in enumerate(titles) if usable[row] and title)
     kinds: list[str | None] = []
     evidence: list[str | None] = []
     for row in range(size):
@@ -211,7 +206,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
             keys,
             links,
             contents,
-            (titles[row], *headlines[row]),
+            (titles[row],),
             title_of_key,
             int(word_counts[row]),
             declared_tokens,
@@ -325,9 +320,7 @@ def _declared_tokens(evidence: str | None) -> list[str]:
 
 
 def _line_form(text: str | None) -> str:
-    """A line or a name as words, case aside; letters and digits apart ("added32": a tag and its count set in two
-    elements with no space between)."""
-    return " ".join(_NAME_PART.findall((text or "").lower()))
+    return " ".join(_WORD.findall((text or "").lower()))
 
 
 def _title_lines(content: str | None, titles: Sequence[str | None]) -> int:
@@ -339,9 +332,9 @@ def _title_lines(content: str | None, titles: Sequence[str | None]) -> int:
 
 
 class _SiteTitles:
-    """The names the website's pages go by in other pages' lists: each title and headline (first ``h1``: a month archive
-    titled as the website is listed by its headline, "June 2026 (1)"), and their leading or trailing half or more (a
-    tag page titled "Tag: feature release" is listed as "feature release", a "Python Archives" page as "Python")."""
+    """The names the website's pages go by in other pages' lists: each title, and its leading or trailing half or
+    more (a tag page titled "Tag: feature release" is listed as "feature release", a "Python Archives" page as
+    "Python")."""
 
     def __init__(self, titles: Iterable[str]) -> None:
         self._names: dict[str, bool] = {}  # name -> whether it is a whole title
@@ -359,7 +352,7 @@ class _SiteTitles:
 
     def listed(self, content: str | None, own_names: Iterable[str | None]) -> tuple[int, int, int]:
         """Entries of ``content`` that name another page of the website (a line holding its name, and around it
-        labels shorter than a shingle: a date, a count), how many of them name a page by a whole title or headline,
+        labels shorter than a shingle: a date, a count), how many of them name a page by a whole title,
         and the words of the other lines that are at least a shingle long (the page's own text; dates, counts and
         headings are shorter). A line naming the page itself (one of ``own_names``) lists nothing."""
         own = " | ".join(_line_form(name) for name in own_names)

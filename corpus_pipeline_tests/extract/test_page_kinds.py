@@ -271,33 +271,6 @@ def test_a_tiny_declared_post_naming_itself_and_parts_of_other_titles_stays_a_do
     assert _kinds(records)["/0-9-0/"] == "document"
 
 
-def test_an_index_of_archives_titled_as_the_website_is_named_by_their_headlines():
-    # Chirpy's /months/ and /tags: each month archive is titled as the website is, its headline says the month and
-    # its count; the tags index sets each tag's name and count in two elements without a space ("added32").
-    records = [_record(path, text, title=f"gardenlog {n}.0", declared="ld:article") for n, (path, text) in
-               enumerate(POSTS.items())]
-    months = {"/2024/03/": "March 2024 (2)", "/2024/02/": "February 2024 (1)", "/2023/12/": "December 2023 (2)"}
-    for path, headline in months.items():
-        records.append(_record(path, "gardenlog 1.0 Mar 3, 2024", title="gardenlog notes", h1=headline,
-                               declared="ld:article"))
-    records.append(_record("/months/", "\n\n".join(months.values()), title="Months", declared="ld:article"))
-    for tag, count in (("added", 32), ("fixed", 29)):
-        records.append(_record(f"/tags/{tag}/", _excerpt(_text(count)), title=tag, h1=f"{tag} {count}"))
-    records.append(_record("/tags", "added32\n\nfixed29", title="Tags", declared="ld:article"))
-    kinds = _kinds(records)
-    assert kinds["/months/"] == "listing"
-    assert kinds["/tags"] == "listing"
-    assert all(kinds[path] == "document" for path in POSTS)
-
-
-def test_a_post_whose_short_lines_are_other_pages_headlines_but_which_has_text_of_its_own_stays_a_document():
-    records = [_record(path, text, title=f"Story {n}", h1=f"Story {n} of the garden") for n, (path, text) in
-               enumerate(POSTS.items())]
-    post = "Story 1 of the garden\n\nStory 2 of the garden\n\n" + _text(50, words=30)
-    records.append(_record("/recap/", post, title="Recap", declared="ld:article"))
-    assert _kinds(records)["/recap/"] == "document"
-
-
 def test_a_link_to_the_next_page_of_a_list_declares_pagination_a_link_to_the_next_chapter_does_not():
     first_page = page_declarations(_page(head='<link rel="next" href="/category/news/page/2/">'),
                                    SITE + "/category/news/", None)
