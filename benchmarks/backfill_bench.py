@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import print_table
 from corpus_pipeline.cluster.executor import EXECUTOR_ENV_VAR
-from corpus_pipeline.cluster.services import running_postgres, running_redis
 from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
 from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
 from corpus_pipeline_demo.server import serve_site
@@ -54,6 +53,7 @@ from corpus_pipeline_tests.support.local_cluster import (
     prepare_dagster_home,
     wait_for_backfill,
 )
+from corpus_pipeline_tests.support.services import running_postgres, running_redis
 
 MODES = ("one-by-one", "local", "cluster")
 PAGES_PER_SITE = 6

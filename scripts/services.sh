@@ -22,7 +22,7 @@ case "${1:-}" in
       echo "already running (pid $(cat "$pid_file")); variables in $env_file"; exit 0
     fi
     rm -f "$env_file" "$log_file"  # an older file keeps its mode when rewritten: start afresh
-    "$PYTHON" -m corpus_pipeline.cluster.services --env-file "$env_file" >"$log_file" 2>&1 &
+    "$PYTHON" -m corpus_pipeline_tests.support.services --env-file "$env_file" >"$log_file" 2>&1 &
     echo $! >"$pid_file"
     for _ in $(seq 1 120); do
       [ -s "$env_file" ] && { cat "$env_file"; exit 0; }

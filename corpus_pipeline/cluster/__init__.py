@@ -1,4 +1,5 @@
-"""Running the pipeline beyond one machine: Postgres instance storage, Celery workers, local services for tests.
+"""Running the pipeline beyond one machine: which executor runs a job's steps (Celery workers on a team's
+infrastructure). PostgreSQL and Redis on loopback, for tests and trials, are in ``corpus_pipeline_tests/support``.
 
 May import: core, and Dagster.
 """

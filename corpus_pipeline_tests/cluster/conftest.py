@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus_pipeline.cluster.services import missing_services, running_postgres, running_redis
+from corpus_pipeline_tests.support.services import missing_services, running_postgres, running_redis
 
 
 def require_services() -> None:

@@ -7,7 +7,7 @@ import socket
 import dagster as dg
 from dagster_postgres import PostgresRunStorage
 
-from corpus_pipeline.cluster.services import LOOPBACK
+from corpus_pipeline_tests.support.services import LOOPBACK
 
 
 def test_postgres_accepts_its_credentials_and_keeps_dagster_runs(postgres):

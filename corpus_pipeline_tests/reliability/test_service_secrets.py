@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis as redis_client
 
-from corpus_pipeline.cluster.services import missing_services, running_redis
+from corpus_pipeline_tests.support.services import missing_services, running_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 
