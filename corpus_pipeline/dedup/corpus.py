@@ -150,7 +150,7 @@ def deduplicate(
 
 
 class _Forms(Sequence[bytes]):
-    """The texts' normalized forms (content_key_signature_and_form's), made when first read for a text whose keys
+    """The texts' normalized forms (content_keys_signatures_and_forms'), made when first read for a text whose keys
     came from the memo."""
 
     def __init__(self, forms: list[bytes | None], texts: _Texts) -> None:
@@ -164,7 +164,7 @@ class _Forms(Sequence[bytes]):
             return [self[i] for i in range(len(self))[index]]
         form = self.forms[index]
         if form is None:
-            paragraphs, _ = paragraphs_and_content_key(self.texts[index])  # as content_key_signature_and_form's
+            paragraphs, _ = paragraphs_and_content_key(self.texts[index])  # as content_keys_signatures_and_forms'
             form = self.forms[index] = paragraphs.encode("utf-8", "surrogatepass")
         return form
 

@@ -13,7 +13,6 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from functools import partial
 from itertools import chain, groupby, islice, repeat
 from typing import Any, TypeVar
 
@@ -22,7 +21,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from corpus_pipeline.core.worker_pool import WorkerPool
-from corpus_pipeline.dedup.normalize import content_key_of_paragraphs, normalize_content, paragraphs_and_content_key
+from corpus_pipeline.dedup.normalize import content_key_of_paragraphs, normalize_content
 
 Result = TypeVar("Result")
 
@@ -37,8 +36,8 @@ _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dt
 _CHUNK = 128
 # Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
 PARALLEL_FROM = 2000
-# Guided blocks of texts (map_texts with costs): a block holds up to this share of a worker's part of the work left,
-# and at least this fraction of the whole (~15 ms of the handbook's keys and signatures; a job costs ~1 ms).
+# Guided blocks of texts (map_text_blocks with costs): a block holds up to this share of a worker's part of the work
+# left, and at least this fraction of the whole (~15 ms of the handbook's keys and signatures; a job costs ~1 ms).
 _GUIDED_SHARE = 1 / 3
 _GUIDED_FLOOR = 256
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
@@ -71,22 +70,9 @@ _ASCII_WORD_BYTES = bytes(code if chr(code).isalnum() or chr(code) == "_" else _
 )
 
 
-def shingles(text: str) -> set[bytes]:
-    """Word n-grams of a normalized text (short texts give one shingle per word)."""
-    return set(map(str.encode, _shingle_strings(text)))
-
-
-def _shingle_strings(text: str) -> set[str]:
-    """:func:`shingles` before encoding."""
-    words = _WORD.findall(text)
-    if len(words) < SHINGLE_WORDS:
-        return set(words)
-    grams = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)  # runs of SHINGLE_WORDS words
-    return set(map(" ".join, grams))
-
-
 def minhash_values(text: str) -> np.ndarray:
-    """The MinHash values of a normalized text's shingles: datasketch's ``MinHash(num_perm=NUM_PERM)`` after
+    """The MinHash values of a normalized text's shingles (its distinct runs of ``SHINGLE_WORDS`` ``\\w+`` words
+    joined by spaces, UTF-8 encoded; a shorter text's words): datasketch's ``MinHash(num_perm=NUM_PERM)`` after
     ``update_batch`` of the shingles, bit for bit."""
     return _minhash_of(_shingle_hashes(text))
 
@@ -145,7 +131,11 @@ def _line_words(text: str) -> Iterator[bytes]:
             yield " ".join(_WORD.findall(line)).encode()
 
 
-def similarity(a: str, b: str, threshold: float = 0.0) -> float:
+def _similarity(
+    a: str, b: str, threshold: float, ratio_bound: float,
+    paragraphs: Callable[[str], _Paragraphs] | None = None,
+    ratio: Callable[[str, str, float, float], float] | None = None,
+) -> float:
     """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
 
     Texts are paragraphs separated by newlines. Paragraph alignment pairs each paragraph with its most similar
@@ -156,19 +146,10 @@ def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     alignment stops once it cannot reach the threshold, and the second direction is then not scored; a ratio that
     the texts' characters show cannot reach the threshold or the alignment is not computed, and rapidfuzz stops one
     that cannot).
-    """
-    bound = _ratio_bound(_characters(a), _characters(b), len(a) + len(b)) if threshold > 0 else 1.0
-    return _similarity(a, b, threshold, bound)
 
-
-def _similarity(
-    a: str, b: str, threshold: float, ratio_bound: float,
-    paragraphs: Callable[[str], _Paragraphs] | None = None,
-    ratio: Callable[[str, str, float, float], float] | None = None,
-) -> float:
-    """:func:`similarity`, given an upper bound of the texts' normalized Indel similarity; ``paragraphs`` gives a
-    text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its other pairs), and
-    ``ratio`` stands for :func:`_ratio` (a block's, which may know the answer from other pairs)."""
+    ``ratio_bound`` is an upper bound of the texts' normalized Indel similarity (:func:`_ratio_bound`, or 1.0);
+    ``paragraphs`` gives a text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its
+    other pairs), and ``ratio`` stands for :func:`_ratio` (a block's, which may know the answer from other pairs)."""
     _ratio_of = ratio or _ratio
     if not a or not b:
         return 0.0
@@ -357,33 +338,14 @@ def near_duplicate_pairs(
 
 @contextmanager
 def worker_pool(workers: int, size: int) -> Iterator[WorkerPool | None]:
-    """The processes that :func:`near_duplicate_pairs` and :func:`map_texts` share for ``size`` texts: None (work in
-    this process) below ``PARALLEL_FROM`` texts or with one worker."""
+    """The processes that :func:`near_duplicate_pairs` and :func:`map_text_blocks` share for ``size`` texts: None
+    (work in this process) below ``PARALLEL_FROM`` texts or with one worker."""
     if workers <= 1 or size <= PARALLEL_FROM:
         yield None
         return
     # Fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
     with WorkerPool(workers) as pool:
         yield pool
-
-
-def map_texts(
-    function: Callable[[str], Result],
-    texts: Iterable[str],
-    pool: WorkerPool | None,
-    workers: int,
-    costs: Sequence[int] | None = None,
-) -> list[Result]:
-    """``function`` (a top-level function) of each text, in order: in blocks of texts on ``pool``'s workers, or
-    in this process without a pool.
-
-    With ``costs`` (each text's expected work, e.g. its length in bytes), blocks shrink with the work left (guided
-    scheduling): the last ones are short, so a worker does not sit idle while another finishes a long last block
-    (the Debian handbook's keys and signatures: blocks of 128 texts took up to 0.34 s, the whole map ~3.7 CPU s).
-    """
-    if pool is None:
-        return [function(text) for text in texts]
-    return map_text_blocks(partial(_each, function), texts, pool, workers, costs)
 
 
 def map_text_blocks(
@@ -394,8 +356,14 @@ def map_text_blocks(
     costs: Sequence[int] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[Result]:
-    """:func:`map_texts` for a ``function`` of a whole block of texts (a result per text, in order): one block of
-    every text without a pool. ``progress(count)`` is told each block's count of texts done."""
+    """``function`` (a top-level function) of blocks of texts, a result per text, in order: on ``pool``'s workers,
+    or one block of every text in this process without a pool. ``progress(count)`` is told each block's count of
+    texts done.
+
+    With ``costs`` (each text's expected work, e.g. its length in bytes), blocks shrink with the work left (guided
+    scheduling): the last ones are short, so a worker does not sit idle while another finishes a long last block
+    (the Debian handbook's keys and signatures: blocks of 128 texts took up to 0.34 s, the whole map ~3.7 CPU s).
+    """
     if pool is None:
         results = function(list(texts))
         if progress is not None:
@@ -408,10 +376,6 @@ def map_text_blocks(
         if progress is not None:
             progress(len(block))
     return results
-
-
-def _each(function: Callable[[str], Result], texts: list[str]) -> list[Result]:
-    return [function(text) for text in texts]
 
 
 def _guided_sizes(costs: Sequence[int], workers: int) -> list[int]:
@@ -445,25 +409,12 @@ def _text_jobs(
         yield function, chunk
 
 
-def content_key_and_signature(text: str) -> tuple[str, np.ndarray]:
-    """A text's :func:`~corpus_pipeline.dedup.normalize.content_key` and the :func:`minhash_values` of its
-    :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs`, from one normalization. Texts with one content
-    key have one signature: their shingles are runs of the same words."""
-    paragraphs, key = paragraphs_and_content_key(text)
-    return key, minhash_values(paragraphs)
-
-
-def content_key_signature_and_form(text: str) -> tuple[str, np.ndarray, bytes]:
-    """:func:`content_key_and_signature`, and the normalized paragraphs that they come from, UTF-8 encoded (half
-    the memory of the string for most texts of a non-ASCII script), for :func:`near_duplicate_pairs` to verify
-    with :func:`decoded` instead of normalizing the text again."""
-    paragraphs, key = paragraphs_and_content_key(text)
-    return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
-
-
 def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.ndarray, bytes]]:
-    """:func:`content_key_signature_and_form` of each text of a block, the same values, each distinct line of
-    the block normalized, split into words and hashed (its shingles within the line) once.
+    """Each text's :func:`~corpus_pipeline.dedup.normalize.content_key`, the :func:`minhash_values` of its
+    :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs` and those paragraphs UTF-8 encoded (half the memory
+    of the string for most texts of a non-ASCII script; :func:`near_duplicate_pairs` verifies them with
+    :func:`decoded` instead of normalizing the text again), each distinct line of the block normalized, split into
+    words and hashed (its shingles within the line) once.
 
     Copies of a page under other languages' URLs share most of their lines, translations their commands and code:
     in page order, blocks of the Debian handbook's texts find ~half their shingles in lines met before. The memo
@@ -498,7 +449,8 @@ class _Line:
 
 
 def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
-    """:func:`content_key_signature_and_form` of ``text``, its lines from ``memo`` (lines not there are added)."""
+    """The key, signature and form of ``text`` (see :func:`content_keys_signatures_and_forms`), its lines from
+    ``memo`` (lines not there are added)."""
     lines = []
     for raw in text.split("\n"):
         if not raw.strip():  # as normalize_paragraphs skips it
@@ -531,7 +483,7 @@ def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
 
 
 def decoded(form: bytes) -> str:
-    """A text that :func:`content_key_signature_and_form` encoded, as it was."""
+    """A form that :func:`content_keys_signatures_and_forms` encoded, as the text it was."""
     return form.decode("utf-8", "surrogatepass")
 
 

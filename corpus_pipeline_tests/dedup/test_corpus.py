@@ -2,6 +2,7 @@ import os
 import random
 import unicodedata
 from datetime import UTC, datetime
+from multiprocessing import resource_tracker
 
 import polars as pl
 
@@ -137,6 +138,8 @@ def test_workers_give_the_frame_of_one_process_and_are_gone_when_it_returns():
         rows[n]["content"] = rows[PARALLEL_FROM + n]["content"]
         rows[n + 1]["content"] = rows[PARALLEL_FROM + n + 1]["content"].replace(" ", "  ", 1) + " zucchini"
     groups, _ = build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])
+    # multiprocessing's resource tracker, started with the first spawned worker, serves this process to its end.
+    resource_tracker.ensure_running()
     before = _children()
     parallel, parallel_counts = deduplicate(groups, threshold=0.9, workers=2)
     assert _children() <= before  # the workers were closed (in the background) before the frame was returned

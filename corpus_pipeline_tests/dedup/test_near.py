@@ -1,6 +1,7 @@
 """Near-duplicate similarity: a threshold cuts work short without changing any decision or kept score."""
 
 import random
+import re
 
 import numpy as np
 from datasketch import MinHash
@@ -13,28 +14,52 @@ from corpus_pipeline.dedup.near import (
     _CHUNK,
     NUM_PERM,
     PARALLEL_FROM,
+    SHINGLE_WORDS,
     _aligned,
     _characters,
     _Distances,
     _guided_sizes,
     _Paragraphs,
+    _ratio_bound,
     _reads_texts,
+    _similarity,
     _verify_block,
     connected_components,
-    content_key_and_signature,
-    content_key_signature_and_form,
     content_keys_signatures_and_forms,
-    map_texts,
+    map_text_blocks,
     minhash_values,
     near_duplicate_pairs,
-    shingles,
-    similarity,
     worker_pool,
 )
-from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
+from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs, paragraphs_and_content_key
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
+
+
+def similarity(a: str, b: str, threshold: float = 0.0) -> float:
+    """The near-duplicate rule on two texts, bounded by their characters as a verification block bounds it."""
+    bound = _ratio_bound(_characters(a), _characters(b), len(a) + len(b)) if threshold > 0 else 1.0
+    return _similarity(a, b, threshold, bound)
+
+
+def shingles(text: str) -> set[bytes]:
+    """The shingles, spelt out: a normalized text's runs of SHINGLE_WORDS words (a short text's words), encoded."""
+    words = re.findall(r"\w+", text)
+    if len(words) < SHINGLE_WORDS:
+        return {word.encode() for word in words}
+    return {" ".join(words[k : k + SHINGLE_WORDS]).encode() for k in range(len(words) - SHINGLE_WORDS + 1)}
+
+
+def content_key_signature_and_form(text: str) -> tuple[str, np.ndarray, bytes]:
+    """One text's key, signature and form, from one normalization and without the block's memo of lines."""
+    paragraphs, key = paragraphs_and_content_key(text)
+    return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
+
+
+def upper_each(texts: list[str]) -> list[str]:
+    """A block function for the workers (top-level, so that they can import it)."""
+    return [text.upper() for text in texts]
 
 
 @settings(deadline=None)
@@ -210,13 +235,13 @@ def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
     texts[3] = texts[PARALLEL_FROM + 5] + " extra"
     with worker_pool(2, len(texts)) as pool:
         assert pool is not None
-        assert map_texts(str.upper, texts, pool, 2) == [text.upper() for text in texts]
+        assert map_text_blocks(upper_each, texts, pool, 2) == [text.upper() for text in texts]
         shared = near_duplicate_pairs(texts, 0.9, 2, connecting=True, pool=pool)
     assert shared == near_duplicate_pairs(texts, 0.9, workers=1, connecting=True)
     assert (3, PARALLEL_FROM + 5) in {pair[:2] for pair in shared}
     with worker_pool(2, PARALLEL_FROM) as pool:  # too few texts for workers
         assert pool is None
-        assert map_texts(len, ["ab", "c"], pool, 2) == [2, 1]
+        assert map_text_blocks(upper_each, ["ab", "c"], pool, 2) == ["AB", "C"]
 
 
 def test_guided_blocks_cover_every_text_in_order_and_shrink_towards_the_end():
@@ -230,7 +255,7 @@ def test_guided_blocks_cover_every_text_in_order_and_shrink_towards_the_end():
     assert _guided_sizes([5, 0, 0], 2) == [1, 2] and _guided_sizes([], 2) == []
     texts = [f"text {n} " * (cost % 7) for n, cost in enumerate(costs[: PARALLEL_FROM + 50])]
     with worker_pool(2, len(texts)) as pool:
-        assert map_texts(str.upper, texts, pool, 2, costs=[len(text) for text in texts]) == [t.upper() for t in texts]
+        assert map_text_blocks(upper_each, texts, pool, 2, costs=[len(text) for text in texts]) == [t.upper() for t in texts]
 
 
 def test_connected_components_join_every_chain_of_pairs():
@@ -272,11 +297,11 @@ def test_a_texts_characters_are_its_distinct_utf16_units_with_their_counts(text)
 
 def test_one_normalization_gives_the_content_key_and_the_signature_of_the_paragraphs():
     text = "Installer le Système\n\n  avec APT  et dpkg, pas à pas\nune étape après l'autre"
-    key, signature = content_key_and_signature(text)
+    key, signature, _ = content_key_signature_and_form(text)
     assert key == content_key(text)
     assert signature.tolist() == minhash_values(normalize_paragraphs(text)).tolist()
     # Another text with the same content key (its words broken into other lines) has the same signature.
     rewrapped = "installer le systeme avec apt\net dpkg, pas a pas une etape\napres l'autre"
-    other_key, other_signature = content_key_and_signature(rewrapped)
+    other_key, other_signature, _ = content_key_signature_and_form(rewrapped)
     assert other_key == key
     assert other_signature.tolist() == signature.tolist()
