@@ -48,7 +48,7 @@ from corpus_pipeline.extract.metadata import (
     page_dates,
 )
 from corpus_pipeline.extract.page_input import DEFAULT_BUDGET, ExtractionBudget, HtmlPage
-from corpus_pipeline.extract.page_kind import page_declarations
+from corpus_pipeline.extract.page_kind import link_list, link_names, page_declarations
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import WORD, KeyedLines, join_blocks, line_key, normalize_whitespace
@@ -241,6 +241,7 @@ def _fill(
     if record["rel_canonical"]:
         record["canonical_url"] = canonical_url(record["rel_canonical"])
     record.update(page_declarations(document, page.url, record["rel_canonical"]))
+    site_link_names = link_names(document, page.url)
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
     containers = boilerplate.containers if boilerplate is not None else ()
@@ -267,6 +268,8 @@ def _fill(
     lines = with_images(with_whole_code(mapped_lines(content, rendering), rendering), rendering) if content else []
     content = plain_of(lines)
     record["content"], record["markdown"] = content, markdown_of(lines)
+    if linked := link_list(content, site_link_names):
+        record["page_kind_evidence"] += f" link-list:{linked}"
     record["extraction"] = extraction.value
     root = document.find(".")
     declared = root.get("lang") if root is not None else None

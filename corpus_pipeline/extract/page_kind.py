@@ -11,6 +11,7 @@ pages, and decides.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from urllib.parse import urlsplit
 
 from lxml import etree, html
@@ -52,6 +53,12 @@ _ERROR_TITLE = re.compile(
 )
 ERROR_PAGE_MAX_WORDS = 150
 MAX_TITLE_LINKS = 500
+MAX_LINK_NAMES = 2000
+LABEL_WORDS = 4  # a line of more words than this, and no link's text, is the page's own text
+# A list of links (link_list): as many entries as a list of pages needs (site_page_kinds.MIN_TITLE_LIST), as large a
+# share of its lines as a page shown must share with the page showing it (SHOWN_SHARE), less own text than a probe.
+MIN_LINKED_LINES, LINKED_SHARE, MAX_OWN_WORDS = 3, 0.8, 10
+_WORD = re.compile(r"\w+")
 
 
 def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str | None) -> dict:
@@ -134,6 +141,69 @@ def title_links(document: html.HtmlElement, url: str) -> list[str]:
             if len(found) >= MAX_TITLE_LINKS:
                 break
     return found
+
+
+def link_names(document: html.HtmlElement, url: str) -> frozenset[str]:
+    """The texts (as lower-case words) of the page's links to pages of its own website: the names the website gives
+    those pages, whatever their titles say (a tag page's link reads "added 32", a month archive's "June 2026").
+    Read from the untouched page, its template's links included; a link to the page itself counts too (one line at
+    most: what a page says of itself does not make it a list)."""
+    host = urlsplit(url).netloc.lower()
+    names: set[str] = set()
+    for anchor in _SITE_LINKS(document):
+        href = anchor.get("href", "").strip()
+        if "//" in href[:8]:  # absolute ("https://..."), or scheme-relative ("//host/...")
+            if urlsplit(href).netloc.lower() != host:
+                continue
+        elif ":" in href.split("/", 1)[0]:  # mailto:, javascript:, tel:
+            continue
+        name = " ".join(_WORD.findall(_TEXT(anchor).lower()))
+        if name:
+            names.add(name)
+            if len(names) >= MAX_LINK_NAMES:
+                break
+    return frozenset(names)
+
+
+_SITE_LINKS = etree.XPath("descendant::a[@href != '' and not(starts-with(normalize-space(@href), '#'))]")
+_TEXT = etree.XPath("string()")
+
+
+def link_list(content: str, names: frozenset[str]) -> int:
+    """How many lines of ``content`` (the page's main text, a line a paragraph) are links to its website's pages,
+    when the text is a list of them and nothing else: at least ``MIN_LINKED_LINES`` lines of which one link's text
+    (``names``, see :func:`link_names`) is half or more, the rest a label (a date, a count: "June 2026 (1)"), and
+    at least ``LINKED_SHARE`` of all its lines; fewer than ``MAX_OWN_WORDS`` words in the other lines longer than a
+    label (the page's own text). 0 when the text is not such a list: a tag cloud, an index of month archives, a
+    table of contents."""
+    linked = other = own = 0
+    by_first_word: dict[str, set[int]] = defaultdict(set)  # a name's first word -> the names' sizes in words
+    for name in names:
+        by_first_word[name.split(" ", 1)[0]].add(name.count(" ") + 1)
+    for line in content.split("\n"):
+        words = _WORD.findall(line.lower())
+        if not words:
+            continue
+        if _holds_link_name(words, names, by_first_word):
+            linked += 1
+            continue
+        other += 1
+        if len(words) > LABEL_WORDS:
+            own += len(words)
+            if own >= MAX_OWN_WORDS:
+                return 0  # text of its own: most pages stop here, at their first sentence
+    listed = linked >= MIN_LINKED_LINES and linked >= LINKED_SHARE * (linked + other)
+    return linked if listed else 0
+
+
+def _holds_link_name(words: list[str], names: frozenset[str], by_first_word: dict[str, set[int]]) -> bool:
+    """Whether a link's text is at least half of the line of ``words``."""
+    count = len(words)
+    for start, word in enumerate(words[: count // 2 + 1]):
+        for size in by_first_word.get(word, ()):
+            if 2 * size >= count and start + size <= count and " ".join(words[start : start + size]) in names:
+                return True
+    return False
 
 
 # The links in a heading or with a rel (a bookmark's, or another), in page order, below the element given (not

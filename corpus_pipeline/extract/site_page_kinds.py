@@ -263,6 +263,11 @@ def _decide(
         listed = whole  # a declared post names other pages by their whole titles to be a list of them
     if (listed >= 2 and own_words < MIN_PROBE_WORDS) or (listed == whole == 1 and own_words == 0):
         return LISTING, f"lists {listed} of the website's pages and has no text of its own"
+    # The same read from the page's links, whatever the pages' titles (a month archive's is the website's name, a
+    # tag's link carries its count): lines that are links to the website's pages, and nothing else.
+    link_lines = next((int(t.split(":", 1)[1]) for t in tokens if t.startswith("link-list:")), 0)
+    if link_lines:
+        return LISTING, f"lists {link_lines} of the website's pages by their links and has no text of its own"
     if not is_document:
         # One other page's text, or the same text as another page: the page that links to the other from its
         # heading, declares itself a list or names no canonical address where the other names itself, is the list.

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import polars as pl
 from lxml import html
 
-from corpus_pipeline.extract.page_kind import declared_kind, page_declarations, title_links
+from corpus_pipeline.core.registry import parse_registry
+from corpus_pipeline.extract.page import HtmlPage, parse_html_page
+from corpus_pipeline.extract.page_kind import declared_kind, link_list, link_names, page_declarations, title_links
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds
 
 SITE = "http://blog.test"
@@ -307,3 +310,68 @@ def test_a_page_showing_most_of_its_partial_translations_stays_a_document():
                for path, text in pages.items()]
     records += [_record(path, text) for path, text in POSTS.items()]
     assert set(_kinds(records).values()) == {"document"}
+
+
+# Chirpy's tag cloud (each link's count in a span inside it) and an index of month archives (the count beside it).
+TAG_CLOUD = "".join(
+    f'<div><a class="tag" href="/tags/{tag}/">{tag}<span>{count}</span></a></div>'
+    for tag, count in (("added", 32), ("changed", 23), ("fixed", 29), ("removed", 7))
+)
+MONTHS = "<ul>" + "".join(
+    f'<li><a href="/{year}/">{year}</a> (2)<ul><li><a href="/{year}/06/">June {year}</a> (1)</li>'
+    f'<li><a href="/{year}/03/">March {year}</a> (1)</li></ul></li>'
+    for year in (2024, 2025)
+) + "</ul>"
+TEMPLATE = '<nav><a href="/">Home</a><a href="/about/">About</a></nav>'
+
+
+def test_a_page_whose_lines_are_its_links_to_the_website_is_a_list_of_links():
+    tags = _page(body=TEMPLATE + TAG_CLOUD)
+    assert link_list("added32\n\nchanged23\n\nfixed29\n\nremoved7", link_names(tags, SITE + "/tags/")) == 4
+    months = _page(body=TEMPLATE + MONTHS)
+    lines = "2024 (2)\n\nJune 2024 (1)\n\nMarch 2024 (1)\n\n2025 (2)\n\nJune 2025 (1)\n\nMarch 2025 (1)"
+    assert link_list(lines, link_names(months, SITE + "/months/")) == 6
+
+
+def test_a_short_post_with_a_heading_named_like_a_tag_link_is_no_list_of_links():
+    # WordPress: a two-line release post, its change heading named like the tag its template links to.
+    post = _page(body=TEMPLATE + '<h2>Fixed</h2><p>Support windows newlines.</p><a href="/tag/fixed/">Fixed</a>'
+                 '<a href="/author/editor/">editor</a><a href="/category/releases/">Releases</a>')
+    names = link_names(post, SITE + "/2021/05/10/dotenv-9-0-2/")
+    assert {"fixed", "editor", "releases"} <= names
+    assert link_list("Fixed\n\nSupport windows newlines.\n\neditor", names) == 0  # 2 lines of 3 are links
+    assert link_list("Fixed\n\nSupport windows newlines with debug mode and more.\n\neditor\n\nReleases", names) == 0
+    # Text of its own, however many links stand around it.
+    assert link_list("Home\n\nAbout\n\n" + _text(5, words=30), link_names(post, SITE + "/x/")) == 0
+
+
+def test_links_elsewhere_and_in_page_anchors_name_no_page_of_the_website():
+    body = '<a href="http://elsewhere.test/a/">Elsewhere</a><a href="#top">Top</a><a href="mailto:a@b.test">Mail</a>'
+    assert link_names(_page(body=body + '<a href="http://blog.test/b/">B page</a>'), SITE + "/x/") == {"b page"}
+
+
+def test_a_list_of_links_is_a_listing_whatever_the_titles_of_the_pages_it_links_to():
+    # Month archives titled as the website is, a page marked up as an article: the links alone tell.
+    titles = {path: f"Release {n}.0.{n}" for n, path in enumerate(POSTS)}
+    records = [_record(path, text, title=titles[path], declared="ld:article") for path, text in POSTS.items()]
+    records += [_record(f"/2024/0{n}/", _excerpt(POSTS[path]), title="My blog") for n, path in enumerate(POSTS, 1)]
+    months = "\n\n".join(f"March 2024 ({n})" for n in range(1, 6))
+    records.append(_record("/months/", months, title="Months", declared="ld:article canonical:self link-list:5"))
+    records.append(_record("/about/", months, title="About", declared="ld:article canonical:self"))
+    kinds = _kinds(records)
+    assert kinds["/months/"] == "listing"
+    assert kinds["/about/"] == "document"  # the same lines, no link behind them
+    assert all(kinds[path] == "document" for path in POSTS)
+
+
+def test_a_parsed_index_of_month_archives_declares_its_list_of_links():
+    # The website's markup names the element of its content (Chirpy's post-content), as a registry entry may.
+    entry = {"name": "site", "url": "http://127.0.0.1:8000/", "markup": "div.post-content"}
+    site = parse_registry({"websites": [entry]}).websites[0]
+    page = (
+        "<html lang='en'><head><title>Months</title></head><body>" + TEMPLATE
+        + f"<main><article><h1>Months</h1><div class='post-content'>{MONTHS}</div></article></main></body></html>"
+    )
+    fetched = datetime(2024, 3, 12, tzinfo=UTC)
+    record = parse_html_page(HtmlPage("http://127.0.0.1:8000/months/", page.encode(), "text/html", fetched), site)
+    assert "link-list:6" in record["page_kind_evidence"].split(), (record["content"], record["page_kind_evidence"])
