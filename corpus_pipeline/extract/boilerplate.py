@@ -181,7 +181,7 @@ class PageTemplate:
             return []
         texts = list(dict.fromkeys(removed))
         keys = [line_key(text) for text in texts]
-        # An empty key is never a line of the page (page_line_keys leaves those out): no need to look for it.
+        # An empty key is never a line of the page: no need to look for it.
         held = _keys_of_lines_like(page_text().lower(), {key for key in keys if key})
         return [text for text, key in zip(texts, keys, strict=True) if key not in held]
 
@@ -289,14 +289,6 @@ def page_signatures(document: html.HtmlElement) -> frozenset[int]:
 def _primary(code: str | None) -> str | None:
     match = _LANGUAGE_SEGMENT.fullmatch((code or "").strip().lower())
     return match.group(1) if match and match.group(1) in ISO_639_1 else None
-
-
-def page_line_keys(document: html.HtmlElement, skipped: Collection[etree._Element] = ()) -> set[str]:
-    """:func:`line_key` of every line of a page's text, split where a browser or the page's source breaks lines.
-
-    The ``skipped`` elements are read as if they had been dropped from the tree (their tails stay).
-    """
-    return {key for key in map(line_key, _page_text(document, skipped).split("\n")) if key}
 
 
 def _page_text(document: html.HtmlElement, skipped: Collection[etree._Element]) -> str:

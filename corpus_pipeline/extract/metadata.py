@@ -73,16 +73,6 @@ def clean_title(
     return best if len(best.split()) >= settings.min_title_words else title
 
 
-def page_date(document: html.HtmlElement) -> datetime | None:
-    """Last modification (else publication) date declared by the page: ld+json, meta tags, <time>."""
-    return _DeclaredDates(document).pick(_DATE_LD, _DATE_META)
-
-
-def published_date(document: html.HtmlElement) -> datetime | None:
-    """First publication date declared by the page: ld+json, meta tags, the first <time>."""
-    return _DeclaredDates(document).pick(_PUBLISHED_LD, _PUBLISHED_META)
-
-
 class _DeclaredDates:
     """What a page declares about its dates (ld+json, meta tags, ``<time>``), read once for both of its dates."""
 
@@ -124,8 +114,8 @@ class _DeclaredDates:
 
 
 def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, datetime | None]:
-    """The page's last modification date and its publication date: what the page declares (:func:`page_date`,
-    :func:`published_date`), else htmldate's heuristics (:func:`heuristic_date`).
+    """The page's last modification date and its publication date: what the page declares (ld+json, meta tags, the
+    first dated ``<time>`` outside its chrome), else htmldate's heuristics (:class:`HeuristicDates`).
 
     The heuristics read ``document`` itself with its chrome taken out for the while (:func:`chrome_detached`) instead of
     a copy of it without its chrome; ``document`` is as it was on return.
@@ -141,8 +131,9 @@ def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, d
         return modified or search.find(), published or search.find(original=True)
 
 
-def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
-    """htmldate's heuristics when the page declares no date itself, on the page without its chrome.
+class HeuristicDates:
+    """htmldate's heuristics for both dates of one page, when the page declares none itself, sharing one reading of
+    the page without its chrome.
 
     The website's header, footer, navigation and sidebars date the website, not the page ("since 2019",
     "© 2024"): they are left out (see :func:`without_page_chrome`).
@@ -151,12 +142,6 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
     title ("Posted on 3 May", see :func:`text_near_title`), where pages put them; for the last modification it
     stays in the markup, because a date quoted in an article is a worse guess than the sitemap's lastmod that
     comes next.
-    """
-    return HeuristicDates(document, url).find(original)
-
-
-class HeuristicDates:
-    """:func:`heuristic_date` for both dates of one page, sharing one reading of the page without its chrome.
 
     With ``chrome_removed`` the tree given is that reading already (:func:`page_dates`); else the page without its
     chrome is a copy. Nothing here changes the tree given (htmldate's ``find_date`` prunes a copy of it).

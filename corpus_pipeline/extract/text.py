@@ -83,24 +83,12 @@ def reads_as_code(line: str) -> bool:
     return bool(_CODE_LINE.search(line))
 
 
-def without_lines_in(text: str, blocks: list[str]) -> str:
-    """``text`` without the lines that repeat one of ``blocks`` word for word."""
-    if not blocks:
-        return text
-    return KeyedLines.of(text).without_lines_in(blocks).text
-
-
 _IDENTIFIER = re.compile(r"^(?=\w*\d)(?=\w*[^\W\d_])\w+$")
 _DIGIT = re.compile(r"\d")
 
 
-def without_degenerate_lines(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
-    """``text`` without lines of ``min_degenerate_line_words`` words or more that repeat a phrase or are ids."""
-    return KeyedLines.of(text).without_degenerate_lines(settings).text
-
-
 class KeyedLines:
-    """A text's lines, each with its :func:`line_key`, through a chain of the line filters above: each line's words
+    """A text's lines, each with its :func:`line_key`, through a chain of line filters: each line's words
     are found once (the regular expression's walk over every character was ~6 % of a Debian handbook page's parse,
     and an extraction's lines went through three filters)."""
 
@@ -125,7 +113,7 @@ class KeyedLines:
         )
 
     def without_lines_in(self, blocks: list[str]) -> KeyedLines:
-        """:func:`without_lines_in`."""
+        """The lines without those that repeat one of ``blocks`` word for word."""
         if not blocks:
             return self
         known = {line_key(block) for block in blocks}
@@ -133,7 +121,7 @@ class KeyedLines:
         return self._kept([not (line.strip() and key in known) for line, key in pairs])
 
     def without_degenerate_lines(self, settings: ExtractionSettings = DEFAULT_SETTINGS) -> KeyedLines:
-        """:func:`without_degenerate_lines`."""
+        """The lines without those of ``min_degenerate_line_words`` words or more that repeat a phrase or are ids."""
         keep = [not _is_degenerate(line, key, settings) for line, key in zip(self.lines, self.keys, strict=True)]
         return self if all(keep) else self._kept(keep)
 

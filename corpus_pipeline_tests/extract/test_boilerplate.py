@@ -14,7 +14,6 @@ from corpus_pipeline.extract.boilerplate import (
     _page_text,
     _signed_elements,
     learn_boilerplate,
-    page_line_keys,
     parse_page,
     template_language,
     url_language,
@@ -277,6 +276,11 @@ def test_a_line_on_exactly_one_page_of_its_language_is_never_removed(specs):
         without = content_lines(parsed(url, body, None, markup=None))
         unique = {line for line in without if line_key(line) and line_key(line) not in elsewhere}
         assert unique <= content_lines(parsed(url, body, model, markup=None)), url
+
+
+def page_line_keys(document) -> set[str]:
+    """The keys of every line of a page's text, split where a browser or the page's source breaks lines."""
+    return {key for key in map(line_key, _page_text(document, ()).split("\n")) if key}
 
 
 def source_lines(body: bytes) -> set[str]:

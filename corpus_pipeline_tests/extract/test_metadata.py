@@ -8,12 +8,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import (
-    heuristic_date,
-    page_date,
-    page_dates,
-    published_date,
-)
+from corpus_pipeline.extract.metadata import HeuristicDates, page_dates
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 
@@ -62,7 +57,7 @@ def test_a_date_in_the_main_text_or_the_article_byline_is_found():
     assert in_text["published"] == datetime(2021, 3, 3, tzinfo=UTC)
     byline = '<article><header><h1>Rainwater tanks</h1><time datetime="2021-03-03T10:00:00Z">3 March</time></header></article>'
     document = html.document_fromstring(page(byline + PROSE, footer='<time datetime="2022-05-04">4 May</time>'))
-    assert published_date(document) == page_date(document) == datetime(2021, 3, 3, 10, tzinfo=UTC)
+    assert page_dates(document, "https://example.org/p") == (datetime(2021, 3, 3, 10, tzinfo=UTC),) * 2
 
 
 def test_the_demo_site_tagline_dates_no_page(tmp_path):
@@ -134,7 +129,6 @@ def test_the_markup_search_is_find_date_s_and_leaves_the_tree_as_it_was(page, or
     from htmldate import find_date
 
     from corpus_pipeline.core.dates import parse_date
-    from corpus_pipeline.extract.metadata import HeuristicDates
 
     found = find_date(html.document_fromstring(page), extensive_search=False, original_date=original,
                       outputformat="%Y-%m-%dT%H:%M:%S%z", url="https://example.org/post")
@@ -157,14 +151,11 @@ CHROMED_PAGES = (
 
 @pytest.mark.parametrize("body", CHROMED_PAGES)
 def test_page_dates_reads_the_page_without_its_chrome_and_leaves_it_as_it_was(body):
-    from corpus_pipeline.extract.metadata import heuristic_date, page_dates
-
     document = html.document_fromstring(body)
     source = html.tostring(document)
-    expected = (
-        page_date(document) or heuristic_date(document, "https://example.org/p"),
-        published_date(document) or heuristic_date(document, "https://example.org/p", original=True),
-    )
+    # The same searches on a copy of the page without its chrome.
+    search = HeuristicDates(document, "https://example.org/p")
+    expected = (search.find(), search.find(original=True))
     assert page_dates(document, "https://example.org/p") == expected
     assert html.tostring(document) == source, "the page is put back as it was"
 
@@ -182,29 +173,44 @@ def test_the_text_near_the_title_of_a_page_without_h1_is_its_start():
 def test_iso_dates_in_the_markup_are_found():
     page = '<html><body><div class="para">Released 2021-04-29 14:41:00 to mirrors</div></body></html>'
     document = html.document_fromstring(page)
-    assert heuristic_date(document, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
+    assert HeuristicDates(document, "http://127.0.0.1:8000/a.html").find() == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
     loose = html.document_fromstring('<html><body><div class="para">Released 2021-04-29 to mirrors</div></body></html>')
-    assert heuristic_date(loose, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, tzinfo=UTC)
+    assert HeuristicDates(loose, "http://127.0.0.1:8000/a.html").find() == datetime(2021, 4, 29, tzinfo=UTC)
 
 
+def _day(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, tzinfo=UTC)
+
+
+# Each page's declared dates (last modification, publication): ld+json first, then meta tags, then the first <time>
+# outside the chrome.
 DECLARED_PAGES = (
-    '<html><head><script type="application/ld+json">{"dateModified": "2018-04-05", "datePublished": "2017-03-04"}'
-    "</script></head><body><p>x</p></body></html>",
-    '<html><head><meta name="dcterms.date" content="2016-01-02"><meta property="og:updated_time" content="2019-01-02">'
-    "</head><body><p>x</p></body></html>",
-    '<html><body><header><time datetime="2001-01-01">then</time></header><p><time datetime="2015-06-07">June</time>'
-    "</p></body></html>",
-    '<html><head><script type="application/ld+json">{"dateCreated": "2014-02-03"}</script>'
-    '<meta name="date" content="2013-01-02"></head><body><time datetime="2012-01-01">x</time></body></html>',
+    (
+        '<html><head><script type="application/ld+json">{"dateModified": "2018-04-05", "datePublished": "2017-03-04"}'
+        "</script></head><body><p>x</p></body></html>",
+        (_day(2018, 4, 5), _day(2017, 3, 4)),
+    ),
+    (
+        '<html><head><meta name="dcterms.date" content="2016-01-02"><meta property="og:updated_time" '
+        'content="2019-01-02"></head><body><p>x</p></body></html>',
+        (_day(2019, 1, 2), _day(2016, 1, 2)),
+    ),
+    (
+        '<html><body><header><time datetime="2001-01-01">then</time></header><p><time datetime="2015-06-07">June</time>'
+        "</p></body></html>",
+        (_day(2015, 6, 7), _day(2015, 6, 7)),
+    ),
+    (
+        '<html><head><script type="application/ld+json">{"dateCreated": "2014-02-03"}</script>'
+        '<meta name="date" content="2013-01-02"></head><body><time datetime="2012-01-01">x</time></body></html>',
+        (_day(2014, 2, 3), _day(2014, 2, 3)),
+    ),
 )
 
 
-@pytest.mark.parametrize("page", DECLARED_PAGES)
-def test_page_dates_reads_the_declared_dates_once_for_both(page):
-    document = html.document_fromstring(page)
-    modified, published = page_dates(document, "http://127.0.0.1:8000/a.html")
-    assert page_date(document) is not None and published_date(document) is not None
-    assert (modified, published) == (page_date(document), published_date(document))
+@pytest.mark.parametrize(("page", "expected"), DECLARED_PAGES)
+def test_page_dates_reads_the_declared_dates_once_for_both(page, expected):
+    assert page_dates(html.document_fromstring(page), "http://127.0.0.1:8000/a.html") == expected
 
 
 def _normalized_in_full(code: str | None) -> str | None:

@@ -8,15 +8,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
-from corpus_pipeline.extract.text import (
-    KeyedLines,
-    line_key,
-    without_degenerate_lines,
-    without_lines_in,
-)
+from corpus_pipeline.extract.text import KeyedLines, line_key
 
 NOTICE = "Colour and model availability may vary depending on country, region or carrier."
 QUESTION = "Which dish from your childhood would you still cook for friends today?"
+
+
+def without_degenerate_lines(text: str) -> str:
+    return KeyedLines.of(text).without_degenerate_lines().text
 
 
 def test_lines_of_markup_debris_are_dropped():
@@ -94,7 +93,8 @@ _LINES = st.lists(
 def test_the_line_filters_chained_on_keyed_lines_give_each_filter_applied_to_the_text_in_turn(lines, template):
     text = "\n".join(lines)
     chained = KeyedLines.of(text).without_lines_in(template)
-    assert chained.text == without_lines_in(text, template)
+    known = {line_key(block) for block in template}
+    assert chained.lines == [line for line in text.split("\n") if not (line.strip() and line_key(line) in known)]
     assert chained.keys == [line_key(line) for line in chained.lines]
     assert chained.without_degenerate_lines().text == without_degenerate_lines(chained.text)
 
