@@ -36,6 +36,8 @@ from urllib3.exceptions import (
 
 from corpus_pipeline.crawl.deadline import RequestDeadline
 
+# Answers that carry no content: their connection is ready for the next request as soon as the headers are read.
+NO_CONTENT_STATUSES = frozenset({204, 304})
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf,*/*;q=0.5"
 
 PeerCheck = Callable[[str, int, str], "str | None"]
@@ -168,8 +170,13 @@ class CrawlResponse:
         self._consumed = True
 
     def close(self) -> None:
-        """A body not read to its end closes the connection; a read one goes back to the pool."""
-        if not self._consumed:
+        """A body not read to its end closes the connection; a read one, or an answer that has none (a 304), goes
+        back to the pool."""
+        if self.status_code in NO_CONTENT_STATUSES:
+            # Nothing to read (RFC 9110 15.3.5, 15.4.5): closing would cost every unchanged page of a night a new
+            # connection, a third of its request's CPU.
+            self.raw.drain_conn()
+        elif not self._consumed:
             self.raw.close()
         self.raw.release_conn()
 

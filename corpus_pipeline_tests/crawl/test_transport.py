@@ -7,7 +7,7 @@ from corpus_pipeline.crawl.fetcher import Fetcher
 from corpus_pipeline.crawl.politeness import is_private_address
 from corpus_pipeline.crawl.throttle import HostThrottle
 from corpus_pipeline.crawl.transport import ACCEPT
-from corpus_pipeline_tests.support.http_server import LoopbackSite, Route
+from corpus_pipeline_tests.support.http_server import LoopbackSite, Response, Route
 
 
 def test_a_refused_peer_ends_the_fetch_before_the_request_is_sent(fast_settings):
@@ -100,3 +100,19 @@ def test_a_cookie_the_server_sets_comes_back_on_the_threads_next_requests(fast_s
         fetcher.fetch(site.url("/next"), "127.0.0.1")
         sent = [headers.get("Cookie") for _, _, headers in site.requests]
     assert sent == [None, None, "visit=abc"]
+
+
+def test_unchanged_pages_answered_304_share_one_connection(fast_settings):
+    # A 304 has no body to read: its connection serves the next request (a night of unchanged pages opened one per
+    # page before).
+    client_ports: list[int] = []
+
+    def not_modified(request) -> Response:
+        client_ports.append(request.client_address[1])
+        return Response(304, b"", None, {"ETag": '"v1"'})
+
+    with LoopbackSite({"/page": Route(handler=not_modified)}) as site:
+        fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
+        results = [fetcher.fetch(site.url("/page"), "127.0.0.1", validators={"If-None-Match": '"v1"'}) for _ in range(3)]
+    assert [r.outcome for r in results] == [FetchOutcome.NOT_MODIFIED] * 3
+    assert len(client_ports) == 3 and len(set(client_ports)) == 1, f"connections from ports {client_ports}"

@@ -146,7 +146,8 @@ class LoopbackSite:
                 request.send_header("Content-Encoding", "gzip")
             for name, value in response.headers.items():
                 request.send_header(name, value)
-            request.send_header("Content-Length", str(len(body)))
+            if response.status != 304:  # a 304 describes the page it did not send (nginx sends no length)
+                request.send_header("Content-Length", str(len(body)))
             request.end_headers()
             if response.hang_s:
                 request.wfile.flush()
