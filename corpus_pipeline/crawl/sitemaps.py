@@ -141,4 +141,8 @@ def _item(node, base_url: str | None) -> SitemapEntry | ChildSitemap | None:
 
 
 def _resolved(url: str, base_url: str) -> str:
-    return url if urlsplit(url).scheme else urljoin(base_url, url)
+    # Nearly every <loc> is absolute: the prefix test spares urlsplit (a multilingual sitemap's 56,007 URLs, ~0.12
+    # CPU s a reading; sitemaps are read by the crawl and again by the survey).
+    if url.startswith(("https://", "http://")) or urlsplit(url).scheme:
+        return url
+    return urljoin(base_url, url)
