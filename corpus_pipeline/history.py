@@ -22,7 +22,6 @@ import os
 import sys
 from contextlib import ExitStack
 
-from corpus_pipeline.core.object_warehouse import open_warehouse
 from corpus_pipeline.core.versions import (
     DamagedVersionError,
     PartitionBusyError,
@@ -31,7 +30,7 @@ from corpus_pipeline.core.versions import (
     Version,
     VersionState,
 )
-from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 

@@ -18,11 +18,10 @@ from pydantic import Field
 
 from corpus_pipeline.core.checkpoint import FLUSH_ROWS
 from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
-from corpus_pipeline.core.object_warehouse import open_warehouse
 from corpus_pipeline.core.registry import Registry, Website, load_registry
 from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS
 from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS
-from corpus_pipeline.core.warehouse import Warehouse, default_warehouse_location
+from corpus_pipeline.core.warehouse import Warehouse, default_warehouse_location, open_warehouse
 from corpus_pipeline.crawl.settings import DEFAULT_NO_FOLLOW, CrawlSettings
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IGNORE
 from corpus_pipeline.extract.page_input import ExtractionBudget

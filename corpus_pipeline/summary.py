@@ -9,9 +9,8 @@ import argparse
 
 import polars as pl
 
-from corpus_pipeline.core.object_warehouse import open_warehouse
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
-from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 

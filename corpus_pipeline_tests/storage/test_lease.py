@@ -8,10 +8,10 @@ import time
 import polars as pl
 import pytest
 
-from corpus_pipeline.core.object_warehouse import ObjectWarehouse
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.storage import ObjectStoreSettings
 from corpus_pipeline.core.versions import PartitionBusyError
+from corpus_pipeline.core.warehouse import ObjectWarehouse
 
 LEASE_KEY = "_versions/corpus/website=site/.lease"
 SHORT_LEASE_S = 5.0  # renewed every 1.7 s even on a busy CI machine, and short enough to wait for its expiry

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from corpus_pipeline.core.object_warehouse import ObjectWarehouse
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
+from corpus_pipeline.core.warehouse import ObjectWarehouse
 
 
 def row(n: int) -> dict:

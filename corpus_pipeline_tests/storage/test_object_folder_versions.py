@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from corpus_pipeline.core.object_warehouse import ObjectWarehouse
+from corpus_pipeline.core.warehouse import ObjectWarehouse
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 from corpus_pipeline_tests.support.folder_versions import write_folder
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from corpus_pipeline.core.object_warehouse import ObjectWarehouse, open_warehouse
 from corpus_pipeline.core.schema import CORPUS_SCHEMA, RECORD_SCHEMA
 from corpus_pipeline.core.versions import UnknownVersionError, VersionState
+from corpus_pipeline.core.warehouse import ObjectWarehouse, open_warehouse
 
 
 def record(url: str) -> dict:

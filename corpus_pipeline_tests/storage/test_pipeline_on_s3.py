@@ -7,10 +7,9 @@ import polars as pl
 import pytest
 
 from corpus_pipeline.assets import ALL_ASSETS
-from corpus_pipeline.core.object_warehouse import open_warehouse
 from corpus_pipeline.core.storage import ObjectStoreSettings
 from corpus_pipeline.core.urls import canonical_url, normalize_url
-from corpus_pipeline.core.warehouse import default_data_dir
+from corpus_pipeline.core.warehouse import default_data_dir, open_warehouse
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")

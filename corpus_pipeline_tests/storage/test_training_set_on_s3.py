@@ -5,9 +5,8 @@ from __future__ import annotations
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.core.object_warehouse import open_warehouse
 from corpus_pipeline.core.storage import ObjectStoreSettings
-from corpus_pipeline.core.warehouse import default_data_dir
+from corpus_pipeline.core.warehouse import default_data_dir, open_warehouse
 
 
 def test_global_corpus_and_the_export_are_published_on_s3_and_load_as_a_dataset(
