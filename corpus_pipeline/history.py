@@ -30,7 +30,7 @@ from corpus_pipeline.core.versions import (
     Version,
     VersionState,
 )
-from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
+from corpus_pipeline.core.warehouse import Warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from corpus_pipeline.resources import ParquetWarehouse
 
-    warehouse = open_warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
+    warehouse = ParquetWarehouse(base_dir=args.warehouse or "").open()
     if args.roll_back:
         if args.to and args.roll_back == "all":
             parser.error("--to names one version of one asset; use it with a single asset")

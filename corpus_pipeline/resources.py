@@ -11,6 +11,7 @@ Every field can be overridden per run from the launchpad or run config, e.g.::
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import dagster as dg
@@ -123,26 +124,10 @@ class CrawlerConfig(dg.ConfigurableResource):
     )
 
     def crawl_settings(self) -> CrawlSettings:
-        """The crawler's view of this configuration."""
-        return CrawlSettings(
-            no_follow=tuple(self.no_follow),
-            user_agent=self.user_agent,
-            connect_timeout_s=self.connect_timeout_s,
-            read_timeout_s=self.read_timeout_s,
-            total_timeout_s=self.total_timeout_s,
-            max_body_bytes=self.max_body_bytes,
-            max_pdf_bytes=self.max_pdf_bytes,
-            max_pages=self.max_pages,
-            adaptive_pace=self.adaptive_pace,
-            per_host_concurrency=self.per_host_concurrency,
-            min_delay_s=self.min_delay_s,
-            max_delay_s=self.max_delay_s,
-            max_retries=self.max_retries,
-            allow_private_external=self.allow_private_external,
-            max_sitemaps=self.max_sitemaps,
-            max_template_chain=self.max_template_chain,
-            max_in_flight=self.max_in_flight,
-        )
+        """The crawler's view of this configuration: every field that CrawlSettings has under the same name."""
+        shared = {field.name for field in dataclasses.fields(CrawlSettings)} & set(type(self).model_fields)
+        values = {name: getattr(self, name) for name in shared}
+        return CrawlSettings(**{**values, "no_follow": tuple(self.no_follow)})
 
     def extraction_budget(self) -> ExtractionBudget:
         """What one HTML page may cost (time and markup depth)."""

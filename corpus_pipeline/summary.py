@@ -10,7 +10,7 @@ import argparse
 import polars as pl
 
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
-from corpus_pipeline.core.warehouse import Warehouse, open_warehouse
+from corpus_pipeline.core.warehouse import Warehouse
 
 ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 
@@ -57,7 +57,7 @@ def main() -> None:
     args = parser.parse_args()
     from corpus_pipeline.resources import ParquetWarehouse
 
-    warehouse = open_warehouse(args.warehouse) if args.warehouse else ParquetWarehouse().open()
+    warehouse = ParquetWarehouse(base_dir=args.warehouse or "").open()
     print(f"\nParquet outputs for website '{args.website}':")
     for asset in ASSETS:
         missing = "" if warehouse.exists(asset, args.website) else "  (missing)"

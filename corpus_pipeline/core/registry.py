@@ -259,12 +259,10 @@ def _parse_website(entry: Any, where: str) -> Website:
         _check_netloc(host, "same_site_hosts", fail)
     for bool_option in (
         "restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod", "follow_nofollow_links",
-        "markdown_links", "markdown_images",
+        "markdown_links", "markdown_images", "keep_listings",
     ):
         if bool_option in entry:
             options[bool_option] = _expect(entry, bool_option, bool, fail)
-    if "keep_listings" in entry:
-        options["keep_listings"] = _expect(entry, "keep_listings", bool, fail)
     if "max_recurse_level" in entry:
         level = _expect(entry, "max_recurse_level", int, fail)
         if level == 0 or level < -1:

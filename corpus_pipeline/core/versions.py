@@ -383,11 +383,8 @@ def count_rows(path: Path) -> int:
 
 def file_checksum(path: Path) -> str:
     """SHA-256 of a file, in hex."""
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _copy_atomically(source: Path, target: Path) -> None:

@@ -16,8 +16,6 @@ import gzip
 import json
 import shutil
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -100,16 +98,10 @@ def write_export_records(
 def mirror_export(published: Path, folder: Path) -> None:
     """Copy a published export to a local folder, swapped in whole (for readers that want it outside the
     warehouse, e.g. on a training machine's disk)."""
-    with _swapped_in_whole(Path(folder)) as staging:
-        shutil.copytree(published, staging)
-
-
-@contextmanager
-def _swapped_in_whole(folder: Path) -> Iterator[Path]:
-    """A staging folder beside ``folder``, swapped in for it when the block ends without an error (removed if not)."""
+    folder = Path(folder)
     staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
     try:
-        yield staging
+        shutil.copytree(published, staging)
         _swap_in(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
