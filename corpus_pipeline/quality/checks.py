@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import polars as pl
+
 
 @dataclass(frozen=True)
 class GatePolicy:
@@ -48,6 +50,16 @@ ROW_COUNT_VS_CURRENT = CheckSpec(
 ERROR_SHARE = CheckSpec(
     "error_share", "At most max_error_share of the records carry an error (default: half).", blocking=False
 )
+
+
+def row_count(rows: pl.LazyFrame) -> int:
+    """How many rows a lazy frame holds (only the count is computed)."""
+    return rows.select(pl.len()).collect().item()
+
+
+def repeated_values(rows: pl.LazyFrame, column: str) -> int:
+    """How many values of ``column`` stand in more than one row."""
+    return row_count(rows.group_by(column).len().filter(pl.col("len") > 1))
 
 
 def refusal_cause(outcomes: Sequence[CheckOutcome]) -> str | None:

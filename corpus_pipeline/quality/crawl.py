@@ -15,6 +15,8 @@ from corpus_pipeline.quality.checks import (
     CheckSpec,
     GatePolicy,
     error_share,
+    repeated_values,
+    row_count,
     row_count_vs_current,
 )
 from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, pages_distinct_vs_current
@@ -34,7 +36,7 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
     rows = pl.scan_parquet(candidate).select("url", "kind", "outcome", "error", "source")
     documents = _usable_documents(rows)
     current_documents = _usable_documents(pl.scan_parquet(current)) if current is not None else None
-    attempted = rows.filter(~pl.col("source").is_in(NOT_DOCUMENT_SOURCES)).select(pl.len()).collect().item()
+    attempted = row_count(rows.filter(~pl.col("source").is_in(NOT_DOCUMENT_SOURCES)))
     errors = rows.filter(pl.col("error").is_not_null())
 
     reachable = documents > 0
@@ -44,8 +46,7 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
     page_errors = errors.filter(~pl.col("url").str.ends_with("/robots.txt"))
     reason = _most_common_error(page_errors) or _most_common_error(errors) or "no page was found"
     cause = None if reachable else f"0 of {expected} pages fetched: {reason}"
-    duplicated = rows.group_by("url").len().filter(pl.col("len") > 1).select(pl.len()).collect().item()
-    total = rows.select(pl.len()).collect().item()
+    duplicated = repeated_values(rows, "url")
     return [
         CheckOutcome(
             WEBSITE_REACHABLE, reachable, {"documents": documents, "first_errors": _first_errors(errors)}, cause
@@ -60,17 +61,12 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
         # The first asset a soft outage shows in: refused here, it leaves the current crawl (and the conditional-GET
         # state the next night builds on) in place.
         pages_distinct_vs_current(candidate, current, policy),
-        error_share(errors.select(pl.len()).collect().item(), total, policy),
+        error_share(row_count(errors), row_count(rows), policy),
     ]
 
 
 def _usable_documents(rows: pl.LazyFrame) -> int:
-    return (
-        rows.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
-        .select(pl.len())
-        .collect()
-        .item()
-    )
+    return row_count(rows.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE)))
 
 
 def _most_common_error(errors: pl.LazyFrame) -> str | None:

@@ -14,6 +14,8 @@ from corpus_pipeline.quality.checks import (
     GatePolicy,
     error_share,
     not_empty,
+    repeated_values,
+    row_count,
     row_count_vs_current,
 )
 
@@ -32,22 +34,14 @@ def judge_records(
         row_count_vs_current(rows, count_rows(current) if current is not None else None, policy, what="records"),
     ]
     if with_errors:
-        errors = pl.scan_parquet(candidate).filter(pl.col("error").is_not_null()).select(pl.len()).collect().item()
+        errors = row_count(pl.scan_parquet(candidate).filter(pl.col("error").is_not_null()))
         outcomes.append(error_share(errors, rows, policy))
     return outcomes
 
 
 def unique_canonical_urls(candidate: Path) -> CheckOutcome:
     """Fails when a canonical URL has two records."""
-    repeated = (
-        pl.scan_parquet(candidate)
-        .group_by("canonical_url")
-        .len()
-        .filter(pl.col("len") > 1)
-        .select(pl.len())
-        .collect()
-        .item()
-    )
+    repeated = repeated_values(pl.scan_parquet(candidate), "canonical_url")
     cause = None if repeated == 0 else f"{repeated} canonical URLs have more than one record"
     return CheckOutcome(UNIQUE_CANONICAL_URLS, repeated == 0, {"repeated": repeated}, cause)
 
@@ -59,19 +53,13 @@ def no_ignored_urls(candidate: Path, urls_to_ignore: Sequence[str]) -> CheckOutc
         if urls_to_ignore
         else pl.lit(False)
     )
-    ignored = pl.scan_parquet(candidate).filter(matches).select(pl.len()).collect().item()
+    ignored = row_count(pl.scan_parquet(candidate).filter(matches))
     cause = None if ignored == 0 else f"{ignored} records have a URL listed in urls_to_ignore"
     return CheckOutcome(NO_IGNORED_URLS, ignored == 0, {"ignored_urls": ignored}, cause)
 
 
 def no_empty_content(candidate: Path) -> CheckOutcome:
     """Fails when a record has no text."""
-    empty = (
-        pl.scan_parquet(candidate)
-        .filter(pl.col("content").fill_null("").str.strip_chars() == "")
-        .select(pl.len())
-        .collect()
-        .item()
-    )
+    empty = row_count(pl.scan_parquet(candidate).filter(pl.col("content").fill_null("").str.strip_chars() == ""))
     cause = None if empty == 0 else f"{empty} records have no text"
     return CheckOutcome(NO_EMPTY_CONTENT, empty == 0, {"empty_records": empty}, cause)
