@@ -25,8 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from corpus_pipeline.core.object_versions import VERSION_METADATA, ObjectPartitionHistory
-from corpus_pipeline.core.versions import LEDGER_FILE, PartitionHistory, UnknownVersionError, Version
+from corpus_pipeline.core.versions import (
+    LEDGER_FILE,
+    VERSION_METADATA,
+    ObjectPartitionHistory,
+    PartitionHistory,
+    UnknownVersionError,
+    Version,
+)
 
 
 @dataclass

@@ -28,11 +28,16 @@ import pyarrow as pa
 from corpus_pipeline.core.checkpoint import CHECKPOINTS_DIR, Checkpoint, ObjectCheckpoint
 from corpus_pipeline.core.folder_versions import FolderHistory, ObjectFolderHistory
 from corpus_pipeline.core.lease import DEFAULT_LEASE_SECONDS
-from corpus_pipeline.core.object_versions import ObjectPartitionHistory
 from corpus_pipeline.core.partition_writer import DEFAULT_ROW_GROUP_SIZE
 from corpus_pipeline.core.registry import WEBSITE_NAME_PATTERN
 from corpus_pipeline.core.storage import ObjectStore, ObjectStoreSettings, is_object_store_uri
-from corpus_pipeline.core.versions import DEFAULT_KEEP_VERSIONS, VERSIONS_DIR, PartitionHistory, VersionWriter
+from corpus_pipeline.core.versions import (
+    DEFAULT_KEEP_VERSIONS,
+    VERSIONS_DIR,
+    ObjectPartitionHistory,
+    PartitionHistory,
+    VersionWriter,
+)
 
 DATA_DIR_ENV_VAR = "CORPUS_PIPELINE_DATA"
 WAREHOUSE_ENV_VAR = "CORPUS_PIPELINE_WAREHOUSE"
