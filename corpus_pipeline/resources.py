@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import Any
 
 import dagster as dg
 from pydantic import Field
@@ -28,6 +29,13 @@ from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD, DEFAULT_URLS_TO_IG
 from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.pdf.settings import PdfSettings
 from corpus_pipeline.quality.checks import GatePolicy
+
+
+def fields_named_alike(settings: type, config: dg.ConfigurableResource) -> dict[str, Any]:
+    """The values of ``config``'s fields that the dataclass ``settings`` has under the same name: the knobs a resource
+    hands to the core's settings as they are."""
+    shared = {field.name for field in dataclasses.fields(settings)} & set(type(config).model_fields)
+    return {name: getattr(config, name) for name in shared}
 
 
 class CrawlerConfig(dg.ConfigurableResource):
@@ -125,9 +133,7 @@ class CrawlerConfig(dg.ConfigurableResource):
 
     def crawl_settings(self) -> CrawlSettings:
         """The crawler's view of this configuration: every field that CrawlSettings has under the same name."""
-        shared = {field.name for field in dataclasses.fields(CrawlSettings)} & set(type(self).model_fields)
-        values = {name: getattr(self, name) for name in shared}
-        return CrawlSettings(**{**values, "no_follow": tuple(self.no_follow)})
+        return CrawlSettings(**{**fields_named_alike(CrawlSettings, self), "no_follow": tuple(self.no_follow)})
 
     def extraction_budget(self) -> ExtractionBudget:
         """What one HTML page may cost (time and markup depth)."""
@@ -212,8 +218,4 @@ class ParquetWarehouse(dg.ConfigurableResource):
 
     def gate_policy(self) -> GatePolicy:
         """What a new version must show to become current."""
-        return GatePolicy(
-            max_row_drop_share=self.max_row_drop_share,
-            max_error_share=self.max_error_share,
-            max_distinct_drop_share=self.max_distinct_drop_share,
-        )
+        return GatePolicy(**fields_named_alike(GatePolicy, self))

@@ -9,6 +9,7 @@ from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS, TextFormat
 from corpus_pipeline.lm.policy import FILTER_ORDER, QualityPolicy
 from corpus_pipeline.quality.kept_share import DEFAULT_MAX_KEPT_SHARE_DROP
+from corpus_pipeline.resources import fields_named_alike
 
 _DEFAULT = QualityPolicy()
 
@@ -55,13 +56,6 @@ class TrainingSetPolicy(dg.ConfigurableResource):
     )
 
     def quality_policy(self) -> QualityPolicy:
-        """The core's view of the policy."""
-        return QualityPolicy(
-            enabled=tuple(self.filters),
-            languages=tuple(self.languages),
-            min_language_score=self.min_language_score,
-            min_doc_words=self.min_doc_words,
-            min_stop_words=self.min_stop_words,
-            c4_filter_no_terminal_punct=self.c4_filter_no_terminal_punct,
-            c4_min_num_sentences=self.c4_min_num_sentences,
-        )
+        """The core's view of the policy: the filters enabled, and every field QualityPolicy has under the same name."""
+        values = fields_named_alike(QualityPolicy, self)
+        return QualityPolicy(**{**values, "enabled": tuple(self.filters), "languages": tuple(self.languages)})
