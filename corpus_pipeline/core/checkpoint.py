@@ -32,6 +32,7 @@ CHECKPOINTS_DIR = "_checkpoints"
 STARTED_FILE = "started.json"
 FLUSH_ROWS = 100  # a killed crawl re-fetches at most this many pages
 FLUSH_SECONDS = 15.0  # ...or what it fetched in this long, on a slow website
+READ_BATCH_ROWS = 256  # rows read back at a time: a resumed crawl holds a few hundred bodies, not its whole past
 
 
 class Checkpoint:
@@ -58,17 +59,19 @@ class Checkpoint:
     def row_count(self) -> int:
         return sum(self._open_part(part).metadata.num_rows for part in self.parts())
 
-    def rows(self, extra: Mapping[str, Any] | None = None, batch_rows: int = 256) -> Iterator[dict[str, Any]]:
+    def rows(self, extra: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
         """The rows written so far, one at a time (parts are read in batches), with ``extra`` columns added."""
-        return _rows_of(self.tables(batch_rows), extra or {})
+        added = extra or {}
+        # A generator's first iterable is evaluated at once: the parts are listed now, as tables() says.
+        return ({**row, **added} for table in self.tables() for row in table_rows(table))
 
-    def tables(self, batch_rows: int = 256) -> Iterator[pa.Table]:
+    def tables(self) -> Iterator[pa.Table]:
         """The rows written so far as small Arrow tables.
 
         The list of parts is taken now, not when iteration starts, so parts appended
         while a resumed run reads its past never come back to it as past.
         """
-        return _read_parts(self.parts(), batch_rows, self._open_part, self.file_schema)
+        return _read_parts(self.parts(), self._open_part, self.file_schema)
 
     def start(self) -> None:
         """Begin a fresh run: forget older parts and note the start time."""
@@ -188,19 +191,12 @@ class CheckpointAppender:
         self.flush()
 
 
-def _read_parts(parts: list[Any], batch_rows: int, open_part: Callable[[Any], pq.ParquetFile],
-                schema: pa.Schema) -> Iterator[pa.Table]:
+def _read_parts(parts: list[Any], open_part: Callable[[Any], pq.ParquetFile], schema: pa.Schema) -> Iterator[pa.Table]:
     for part in parts:
-        for batch in open_part(part).iter_batches(batch_size=batch_rows):
+        for batch in open_part(part).iter_batches(batch_size=READ_BATCH_ROWS):
             table = pa.Table.from_batches([batch])
             # A part written before a column was added to the schema (a run resumed after an upgrade): nulls.
             for name in schema.names:
                 if name not in table.column_names:
                     table = table.append_column(schema.field(name), pa.nulls(table.num_rows, schema.field(name).type))
             yield table
-
-
-def _rows_of(tables: Iterator[pa.Table], extra: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
-    for table in tables:
-        for row in table_rows(table):
-            yield {**row, **extra}

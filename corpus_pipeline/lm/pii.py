@@ -21,13 +21,12 @@ class PiiResult:
 
 
 class PiiScrubber:
-    """Finds e-mail addresses and IP addresses (public ones only by default: 127.0.0.1 or 10.0.0.1 name nobody)."""
+    """Finds e-mail addresses and public IP addresses (127.0.0.1 or 10.0.0.1 name nobody)."""
 
-    def __init__(self, public_ips_only: bool = True) -> None:
+    def __init__(self) -> None:
         patterns = PIIFormatter()
         self._email: re.Pattern[str] = patterns.emails_replacer.regex
         self._ip: re.Pattern[str] = patterns.ip_replacer.regex
-        self.public_ips_only = public_ips_only
 
     def scrub(self, text: str) -> PiiResult:
         """``text`` with every e-mail and IP address replaced by a placeholder, and the counts."""
@@ -36,7 +35,7 @@ class PiiScrubber:
 
         def replace_ip(match: re.Match[str]) -> str:
             nonlocal ips
-            if not public_ip_validator(match.group(0), public_only=self.public_ips_only):
+            if not public_ip_validator(match.group(0), public_only=True):
                 return match.group(0)
             ips += 1
             return IP_PLACEHOLDER
