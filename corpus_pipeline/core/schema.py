@@ -1,7 +1,8 @@
 """Parquet contracts between the pipeline stages.
 
 Stages meet only through these schemas: each stage writes exactly these columns
-and the next one reads them. Extend a schema by adding columns; never rename.
+and the next one reads them. Extend a schema by adding columns; never rename. A column added
+later is null in the partitions written before it. What each column means: ``columns.py``.
 """
 
 from __future__ import annotations
@@ -34,12 +35,8 @@ RAW_PAGES_SCHEMA = pa.schema(
         pa.field("indexable", pa.bool_()),  # contains_str and no robots noindex: goes to parsed_pages
         pa.field("fetched_at", UTC_TIMESTAMP, nullable=False),
         pa.field("body", pa.large_binary()),
-        # Added later (partitions written before lack it): the page's robots directives that bind us (meta robots,
-        # X-Robots-Tag): "noindex", "nofollow", "noindex, nofollow"; null when none restricts (crawl/robots_meta.py).
-        pa.field("robots", pa.string()),
-        # Added later (partitions written before lack it): seconds the URL's requests waited for the host's pace
-        # (crawl/throttle.py) before they could start; elapsed_s leaves them out.
-        pa.field("pace_wait_s", pa.float64()),
+        pa.field("robots", pa.string()),  # crawl/robots_meta.py
+        pa.field("pace_wait_s", pa.float64()),  # crawl/throttle.py
     ]
 )
 
@@ -75,17 +72,11 @@ RECORD_FIELDS = [
     # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content) |
     # second_opinion_lines_added (lines of Resiliparse's reading the line arbiter judged main content put back).
     pa.field("extraction", pa.string()),
-    # What the page is (issue 42; extract/page_kind.py, extract/site_page_kinds.py; null for PDFs, which are documents):
-    # document | listing (archives, indexes, tag and date pages, paginated lists, search results: other pages' titles,
-    # excerpts or texts) | error_page (a soft 404). Listings and error pages stay out of canonical_url_groups and corpus
-    # unless the website's registry entry sets keep_listings.
-    pa.field("page_kind", pa.string()),
+    pa.field("page_kind", pa.string()),  # document | listing | error_page (extract/page_kind.py, site_page_kinds.py)
     pa.field("page_kind_evidence", pa.string()),  # the page's declarations, then the site-wide pass's reasons
     pa.field("title_links", pa.list_(pa.string())),  # same-host pages the page's headings link to (a listing's titles)
     pa.field("title_inlinks", pa.int32()),  # listings of the website linking to the page from a heading
-    # Added later (partitions written before lack it; issue 45, extract/markdown.py): the content as Markdown, from the
-    # same reading (headings, lists, GFM tables, fenced code, quotes, emphasis); content is its text without markup.
-    pa.field("markdown", pa.string()),
+    pa.field("markdown", pa.string()),  # extract/markdown.py; content is its text without markup
 ]
 RECORD_SCHEMA = pa.schema(RECORD_FIELDS)
 

@@ -311,7 +311,7 @@ def near_duplicate_pairs(
         if pool is None:
             pool = stack.enter_context(worker_pool(workers, len(texts)))
         if signatures is None:
-            signatures = _signature_matrix(texts, prepare, pool, workers)
+            signatures = _signature_matrix(texts, prepare, pool)
         candidates = _candidates(signatures, min_estimated_jaccard)
         agreement = _agreement(signatures, candidates) if connecting else None
         del signatures
@@ -735,17 +735,13 @@ def _identity(text: str) -> str:
 
 
 def _signature_matrix(
-    texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str], pool: WorkerPool | None, workers: int
+    texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str], pool: WorkerPool | None
 ) -> np.ndarray:
     matrix = np.empty((len(texts), NUM_PERM), dtype=np.uint64)
-    if pool is not None:
-        blocks = pool.map(_signature_block, _chunks(texts, prepare))
-        for start, block in zip(range(0, len(texts), _CHUNK), blocks, strict=True):
-            matrix[start : start + len(block)] = block
-    else:
-        for start in range(0, len(texts), _CHUNK):
-            block = _signature_block((list(texts[start : start + _CHUNK]), prepare))
-            matrix[start : start + len(block)] = block
+    jobs = _chunks(texts, prepare)
+    blocks = pool.map(_signature_block, jobs) if pool is not None else map(_signature_block, jobs)
+    for start, block in zip(range(0, len(texts), _CHUNK), blocks, strict=True):
+        matrix[start : start + len(block)] = block
     return matrix
 
 
