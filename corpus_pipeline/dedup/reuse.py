@@ -123,8 +123,7 @@ class DedupMemo:
                 "second": nulls_t + [second for (_, second), _ in pairs],
                 "score": nulls_t + [score for _, score in pairs],
             },
-            schema={"settings": pl.String, "text": pl.Binary, "content_key": pl.String, "signature": pl.Binary,
-                    "first": pl.Binary, "second": pl.Binary, "score": pl.Float64},
+            schema=pl.Schema(DEDUP_MEMO_SCHEMA),
         )
         return frame.to_arrow().cast(DEDUP_MEMO_SCHEMA)
 
