@@ -20,6 +20,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Literal
 from urllib.parse import quote, urljoin
 
@@ -46,8 +47,10 @@ _CALLOUT_CLASSES = frozenset({
     "important", "caution", "hint",
 })
 # Highlighter class prefixes and wrappers that name a code block's language (``language-python``, ``lang-js``,
-# ``highlight-python``, ``sourceCode python``); words that are never a language are left out.
+# ``highlight-python``), or a class word after which the next names it (Pandoc's ``sourceCode numberSource python``,
+# SyntaxHighlighter's ``brush: js;``); words that are never a language are left out.
 _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight|brush:?|sourcecode)-?([\w+#.-]+)$", re.IGNORECASE)
+_LANGUAGE_AFTER = re.compile(r"(?:^|\s)(?:sourceCode(?:\s+number\w+)*|brush:)\s+([\w+#.-]+)", re.IGNORECASE)
 _NOT_LANGUAGES = frozenset({
     "highlight", "notranslate", "default", "none", "text", "plain", "plaintext", "source", "code", "chroma",
     "hljs", "shiki", "nohighlight", "sourcecode", "default-lang", "codehilite",
@@ -58,6 +61,7 @@ _NOT_LANGUAGES = frozenset({
 _BACKSLASHED = str.maketrans({char: "\\" + char for char in "\\`*[]$"})
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?]|$)")
 _ENTITY_START = re.compile(r"&(?=#?\w+;|$)")
+_BACKTICKS = re.compile("`+")
 _ESCAPABLE = re.compile(r"[\\`*\[\]$<&_|]")
 # An underscore that could open or close emphasis (not between two word characters).
 _LOOSE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
@@ -69,6 +73,7 @@ _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _FENCE = re.compile(r"^(?:(`{3,})(?=[^`]*$)|(~{3,}))")
 _ITEM_MARKER = re.compile(r"^(?:[-+*]|\d{1,9}[.)])(?: +|$)")
 _ATX = re.compile(r"^#{1,6}(?: +|$)")
+_CELL_DELIMITER = re.compile(r"(?<!\\)\|")
 _TABLE_RULE = re.compile(r"^\|(?: --- \|)+$")
 _QUOTE = re.compile(r"^ {0,3}> ?")
 # What trafilatura's text output adds to a list item and a table row.
@@ -268,8 +273,7 @@ class _Renderer:
                     self._close(marker)
                 if markdown := normalized_line("".join(self.markdown)):
                     self._emit("", markdown, ctx)
-            if self.plain or len(self.markdown) != len(self.open):
-                self._reopen()
+            self._reopen()
             return
         for marker in reversed(self.open):
             self._close(marker)
@@ -346,7 +350,7 @@ class _Renderer:
         lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
         opener, closer = marker.opener, marker.closer
         if marker.code:
-            fence = "`" * (_longest_run(core, "`") + 1)
+            fence = "`" * (_longest_run(core) + 1)
             pad = " " if core[0] == "`" or core[-1] == "`" else ""
             opener, closer = fence + pad, pad + fence
         self.markdown[marker.at :] = [lead, opener, core, closer, trail]
@@ -417,7 +421,7 @@ class _Renderer:
             start = int(parent.get("start") or 1)
         except ValueError:
             start = 1
-        position = sum(1 for sibling in node.itersiblings(preceding=True) if sibling.tag == "li")
+        position = sum(1 for _ in node.itersiblings("li", preceding=True))
         return f"{max(start, 0) + position}."
 
     def _inline(self, node: etree._Element, tag: str, ctx: _Context) -> None:
@@ -489,14 +493,10 @@ class _Renderer:
         row = 0
         for child in table:
             tag = child.tag if isinstance(child.tag, str) else ""
-            if tag == "tr":
-                self._row(child, group, row, ctx)
-                row += 1
-            elif tag in _TABLE_SECTIONS:
-                for tr in child:
-                    if isinstance(tr.tag, str) and tr.tag == "tr":
-                        self._row(tr, group, row, ctx)
-                        row += 1
+            if tag == "tr" or tag in _TABLE_SECTIONS:
+                for tr in [child] if tag == "tr" else child.iterchildren("tr"):
+                    self._row(tr, group, row, ctx)
+                    row += 1
             elif tag:
                 self.element(child, ctx)  # a caption: a line of its own
                 self.new_block(ctx)
@@ -593,13 +593,9 @@ def _split_tex(node: etree._Element, tail: bool) -> None:
         return
     pieces[-1].tail = text[last:]
     if tail:
-        parent = node.getparent()
-        if parent is None:
-            return
         node.tail = lead
-        at = parent.index(node) + 1
-        for offset, span in enumerate(pieces):
-            parent.insert(at + offset, span)
+        for span in reversed(pieces):
+            node.addnext(span)  # right after the element, its tail (the spans' lead) in place
     else:
         node.text = lead
         for offset, span in enumerate(pieces):
@@ -668,11 +664,9 @@ def _code_text(pre: etree._Element) -> str:
 
 def _language(pre: etree._Element) -> str:
     """The language a code block declares in its classes or its wrappers' (``language-x``, ``highlight-x``...)."""
-    candidates = [pre, *pre.iterchildren("code")]
-    candidates += list(pre.iterancestors())[:3]
-    for node in candidates:
-        for word in (node.get("class") or "").split():
-            match = _LANGUAGE_CLASS.match(word)
+    for node in (pre, *pre.iterchildren("code"), *islice(pre.iterancestors(), 3)):
+        classes = node.get("class") or ""
+        for match in (*map(_LANGUAGE_CLASS.match, classes.split()), _LANGUAGE_AFTER.search(classes)):
             if match and match.group(1).lower() not in _NOT_LANGUAGES:
                 return match.group(1).lower()
         language = (node.get("data-lang") or node.get("data-language") or "").strip().lower()
@@ -710,12 +704,9 @@ def _is_callout(node: etree._Element) -> bool:
     return not _CALLOUT_CLASSES.isdisjoint((node.get("class") or "").lower().split())
 
 
-def _longest_run(text: str, char: str) -> int:
-    longest = run = 0
-    for c in text:
-        run = run + 1 if c == char else 0
-        longest = max(longest, run)
-    return longest
+def _longest_run(text: str) -> int:
+    """The longest run of backticks in ``text`` (a code span's or block's fence is one longer)."""
+    return max(map(len, _BACKTICKS.findall(text)), default=0)
 
 
 def render_elements(
@@ -859,16 +850,13 @@ def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Li
         while end < len(lines) and lines[end].kind == "code" and lines[end].group == line.group:
             end += 1
         run, block = lines[position:end], blocks[line.group]
-        start = stop = first = last = -1
-        for at, rendered in enumerate(block):  # the run's ends in the block, by their place in the code
-            if rendered.index == run[0].index:
-                start = first = at
-            if rendered.index == run[-1].index:
-                stop = last = at
-        if start < 0 or stop < 0:
+        places = [rendered.index for rendered in block]  # the run's ends in the block, by their place in the code
+        if run[0].index not in places or run[-1].index not in places:
             whole.extend(run)
             position = end
             continue
+        start = first = places.index(run[0].index)
+        stop = last = places.index(run[-1].index)
         while first > 0 and not _WORD.search(block[first - 1].plain):
             first -= 1
         while last + 1 < len(block) and not _WORD.search(block[last + 1].plain):
@@ -991,7 +979,7 @@ def _fence(lines: Sequence[Line], indent: int) -> list[str]:
     block = lines[0].code
     kept = {line.index for line in lines}
     rows = [block[i] for i in range(min(kept), max(kept) + 1) if i in kept or not normalized_line(block[i])]
-    fence = "`" * max(3, max((_longest_run(row, "`") for row in rows), default=0) + 1)
+    fence = "`" * max(3, max(map(_longest_run, rows), default=0) + 1)
     pad = " " * indent
     return [f"{pad}{fence}{lines[0].language}", *(f"{pad}{row}" if row.strip() else "" for row in rows), pad + fence]
 
@@ -1051,21 +1039,9 @@ def strip_markdown(markdown: str) -> str:
 
 def _row_lines(row: str) -> list[str]:
     """The plain lines of a table row's cells (each cell's ``<br>``-separated lines, in order)."""
-    cells, current, position = [], [], 1
-    while position < len(row):
-        char = row[position]
-        if row.startswith("\\|", position):  # an escaped pipe (a backslash before anything else is itself)
-            current.append("\\|")
-            position += 2
-            continue
-        if char == "|":
-            cells.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-        position += 1
     lines = []
-    for cell in cells:
+    # Between the row's outer pipes, at each pipe no backslash escapes (a cell's own backslash is written "\\").
+    for cell in _CELL_DELIMITER.split(row)[1:-1]:
         for part in cell.replace("\\|", "|").split("<br>"):
             if line := normalized_line(_inline_plain(part)):
                 lines.append(line)
@@ -1082,18 +1058,19 @@ def _inline_plain(text: str) -> str:
         if char == "\\" and position + 1 < length and text[position + 1] in _ASCII_PUNCTUATION:
             out.append(text[position + 1])
             position += 2
-        elif char == "`":
-            run = _run_length(text, position, "`")
-            close = _closing_run(text, position + run, "`", run)
-            if close < 0:
+        elif char == "`" and (opening := _BACKTICKS.match(text, position)) is not None:
+            run = opening.end() - position
+            # A code span closes at the next run of as many backticks, no more, no fewer.
+            closing = re.compile(f"(?<!`){'`' * run}(?!`)").search(text, position + run)
+            if closing is None:
                 out.append(text[position : position + run])
                 position += run
                 continue
-            inner = text[position + run : close]
+            inner = text[position + run : closing.start()]
             if len(inner) >= 2 and inner[0] == " " and inner[-1] == " " and inner.strip():
                 inner = inner[1:-1]
             out.append(inner)
-            position = close + run
+            position = closing.end()
         elif char == "$":
             run = 2 if text.startswith("$$", position) else 1
             close = text.find("$" * run, position + run)
@@ -1112,24 +1089,6 @@ def _inline_plain(text: str) -> str:
             out.append(char)
             position += 1
     return "".join(out)
-
-
-def _run_length(text: str, start: int, char: str) -> int:
-    end = start
-    while end < len(text) and text[end] == char:
-        end += 1
-    return end - start
-
-
-def _closing_run(text: str, start: int, char: str, run: int) -> int:
-    """Where the next run of exactly ``run`` ``char`` starts after ``start`` (-1: none)."""
-    position = text.find(char * run, start)
-    while position >= 0:
-        length = _run_length(text, position, char)
-        if length == run:
-            return position
-        position = text.find(char * run, position + length)
-    return -1
 
 
 def _after_link(text: str, start: int) -> int:

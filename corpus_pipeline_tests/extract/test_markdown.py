@@ -97,6 +97,11 @@ def test_code_keeps_its_whitespace_and_its_language() -> None:
     source = '<div class="highlight-python"><pre><span>def f():</span>\n\n    return 1\n</pre></div>'
     assert _markdown(source) == "```python\ndef f():\n\n    return 1\n```"
     assert _markdown('<pre><code class="lang-js">a`b</code></pre>').startswith("```js\n")
+    # Highlighters that name it in the class word after theirs: Pandoc (with line numbers), SyntaxHighlighter.
+    pandoc = '<div class="sourceCode"><pre class="sourceCode numberSource haskell numberLines"><code>x</code></pre></div>'
+    assert _markdown(pandoc) == "```haskell\nx\n```"
+    assert _markdown('<pre class="brush: js; gutter: false">x</pre>') == "```js\nx\n```"
+    assert _markdown('<div class="highlight notranslate"><pre>x</pre></div>') == "```\nx\n```", "no language named"
 
 
 def test_inline_code_emphasis_and_links_by_option() -> None:
