@@ -192,18 +192,20 @@ def max_rss_mib() -> float:
 
 
 def dagster_job_run(
-    work: Path, home: Path, job: str, tags: dict[str, str], code: Path, workers: int
+    work: Path, home: Path, job: str, tags: dict[str, str], code: Path, workers: int, fresh_home: bool = True
 ) -> tuple[list[str], dict[str, str]]:
     """The command line and environment of one ``dagster job execute`` of ``job`` as CI runs it: a fresh
     DAGSTER_HOME at ``home`` with the project's dagster.yaml (scripts/env.sh's instance settings), the registry and
     data folder in ``work``, the code imported from ``code``, no delay between requests and ``workers`` parsing
-    workers."""
+    workers. ``fresh_home=False`` keeps the instance at ``home`` when there is one (a deployment's, night after night).
+    """
     from corpus_pipeline.core.registry import REGISTRY_ENV_VAR
     from corpus_pipeline.core.warehouse import DATA_DIR_ENV_VAR
 
-    shutil.rmtree(home, ignore_errors=True)
-    home.mkdir(parents=True)
-    shutil.copy(Path(__file__).resolve().parents[1] / "dagster.yaml", home / "dagster.yaml")
+    if fresh_home or not (home / "dagster.yaml").exists():
+        shutil.rmtree(home, ignore_errors=True)
+        home.mkdir(parents=True)
+        shutil.copy(Path(__file__).resolve().parents[1] / "dagster.yaml", home / "dagster.yaml")
     config = work / "run_config.yaml"
     config.write_text(json.dumps({"resources": {"crawler_config": {"config": {"min_delay_s": 0.0, "workers": workers}}}}))
     dagster = shutil.which("dagster", path=str(Path(sys.executable).parent)) or "dagster"
