@@ -34,8 +34,10 @@ class PartitionWriter:
         schema: pa.Schema,
         row_group_size: int = DEFAULT_ROW_GROUP_SIZE,
         drop_columns: Iterable[str] = (),
+        compression: str = "zstd",
     ) -> None:
         self.path = path
+        self.compression = compression
         # The hive partition column lives in the folder name; storing it in the
         # file too would clash when a notebook reads with hive_partitioning.
         self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
@@ -47,7 +49,7 @@ class PartitionWriter:
 
     def __enter__(self) -> Self:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = pq.ParquetWriter(self._tmp, self.file_schema, compression="zstd")
+        self._writer = pq.ParquetWriter(self._tmp, self.file_schema, compression=self.compression)
         return self
 
     def write(self, row: Mapping[str, Any]) -> None:
