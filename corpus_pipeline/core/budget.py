@@ -5,6 +5,10 @@ its budget is to end the process running it. pebble's ``ProcessPool`` does that 
 when a worker takes the task) and starts a new worker in its place, so the remaining items go on. Workers are fresh
 interpreters (spawn): a fork of a Dagster step would count the step's ~260 MiB of imports again in each worker's RSS.
 Results come back in input order, with a bounded number of items read ahead.
+
+:class:`WorkerPool` keeps such workers, without a time budget, for several maps: the corpus stage maps two functions
+over its texts (content keys and signatures, then verification blocks), and starting workers twice would import
+their modules twice.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, wait
-from contextlib import contextmanager
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
@@ -33,6 +38,10 @@ _READ_AHEAD_PER_WORKER = 32  # items read ahead of the oldest unfinished one: bo
 # Parsing left ~29 MiB free but held in a worker's heap after 400 Debian handbook pages; a trim takes ~2 ms, 5 % of a
 # page. One item in 16 (at random: no counter to keep across a worker's items) kept a worker as small for 0.3 ms.
 _TRIM_ONE_ITEM_IN = 16
+# A WorkerPool's jobs in flight per worker: the running job and the next, so a worker never waits for this process.
+# Jobs are read (their texts pickled) only as workers have room for them, so the texts of every job are never held
+# twice at once.
+_QUEUED_PER_WORKER = 2
 
 
 @contextmanager
@@ -167,3 +176,52 @@ def _why(error: BaseException, budget: Budget) -> Unfinished:
     if isinstance(error, ProcessExpired):
         return Unfinished(f"worker process died (exit code {error.exitcode})")
     return Unfinished(f"{type(error).__name__}: {error}")
+
+
+class WorkerPool:
+    """``size`` worker processes, stopped by :meth:`close` (or leaving a ``with`` block)."""
+
+    def __init__(self, size: int) -> None:
+        self._stack = ExitStack()
+        self._pool = self._stack.enter_context(worker_processes(size))
+        self._room = max(1, size) * _QUEUED_PER_WORKER
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every worker (a busy one is killed)."""
+        self._stack.close()
+
+    def map(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        """``function`` (top-level, picklable) of each job, in the jobs' order."""
+        pending: deque[Future] = deque()
+        for job in jobs:
+            pending.append(self._schedule(function, job))
+            if len(pending) >= self._room:
+                yield _result(pending.popleft())
+        while pending:
+            yield _result(pending.popleft())
+
+    def map_unordered(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        """:meth:`map`'s results as they come, so a long job never holds the others back."""
+        jobs = iter(jobs)
+        running = {self._schedule(function, job) for job in islice(jobs, self._room)}
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            running |= {self._schedule(function, job) for job in islice(jobs, len(done))}
+            yield from (_result(future) for future in done)
+
+    def _schedule(self, function: Callable[[Any], Any], job: Any) -> Future:
+        return self._pool.schedule(call_and_trim, (function, job))
+
+
+def _result(future: Future) -> Any:
+    """The job's value; a job that raised, or whose worker died, raises RuntimeError here."""
+    error = future.exception()
+    if error is not None:
+        raise RuntimeError(f"a worker job failed: {type(error).__name__}: {error}") from error
+    return future.result()

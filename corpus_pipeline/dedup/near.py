@@ -20,7 +20,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
-from corpus_pipeline.core.worker_pool import WorkerPool
+from corpus_pipeline.core.budget import WorkerPool
 from corpus_pipeline.dedup.normalize import content_key_of_paragraphs, normalize_content
 
 Result = TypeVar("Result")

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 import polars as pl
 
-from corpus_pipeline.core.worker_pool import WorkerPool
+from corpus_pipeline.core.budget import WorkerPool
 from corpus_pipeline.dedup.corpus import _Texts  # the per-website stage's view of the texts, read on demand
 from corpus_pipeline.dedup.near import (
     BANDS,

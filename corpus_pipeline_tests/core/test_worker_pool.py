@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from corpus_pipeline.core.worker_pool import WorkerPool
+from corpus_pipeline.core.budget import WorkerPool
 
 
 def test_one_pool_serves_several_maps_in_order_and_as_they_come():
