@@ -13,13 +13,14 @@ import re
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import WORD, line_key
 
-# The whole line, word for word (case aside): an ad slot's label and the words that go with it.
-_AD_LABELS = frozenset({
-    ("advertisement",),
-    ("skip", "advertisement"),
-    ("advertisement", "continue", "reading", "below"),
-    ("story", "continues", "below", "advertisement"),
-    ("article", "continues", "below", "advertisement"),
+# The whole line, word for word (case aside): an ad slot's label and the words that go with it, as line keys (their
+# words joined by spaces): a reading's lines are keyed already (``text.line_key``).
+_AD_LABEL_KEYS = frozenset({
+    "advertisement",
+    "skip advertisement",
+    "advertisement continue reading below",
+    "story continues below advertisement",
+    "article continues below advertisement",
 })
 # A pointer's label, then a colon: "Read more:", "Related stories:", "More from The Times:", "Don't miss:".
 _POINTER = re.compile(
@@ -28,10 +29,6 @@ _POINTER = re.compile(
     r"|don'?t miss)\s*:",
     re.I,
 )
-
-
-# The labels as line keys (their words joined by spaces): a reading's lines are keyed already (``text.line_key``).
-_AD_LABEL_KEYS = frozenset(" ".join(label) for label in _AD_LABELS)
 
 
 def is_ad_label(line: str) -> bool:
