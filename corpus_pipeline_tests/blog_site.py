@@ -83,6 +83,18 @@ def build_blog_site(root: Path) -> BlogFacts:
         listings[f"/sections/{category}/"] = (f"Section: {category}", members, False)
     for path, (title, members, full) in listings.items():
         files[path] = _listing_page(title, members, posts, full=full)
+    # Indexes of the archives, as Jekyll's Chirpy writes them: a tag cloud (each tag's count inside its link) and the
+    # months (each month's count beside it). Their lines name the archives by their links, not by their titles.
+    cloud = "".join(
+        f'<li><a class="tag" href="/topics/{tag}/">{tag}<span class="count">{len(members)}</span></a></li>'
+        for tag, members in sorted(by_tag.items())
+    )
+    months = "".join(
+        f'<li><a href="{path}">{members[0].published:%B %Y}</a> ({len(members)})</li>' for path, members in by_month.items()
+    )
+    for path, title, entries in (("/topics/", "Topics", cloud), ("/months/", "Months", months)):
+        files[path] = _layout(title, f'<h1 class="page-title">{title}</h1><ul class="index">{entries}</ul>', posts)
+        listings[path] = (title, [], False)
     pages = [posts[i : i + PER_PAGE] for i in range(0, len(posts), PER_PAGE)]
     for number, members in enumerate(pages, start=1):
         path = "/" if number == 1 else f"/page/{number}/"
@@ -107,7 +119,8 @@ def _layout(title: str, main: str, posts: list[BlogPost], head: str = "") -> str
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} – {SITE_NAME}</title>{head}</head>
 <body>
 <header class="site-header"><a class="site-title" href="/">{SITE_NAME}</a>
-<nav><a href="/">Home</a> <a href="/sections/news/">News</a> <a href="/sections/guides/">Guides</a></nav></header>
+<nav><a href="/">Home</a> <a href="/sections/news/">News</a> <a href="/sections/guides/">Guides</a>
+<a href="/topics/">Topics</a> <a href="/months/">Months</a></nav></header>
 <div class="wrap">
 <main class="content">
 {main}

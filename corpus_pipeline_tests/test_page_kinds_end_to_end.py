@@ -68,3 +68,12 @@ def test_listings_link_to_the_posts_by_their_titles(blog_run):
     base_url, facts, parsed, _ = blog_run
     inlinks = dict(zip(parsed["canonical_url"], parsed["title_inlinks"], strict=True))
     assert all(inlinks[canonical_url(base_url + post.path)] >= 3 for post in facts.posts)
+
+
+def test_the_indexes_of_the_archives_are_listings_by_their_links(blog_run):
+    # The tag cloud's and the months' lines name the archives as the links do ("garden3", "March 2024 (2)"), not as
+    # the archives' titles do ("Topic: garden", "Month: March 2024").
+    base_url, _, parsed, _ = blog_run
+    evidence = dict(zip(parsed["url"], parsed["page_kind_evidence"], strict=True))
+    for path in ("/topics/", "/months/"):
+        assert "link-list:" in (evidence[base_url + path] or ""), (path, evidence[base_url + path])
