@@ -16,6 +16,7 @@ from itertools import islice
 
 from lxml import etree, html
 
+from corpus_pipeline.extract.metadata import TITLE_SEPARATORS
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import WORD, line_key
 
@@ -50,16 +51,32 @@ def heading_anchors(
     return anchors
 
 
+class _Part(str):
+    """A title's part that is the page's first h1: a heading is the headline when it is all of it (half of a short
+    part is any line of one of its words, "axios({" of "axios API")."""
+
+
 def page_titles(document: html.HtmlElement) -> tuple[str, ...]:
-    """The words of the page's ``<title>`` and ``og:title`` (what the title column is read from)."""
+    """The words of the page's ``<title>`` and ``og:title`` (what the title column is read from), and of the part of
+    the title that is the page's first h1 (a short headline beside a long site name: "License - PyMdown Extensions
+    Documentation", where the site's name, not "License", is most of the title)."""
     found = [document.findtext(".//title") or ""]
     found += document.xpath("//meta[@property='og:title']/@content")[:1]
-    return tuple(key for title in found if (key := line_key(title)))
+    keys = [key for title in found if (key := line_key(title))]
+    if any(TITLE_SEPARATORS.search(title) for title in found):
+        parts = {line_key(part) for title in found for part in TITLE_SEPARATORS.split(title)}
+        h1 = document.find(".//h1")
+        if h1 is not None and (key := line_key(h1.text_content())) and key in parts and key not in keys:
+            keys.append(_Part(key))
+    return tuple(keys)
 
 
 def _is_headline(heading: str, title: str) -> bool:
-    """Whether a heading is the title's own words: most of it (a title adds the site's name, "Headline | Site")."""
-    return heading in title and 2 * len(heading.split()) >= len(title.split())
+    """Whether a heading is the title's own words, whole words: most of it (a title adds the site's name, "Headline |
+    Site"; "Legacy EM" is no headline of "Legacy Emphasis - Python-Markdown"), or all of its part that is the h1."""
+    if isinstance(title, _Part):
+        return heading == title
+    return f" {heading} " in f" {title} " and 2 * len(heading.split()) >= len(title.split())
 
 
 def without_headline(

@@ -60,6 +60,21 @@ def test_the_headline_goes_with_the_header_lines_above_it_but_not_below_a_paragr
     assert without_headline("Heat pumps outlast the winter", ()) == "Heat pumps outlast the winter"
 
 
+def test_a_short_headline_beside_a_long_site_name_and_a_heading_that_only_begins_a_title_word():
+    def titles(title: str, h1: str) -> tuple[str, ...]:
+        return page_titles(html.fromstring(f"<html><head><title>{title}</title></head><body><h1>{h1}</h1></body></html>"))
+
+    # The title's part that is the h1 is the headline, not the site's name that is most of the title.
+    licence = titles("License - PyMdown Extensions Documentation", "License")
+    assert without_headline("License\nPyMdown Extensions\nThe MIT License", licence) == "PyMdown Extensions\nThe MIT License"
+    # That part is matched whole: half of it is any line of one of its words.
+    axios = titles("axios API – The axios Logbook", "axios API")
+    assert without_headline("axios({\nmethod: 'post'", axios) == "axios({\nmethod: 'post'"
+    # Words are matched whole: "Legacy EM" is no headline of "Legacy Emphasis".
+    legacy = titles("Legacy Emphasis - Python-Markdown", "Legacy EM")
+    assert without_headline("Legacy EM\nSummary\nThe extension", legacy) == "Legacy EM\nSummary\nThe extension"
+
+
 def test_script_text_and_overlong_headings_anchor_nothing():
     document = html.fromstring(
         "<html><body><h2>Prices</h2><script>var tracking = 'one two three four';</script><p>one two three four five</p>"
