@@ -6,7 +6,9 @@ truth text, which the generator rendered from that source). Every Markdown (the 
 ``output_format="markdown"``, html2text's, markdownify's) is parsed by the same CommonMark + GFM-table parser
 (markdown-it-py), and per document compared on:
 
-- headings: (text, level), a heading that repeats the title left out on every side (the record's ``title`` holds it);
+- headings: (text, level), a heading that repeats the title left out on every side (the record's ``title`` holds it):
+  the document's title in the truth, or the page's own ``<title>`` (a home page's "Python-Markdown", where the
+  website's navigation names it "Home");
 - list items: the text of each item's first paragraph;
 - table cells: (row, column, text);
 - code blocks: their exact text (trailing spaces of a line and of the block left out);
@@ -28,6 +30,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 
 import trafilatura
@@ -71,8 +74,8 @@ class Source:
     def text(self) -> str:
         return fragment_text(self.html) if self.html is not None else _render_text(self.markdown)
 
-    def structures(self, title: str) -> Structures:
-        return html_structures(self.html, title) if self.html is not None else structures(self.markdown, title)
+    def structures(self, titles: tuple[str, ...]) -> Structures:
+        return html_structures(self.html, titles) if self.html is not None else structures(self.markdown, titles)
 
 
 def site_sources(site: BuiltSite, cache: Path) -> list[Source]:
@@ -204,12 +207,13 @@ def _parser():
     return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
 
-def structures(markdown: str, title: str = "") -> Structures:
-    """The headings, list items, table cells and code blocks of a Markdown document, and its rendered text."""
+def structures(markdown: str, titles: tuple[str, ...] = ()) -> Structures:
+    """The headings, list items, table cells and code blocks of a Markdown document, and its rendered text
+    (``titles``: the document's titles, left out of its headings)."""
     parser = _parser()
     tokens = parser.parse(markdown or "")
     found = Structures(text=fragment_text(parser.render(markdown or "")))
-    title_key = _key(title)
+    title_keys = _title_keys(titles)
     row = col = -1
     pending_item = False
     for index, token in enumerate(tokens):
@@ -217,7 +221,7 @@ def structures(markdown: str, title: str = "") -> Structures:
         if kind == "heading_open":
             text = _key(_inline_text(tokens[index + 1]))
             level = int(token.tag[1])
-            if text and text != title_key:
+            if text and text not in title_keys:
                 found.headings[(text, level)] += 1
         elif kind == "list_item_open":
             pending_item = True
@@ -248,7 +252,7 @@ _HTML_BLOCKS = frozenset({
 })
 
 
-def html_structures(fragment: str, title: str = "") -> Structures:
+def html_structures(fragment: str, titles: tuple[str, ...] = ()) -> Structures:
     """The structures of a rendered source, as :func:`structures` reads them from Markdown: headings (text, level),
     each list item's first paragraph, table cells (row, column), ``pre`` blocks' text."""
     from lxml import html
@@ -257,12 +261,12 @@ def html_structures(fragment: str, title: str = "") -> Structures:
     if not fragment.strip():
         return found
     root = html.fragment_fromstring(fragment, create_parent="div")
-    title_key = _key(title)
+    title_keys = _title_keys(titles)
     for element in root.iter():
         tag = element.tag if isinstance(element.tag, str) else ""
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             text = _key(element.text_content())
-            if text and text != title_key:
+            if text and text not in title_keys:
                 found.headings[(text, int(tag[1]))] += 1
         elif tag == "li":
             if text := _key(_first_paragraph(element)):
@@ -306,6 +310,11 @@ def _inline_text(token) -> str:
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
     return "".join(parts)
+
+
+def _title_keys(titles: tuple[str, ...]) -> set[str]:
+    # A title as text: a generator's navigation may hold it escaped ("Contributing &amp; Support").
+    return {_key(unescape(title)) for title in titles}
 
 
 def _key(text: str) -> str:
@@ -394,10 +403,11 @@ def score_site_markdown(
     with ProcessPoolExecutor(max_workers=workers) as pool:
         readings = list(pool.map(_converted, items, chunksize=4))
     for (page, stored), converted in zip(chosen, readings):
-        truth = matched[page.path].structures(page.title)
+        titles = (page.title, page_title(stored.body))  # type: ignore[attr-defined]
+        truth = matched[page.path].structures(titles)
         predictions = {OURS: ours.get(stored.url, "") or "", **converted}  # type: ignore[attr-defined]
         for reading, markdown in predictions.items():
-            found = structures(markdown, page.title)
+            found = structures(markdown, titles)
             scores = result.scores.setdefault(reading, {metric: [] for metric in METRICS})
             for metric, (mine, theirs) in {
                 "headings": (found.headings, truth.headings),
@@ -410,6 +420,13 @@ def score_site_markdown(
                     scores[metric].append(value)
             scores["text"].append(bag_f1(_without_title(found.text, page.title), _without_title(page.text, page.title)))
     return result
+
+
+def page_title(body: bytes) -> str:
+    """The text of the page's ``<title>``."""
+    from corpus_pipeline.extract.html_tree import parse_html
+
+    return parse_html(body).findtext(".//title") or ""
 
 
 def _converted(item: tuple[bytes, str, tuple[str, ...]]) -> dict[str, str]:
@@ -427,7 +444,7 @@ def _converted(item: tuple[bytes, str, tuple[str, ...]]) -> dict[str, str]:
 
 def _without_title(text: str, title: str) -> str:
     lines = (text or "").strip().split("\n", 1)
-    if title and _key(lines[0]) == _key(title):
+    if title and _key(lines[0]) in _title_keys((title,)):
         return lines[1] if len(lines) > 1 else ""
     return text or ""
 
