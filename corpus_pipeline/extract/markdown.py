@@ -319,17 +319,16 @@ class _Renderer:
             self.lines.append(Line(plain, markdown, "paragraph", ctx.depth, quote=ctx.quote, joined=joined))
 
     def open_marker(self, opener: str, closer: str, code: bool = False) -> _Marker:
-        if code and self.code_end is not None and self.code_end[1] == len(self.markdown) and not self.markdown[-1]:
+        at = len(self.markdown)
+        if code and self.code_end is not None and self.code_end[1] == at and not self.markdown[-1]:
             # Right after another code span: one span (two side by side read as one with backticks inside).
             start = self.code_end[0]
             lead, _, core, _, _ = self.markdown[start:]
             self.markdown[start:] = [lead, opener, core]
-            marker = _Marker(opener, closer, start + 1, code)
-            self.open.append(marker)
-            self.code_spans += 1
-            return marker
-        marker = _Marker(opener, closer, len(self.markdown), code)
-        self.markdown.append(opener)
+            at = start + 1
+        else:
+            self.markdown.append(opener)
+        marker = _Marker(opener, closer, at, code)
         self.open.append(marker)
         self.code_spans += code
         return marker
@@ -525,8 +524,7 @@ def mark_tex(document: etree._Element) -> None:
         parent = script.getparent()
         if parent is None:
             continue
-        marker = etree.Element("span")
-        marker.set(TEX_ATTRIBUTE, script.text or "")
+        marker = etree.Element("span", {TEX_ATTRIBUTE: script.text or ""})
         if "mode=display" in (script.get("type") or ""):
             marker.set(_DISPLAY_ATTRIBUTE, "1")
         marker.tail = script.tail
@@ -578,8 +576,7 @@ def _split_tex(node: etree._Element, tail: bool) -> None:
         tex = next(group for group in match.groups() if group is not None)
         if not tex.strip():
             continue
-        span = etree.Element("span")
-        span.set(TEX_ATTRIBUTE, tex)
+        span = etree.Element("span", {TEX_ATTRIBUTE: tex})
         if match.group("inline") is None and match.group("dollar") is None:
             span.set(_DISPLAY_ATTRIBUTE, "1")
         span.text = match.group(0)
@@ -646,17 +643,14 @@ def _code_text(pre: etree._Element) -> str:
     pieces: list[str] = []
     for event, node in etree.iterwalk(pre, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else ""
+        if tag == "br" and event == "start":
+            pieces.append("\n")  # a line of its own, blank or not (Prism's blank lines are a <br> alone)
+        elif tag in BLOCK_TAGS and tag != "br" and node is not pre and pieces and not pieces[-1].endswith("\n"):
+            pieces.append("\n")  # a block inside: lines of its own
         if event == "start":
-            if tag == "br":
-                pieces.append("\n")  # a line of its own, blank or not (Prism's blank lines are a <br> alone)
-            elif tag in BLOCK_TAGS and node is not pre and pieces and not pieces[-1].endswith("\n"):
-                pieces.append("\n")
             if tag and node.text:
                 pieces.append(node.text)
-            continue
-        if tag in BLOCK_TAGS and tag != "br" and node is not pre and pieces and not pieces[-1].endswith("\n"):
-            pieces.append("\n")
-        if node is not pre and node.tail:
+        elif node is not pre and node.tail:
             pieces.append(node.tail)
     text = "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
     return text.lstrip("\n")
