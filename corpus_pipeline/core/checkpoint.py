@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from corpus_pipeline.core.arrow_values import table_from_rows, table_rows
+from corpus_pipeline.core.partition_writer import dictionary_columns
 from corpus_pipeline.core.storage import ObjectStore
 
 CHECKPOINTS_DIR = "_checkpoints"
@@ -95,7 +96,7 @@ class Checkpoint:
         """Write one complete part; it appears under its final name whole or not at all."""
         final = self.folder / name
         tmp = final.with_name(f".{final.name}.{uuid.uuid4().hex}.tmp")
-        pq.write_table(table, tmp, compression="zstd")
+        pq.write_table(table, tmp, compression="zstd", use_dictionary=dictionary_columns(table.schema))
         os.replace(tmp, final)
 
     def _read_marker(self) -> str | None:
