@@ -187,6 +187,29 @@ def test_math_is_kept_as_its_tex() -> None:
     assert strip_markdown(markdown_of(lines)) == plain_of(lines) == "Area x^2 grows.\n\nMean \\bar{x} and\n\na|b\n\nOld y_1 MathJax."
 
 
+def test_display_math_is_a_line_of_its_own() -> None:
+    from corpus_pipeline.extract.markdown import mark_tex
+
+    katex = (
+        '<span class="katex-display"><span class="katex"><span class="katex-mathml"><math display="block"><semantics>'
+        '<mi>x</mi><annotation encoding="application/x-tex">\\int f</annotation></semantics></math></span>'
+        '<span class="katex-html" aria-hidden="true">∫f</span></span></span>'
+    )
+    source = (
+        f'<p>So {katex} holds, <script type="math/tex; mode=display">a = b</script> too.</p>'
+        '<table><tr><th>k</th><th>v</th></tr><tr><td><script type="math/tex">a|b</script></td><td>1</td></tr></table>'
+    )
+    for loader in ("", '<script src="/mathjax.js"></script>'):
+        # On a typesetting page, a formula in an element's tail (after <b>) is math too.
+        document = parse_html(f"<html><head>{loader}</head><body><main>{source}<p><b>Then</b> $y$.</p></main></body></html>")
+        mark_tex(document)
+        lines = render_elements([document.find(".//main")])
+        markdown = markdown_of(lines)
+        assert strip_markdown(markdown) == plain_of(lines)
+        tail = "**Then** $y$." if loader else "**Then** \\$y\\$."
+        assert markdown == f"So\n\n$$\\int f$$\n\nholds,\n\n$$a = b$$\n\ntoo.\n\n| k | v |\n| --- | --- |\n| $a\\|b$ | 1 |\n\n{tail}"
+
+
 def test_prism_lines_keep_their_blank_lines() -> None:
     source = (
         '<pre class="language-js"><code><div class="token-line">a()<br></div>'
