@@ -123,6 +123,27 @@ def test_definition_lists_and_admonitions_read_as_text() -> None:
     assert _markdown(source) == "**Term**\n\nMeaning\n\n> Careful"
 
 
+def test_structures_the_generated_html_seldom_holds() -> None:
+    # Two code spans side by side are one (written apart, they would read as one span with backticks inside).
+    assert _markdown("<p>Run <code>a</code><code>`b</code> now</p>") == "Run ``a`b`` now"
+    # A caption is a line above its table; a cell spanning two columns leaves the second empty.
+    table = "<table><caption>Sizes</caption><tr><th>k</th><th>v</th></tr><tr><td colspan='2'>wide</td><td>3</td></tr></table>"
+    assert _markdown(table) == "Sizes\n\n| k | v |  |\n| --- | --- | --- |\n| wide |  | 3 |"
+    # Code in a list item is indented under it; code in a quote is quoted, its blank line too.
+    item = "<ul><li>Install:<pre><code>pip install x\n  --user</code></pre></li><li>next</li></ul>"
+    assert _markdown(item) == "- Install:\n\n  ```\n  pip install x\n    --user\n  ```\n\n- next"
+    assert _markdown("<blockquote><p>Run</p><pre>a\n\n  b</pre></blockquote>") == "> Run\n>\n> ```\n> a\n>\n>   b\n> ```"
+    # Layout tables read as text: declared so, one column, text between the cells.
+    for layout, text in (("<table role='presentation'><tr><td>menu</td><td>body</td></tr></table>", "menu\n\nbody"),
+                         ("<table><tr><td>one</td></tr><tr><td>column</td></tr></table>", "one\n\ncolumn"),
+                         ("<table><tr><td>a</td>, <td>b</td></tr></table>", "a\n\n,\n\nb")):
+        assert _markdown(layout) == text
+    for source in (table, item, "<blockquote><p>Run</p><pre>a\n\n  b</pre></blockquote>"):
+        body = parse_html(f"<html><body><main>{source}</main></body></html>").find(".//main")
+        lines = render_elements([body])
+        assert strip_markdown(markdown_of(lines)) == plain_of(lines) == element_text(body)
+
+
 def test_reader_lines_map_back_to_their_elements() -> None:
     body = parse_html(
         "<html><body><main><h2>Install</h2><ul><li>first</li></ul>"
@@ -132,6 +153,10 @@ def test_reader_lines_map_back_to_their_elements() -> None:
     mapped = mapped_lines("Install\n- first\n| a | b |\n|---|---|\nfrom elsewhere *", lines)
     assert markdown_of(mapped) == "## Install\n\n- first\n\n| a | b |\n| --- | --- |\n\nfrom elsewhere \\*"
     assert plain_of(mapped) == "Install\n\nfirst\n\na\n\nb\n\nfrom elsewhere *"
+    # A list item the page does not hold, written out by a reader, stays an item at the depth its indent gives.
+    assert markdown_of(mapped_lines("- first\n  - a reader's own\n* another", lines)) == (
+        "- first\n  - a reader's own\n- another"
+    )
 
 
 _DOC_PAGE = """<html><head><title>Install | Docs</title></head><body><nav><a href="/">Home</a></nav>
