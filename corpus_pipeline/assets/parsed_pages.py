@@ -113,7 +113,9 @@ def parsed_pages(
         outcomes = judge_records(version.path, current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
         # and shows here, where most records share one main text.
-        outcomes.append(records_distinct_vs_current(version.path, current, policy))
+        # Every record kept and its kind too: the version's titles and texts are the current version's, one for one.
+        same_records = kinds_reused and night.records.computed == 0
+        outcomes.append(records_distinct_vs_current(version.path, current, policy, same_records))
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 

@@ -18,7 +18,7 @@ from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.link_memo import LINKS_MEMO, LINKS_MEMO_SCHEMA, LinkMemo
 from corpus_pipeline.crawl.previous import PreviousCrawl
-from corpus_pipeline.crawl.report import summarize_crawl
+from corpus_pipeline.crawl.report import pages_of_previous, summarize_crawl
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.crawl import RAW_PAGES_CHECKS, judge_crawl
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
@@ -86,7 +86,9 @@ def raw_pages(
         checkpoint.clear()
         return_freed_memory()  # the crawl's bodies went through this process: its later stages need none of it
 
-        outcomes = judge_crawl(version.path, current, warehouse.gate_policy())
+        # The crawl read its previous bodies from the current version: when they are all it has, they are measured once.
+        same_pages = current is not None and pages_of_previous(pl.scan_parquet(version.path), pl.scan_parquet(current))
+        outcomes = judge_crawl(version.path, current, warehouse.gate_policy(), same_pages)
         summary = summarize_crawl(pl.scan_parquet(version.path), pl.scan_parquet(current) if current else None)
         yield from publish_if_good(context, history, version, outcomes, RAW_PAGES_SCHEMA, PREVIEW, summary)
 

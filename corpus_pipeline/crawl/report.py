@@ -54,3 +54,21 @@ def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[s
     ).height
     summary["pages_gone"] = len(known - now)
     return summary
+
+
+def pages_of_previous(rows: pl.LazyFrame, previous: pl.LazyFrame) -> bool:
+    """Whether a crawl's usable HTML pages are the ``previous`` crawl's, body for body: each was answered ``304`` (or
+    skipped by an unchanged sitemap lastmod) and took that crawl's body of its URL, one page a URL on both sides, as
+    many on both sides. Checks that compare the two crawls' pages then need to read only one of them."""
+
+    def pages(frame: pl.LazyFrame) -> pl.DataFrame:
+        usable_html = (pl.col("kind") == "html") & pl.col("outcome").is_in(USABLE)
+        return frame.filter(usable_html).select("url", "outcome").collect()
+
+    now, before = pages(rows), pages(previous)
+    return (
+        now.height == before.height
+        and now["url"].n_unique() == now.height
+        and before["url"].n_unique() == before.height
+        and bool(now["outcome"].is_in(UNCHANGED).all())
+    )

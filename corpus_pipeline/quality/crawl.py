@@ -31,8 +31,11 @@ NOT_DOCUMENT_SOURCES = ("robots", "sitemap_index")  # rows of robots.txt files a
 CAUSE_CHARS = 200
 
 
-def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> list[CheckOutcome]:
-    """The outcomes of RAW_PAGES_CHECKS for a crawl written at ``candidate``, against the ``current`` version."""
+def judge_crawl(
+    candidate: Path, current: Path | None, policy: GatePolicy, same_pages: bool = False
+) -> list[CheckOutcome]:
+    """The outcomes of RAW_PAGES_CHECKS for a crawl written at ``candidate``, against the ``current`` version
+    (``same_pages``: its HTML pages are the current version's, body for body; see pages_distinct_vs_current)."""
     rows = pl.scan_parquet(candidate).select("url", "kind", "outcome", "error", "source")
     documents = _usable_documents(rows)
     current_documents = _usable_documents(pl.scan_parquet(current)) if current is not None else None
@@ -60,7 +63,7 @@ def judge_crawl(candidate: Path, current: Path | None, policy: GatePolicy) -> li
         ),
         # The first asset a soft outage shows in: refused here, it leaves the current crawl (and the conditional-GET
         # state the next night builds on) in place.
-        pages_distinct_vs_current(candidate, current, policy),
+        pages_distinct_vs_current(candidate, current, policy, same_as_current=same_pages),
         error_share(row_count(errors), row_count(rows), policy),
     ]
 

@@ -11,7 +11,7 @@ from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.link_memo import LINKS_MEMO_SCHEMA, LinkMemo
 from corpus_pipeline.crawl.previous import PreviousCrawl
-from corpus_pipeline.crawl.report import summarize_crawl
+from corpus_pipeline.crawl.report import pages_of_previous, summarize_crawl
 from corpus_pipeline_tests.crawl.conftest import make_website, stored_crawl
 from corpus_pipeline_tests.support.http_server import LoopbackSite, Response, Route
 
@@ -274,10 +274,11 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
         assert found["/"]["outcome"] == "not_modified", "links of unchanged pages are still followed"
         conditional = [headers for method, path, headers in site.requests if path == "/a.html"][-1]
         assert conditional.get("If-None-Match") == '"a1"'
-    summary = summarize_crawl(
-        pl.DataFrame(second, schema=pl.from_arrow(RAW_PAGES_SCHEMA.empty_table()).schema).lazy(), first.lazy()
-    )
+    second_rows = pl.DataFrame(second, schema=pl.from_arrow(RAW_PAGES_SCHEMA.empty_table()).schema).lazy()
+    summary = summarize_crawl(second_rows, first.lazy())
     assert summary["pages_unchanged"] == 2 and summary["pages_new"] == 0 and summary["pages_gone"] == 0
+    assert pages_of_previous(second_rows, first.lazy()), "every page answered 304: the previous crawl's bodies"
+    assert not pages_of_previous(first.lazy(), first.lazy()), "fetched pages are not known to be the previous ones"
 
 
 def test_a_recrawl_takes_the_links_of_unchanged_pages_from_the_link_memo(fast_settings, tmp_path):

@@ -100,3 +100,16 @@ def test_distinct_values_count_a_missing_value_as_one_and_preview_the_commonest(
     measure = titles.measure()
     assert (measure.documents, measure.distinct, measure.most_common_count) == (4, 3, 2)
     assert measure.most_common == "(none)" and measure.share == 0.75
+
+
+def test_pages_and_records_known_to_be_the_current_ones_are_measured_once_with_the_same_outcome(tmp_path):
+    # An unchanged night: the caller knows the candidate holds the current version's pages (records), one for one.
+    bodies = [page(f"Post {n % 4}") for n in range(10)]
+    current, candidate = (crawl(Warehouse(tmp_path / name), bodies) for name in ("current", "candidate"))
+    measured = pages_distinct_vs_current(candidate, current, GatePolicy())
+    assert pages_distinct_vs_current(candidate, current, GatePolicy(), same_as_current=True) == measured
+    rows = [(f"Post {n % 4}", f"Text {n % 3}") for n in range(10)]
+    current, candidate = (records(Warehouse(tmp_path / f"records_{name}"), rows) for name in ("current", "candidate"))
+    measured = records_distinct_vs_current(candidate, current, GatePolicy())
+    assert measured.metadata["distinct_text_share"] == 0.3
+    assert records_distinct_vs_current(candidate, current, GatePolicy(), same_as_current=True) == measured
