@@ -320,10 +320,11 @@ class _Renderer:
 
     def open_marker(self, opener: str, closer: str, code: bool = False) -> _Marker:
         at = len(self.markdown)
-        if code and self.code_end is not None and self.code_end[1] == at and not self.markdown[-1]:
-            # Right after another code span: one span (two side by side read as one with backticks inside).
+        if code and self.code_end is not None and not "".join(self.markdown[self.code_end[1] - 1 :]):
+            # Right after another code span, nothing written since (an empty element at most): one span (two side
+            # by side read as one with backticks inside).
             start = self.code_end[0]
-            lead, _, core, _, _ = self.markdown[start:]
+            lead, _, core = self.markdown[start : start + 3]
             self.markdown[start:] = [lead, opener, core]
             at = start + 1
         else:
@@ -355,6 +356,8 @@ class _Renderer:
         self.markdown[marker.at :] = [lead, opener, core, closer, trail]
         if marker.code:
             self.code_end = (marker.at, len(self.markdown))
+        elif self.code_end is not None and self.code_end[0] >= marker.at:
+            self.code_end = None  # the span is inside this element's text now: a span after it joins nothing
 
     # The walk ----------------------------------------------------------------------------------------------------
 
@@ -770,14 +773,9 @@ def mapped_lines(text: str, rendering: Sequence[Line]) -> list[Line]:
     index = _LineIndex(rendering)
     mapped: list[Line] = []
     for raw in text.split("\n"):
-        line = normalized_line(raw)
-        if not line:
-            continue
-        found = index.take(line)
-        if found is not None:
-            mapped.append(found)
-            continue
-        mapped.extend(_written_structure(raw, line, index))
+        if line := normalized_line(raw):
+            found = index.take(line)
+            mapped.extend([found] if found is not None else _written_structure(raw, line, index))
     return mapped
 
 
@@ -892,18 +890,16 @@ def markdown_of(lines: Sequence[Line]) -> str:
     position = 0
     while position < len(lines):
         line = lines[position]
-        if line.kind == "code":
-            end = _run_end(lines, position, lambda a, b: b.group == a.group and b.index > a.index)
-            indent = _list_indent(lists, line.level) if line.level else 0
+        if line.kind in ("code", "cell"):  # a block of several lines: a code block (in its list item), a table
+            if line.kind == "code":
+                end = _run_end(lines, position, lambda a, b: b.group == a.group and b.index > a.index)
+                rows = _fence(lines[position:end], _list_indent(lists, line.level))
+            else:
+                lists.clear()
+                end = _run_end(lines, position, lambda a, b: b.group == a.group and (b.row, b.col) >= (a.row, a.col))
+                rows = _table(lines[position:end])
             _separate(out, previous, line, tight=False)
-            out.extend(_quoted(row, line.quote) for row in _fence(lines[position:end], indent))
-            previous, position = lines[end - 1], end
-            continue
-        if line.kind == "cell":
-            lists.clear()
-            end = _run_end(lines, position, lambda a, b: b.group == a.group and (b.row, b.col) >= (a.row, a.col))
-            _separate(out, previous, line, tight=False)
-            out.extend(_quoted(row, line.quote) for row in _table(lines[position:end]))
+            out.extend(_quoted(row, line.quote) for row in rows)
             previous, position = lines[end - 1], end
             continue
         if line.kind != "item" or not line.level:
@@ -942,6 +938,7 @@ def _laid_out(line: Line, lists: list[tuple[int, int, int]]) -> str:
 
 
 def _list_indent(lists: list[tuple[int, int, int]], depth: int) -> int:
+    """The indent of the content of the innermost open list item at ``depth`` or above (0 outside lists)."""
     for level, indent, _ in reversed(lists):
         if level <= depth:
             return indent

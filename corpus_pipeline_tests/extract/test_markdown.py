@@ -59,6 +59,8 @@ _OPTIONS = st.builds(MarkdownOptions, links=st.booleans(), images=st.booleans(),
 # Found by the search: an image's alt text in a table cell holding a pipe.
 @example('<table><tr><th></th><th><img alt="|1" src="i.png"></th></tr></table>',
          MarkdownOptions(links=False, images=True, base_url="https://e.org/a/"))
+# Found by the search: an empty code span after one closed inside bold joined the closed one.
+@example("<b><code><b>1</b></code></b><b></b><code></code>", MarkdownOptions())
 def test_markdown_holds_the_plain_text(fragment: str, options: MarkdownOptions) -> None:
     body = parse_html(f"<html><body><main>{fragment}</main></body></html>").find(".//main")
     lines = render_elements([body], options)
@@ -126,6 +128,7 @@ def test_definition_lists_and_admonitions_read_as_text() -> None:
 def test_structures_the_generated_html_seldom_holds() -> None:
     # Two code spans side by side are one (written apart, they would read as one span with backticks inside).
     assert _markdown("<p>Run <code>a</code><code>`b</code> now</p>") == "Run ``a`b`` now"
+    assert _markdown("<p><code>a</code><b></b><code>c</code> <code>d</code></p>") == "`ac` `d`", "an empty element between"
     # A caption is a line above its table; a cell spanning two columns leaves the second empty.
     table = "<table><caption>Sizes</caption><tr><th>k</th><th>v</th></tr><tr><td colspan='2'>wide</td><td>3</td></tr></table>"
     assert _markdown(table) == "Sizes\n\n| k | v |  |\n| --- | --- | --- |\n| wide |  | 3 |"
