@@ -92,12 +92,13 @@ class _Shingler:
         memo = self._memo
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-        values = []
-        for word in words:
-            value = memo.get(word)
-            if value is None:
-                value = memo[word] = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-            values.append(value)
+        values = list(map(memo.get, words))  # most words of a page stand on the website's other pages: known
+        if None in values:
+            for at in [at for at, value in enumerate(values) if value is None]:
+                value = memo.get(words[at])  # a new word seen earlier on this page
+                if value is None:
+                    value = memo[words[at]] = _word_hash(words[at])
+                values[at] = value
         ids = np.array(values, dtype=np.uint64)
         count = len(words) - SHINGLE_WORDS + 1
         mixed = np.zeros(count, dtype=np.uint64)
@@ -109,6 +110,10 @@ class _Shingler:
         mixed *= _MIX[1]
         mixed ^= mixed >> np.uint64(32)
         return mixed
+
+
+def _word_hash(word: str) -> int:
+    return int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
 
 
 def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
@@ -127,16 +132,19 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     lead_sizes = np.zeros(size, dtype=np.int32)
     sketch_sizes = np.zeros(size, dtype=np.int32)
     word_counts = np.zeros(size, dtype=np.int32)
+    # Each record's distinct shingles, kept for step 2 (hashing the words is most of the pass's cost).
+    distinct: list[np.ndarray | None] = [None] * size
     for row in range(size):
         if not usable[row]:
             continue
         words = shingler.words(contents[row])
         word_counts[row] = len(words)
+        hashes = shingler.hashes(words)
+        distinct[row] = unique = np.unique(hashes)
         if len(words) < MIN_PROBE_WORDS:
             continue
-        hashes = shingler.hashes(words)
         lead = np.unique(hashes[:LEAD_SHINGLES])
-        sketch = np.unique(hashes)[:SKETCH_SIZE]
+        sketch = unique[:SKETCH_SIZE]
         lead_sizes[row], sketch_sizes[row] = len(lead), len(sketch)
         probe_hashes += [lead, sketch]
         probe_owners += [np.full(len(lead) + len(sketch), row, dtype=np.int32)]
@@ -160,10 +168,10 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     for row in range(size):
         if not usable[row] or not len(index):
             continue
-        hashes = np.unique(shingler.hashes(shingler.words(contents[row])))
-        if not len(hashes):
+        shingles = distinct[row]
+        if shingles is None or not len(shingles):
             continue
-        lefts, rights = np.searchsorted(index, hashes, "left"), np.searchsorted(index, hashes, "right")
+        lefts, rights = np.searchsorted(index, shingles, "left"), np.searchsorted(index, shingles, "right")
         hit = rights > lefts
         if not hit.any():
             continue
@@ -182,6 +190,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
                 shown[other] = bool(whole)
         if shown:
             shows[row] = shown
+    del distinct
 
     # 3. Decisions.
     titles = column["title"].to_list()
@@ -258,7 +267,7 @@ def _decide(
     # nothing a record is made of in between, only labels shorter than a shingle (dates, counts, a heading): an
     # archive by date, a tag cloud, a category index, a section's table of contents. Whatever the page declares:
     # some themes mark every page up as an article, their archives too.
-    listed, whole, own_words = site_titles.listed(contents[row], names)
+    listed, whole, own_words = site_titles.listed(contents[row], names, enough_own_words=MIN_PROBE_WORDS)
     if is_document:
         listed = whole  # a declared post names other pages by their whole titles to be a list of them
     if (listed >= 2 and own_words < MIN_PROBE_WORDS) or (listed == whole == 1 and own_words == 0):
@@ -355,11 +364,15 @@ class _SiteTitles:
             if words:
                 self._names[" ".join(words)] = True
 
-    def listed(self, content: str | None, own_names: Iterable[str | None]) -> tuple[int, int, int]:
+    def listed(
+        self, content: str | None, own_names: Iterable[str | None], enough_own_words: int | None = None
+    ) -> tuple[int, int, int]:
         """Entries of ``content`` that name another page of the website (a line holding its name, and around it
         labels shorter than a shingle: a date, a count), how many of them name a page by a whole title,
         and the words of the other lines that are at least a shingle long (the page's own text; dates, counts and
-        headings are shorter). A line naming the page itself (one of ``own_names``) lists nothing."""
+        headings are shorter). A line naming the page itself (one of ``own_names``) lists nothing. The reading stops
+        once the page's own words reach ``enough_own_words`` (a page with that much text of its own is no list, however
+        many names it holds: most pages stop at their first paragraph)."""
         own = " | ".join(_line_form(name) for name in own_names)
         listed = whole = own_words = 0
         for line in (content or "").split("\n"):
@@ -372,6 +385,8 @@ class _SiteTitles:
                 whole += named
             elif len(words) >= SHINGLE_WORDS:
                 own_words += len(words)
+                if enough_own_words is not None and own_words >= enough_own_words:
+                    break
         return listed, whole, own_words
 
     def _named(self, words: list[str], own: str) -> bool | None:
