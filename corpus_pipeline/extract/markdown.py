@@ -366,7 +366,7 @@ class _Renderer:
         tag = node.tag if isinstance(node.tag, str) else ""
         if not tag or tag in self.unrendered:
             return  # a comment or processing instruction, a script: no text a reader sees
-        if self.math and _may_be_math(node) and (math := _tex_of(node)) is not None and not self.code_spans:
+        if self.math and (math := _tex_of(node)) is not None and not self.code_spans:
             self._math(*math, tag in BLOCK_TAGS, ctx)
         elif tag in BLOCK_TAGS:
             self._block(node, tag, ctx)
@@ -617,10 +617,6 @@ def _formula_of(annotation: etree._Element) -> etree._Element | None:
             in_display = display is not None and "katex-display" in (display.get("class") or "").split()
             return display if in_display else ancestor
     return math
-
-
-def _may_be_math(node: etree._Element) -> bool:
-    return node.get(TEX_ATTRIBUTE) is not None or "arithmatex" in (node.get("class") or "")
 
 
 def _tex_of(node: etree._Element) -> tuple[str, bool] | None:
