@@ -100,17 +100,13 @@ class PageTemplate:
     def strip(self, document: html.HtmlElement) -> list[str]:
         """Remove template elements from a parsed page, in place; return the template's lines the page lost
         (see :meth:`lines`)."""
-        elements = self._elements(document)
-        lines = self._lines(elements, lambda: _page_text(document, set(elements)))
+        if not self.signatures:
+            return []
+        elements, text = self._elements_and_text(document)
+        lines = self._lines(elements, lambda: text)
         for node in elements:
             node.drop_tree()
         return lines
-
-    def _elements(self, document: html.HtmlElement) -> list[etree._Element]:
-        """The page's template elements, outermost only, in document order."""
-        if not self.signatures:
-            return []
-        return self._outermost(_signed_elements(document, self.frames))
 
     def _outermost(self, signed: list[tuple[etree._Element, int]]) -> list[etree._Element]:
         """The template elements among ``signed`` (in document order), outermost only."""
@@ -125,11 +121,14 @@ class PageTemplate:
         return outermost
 
     def _elements_and_text(self, document: html.HtmlElement) -> tuple[list[etree._Element], str]:
-        """:meth:`_elements` and the page's text without them (``_page_text(document, set(elements))``) in one walk.
+        """The page's template elements, outermost only, in document order, and the page's text without them (a line
+        break around each line-breaking element), in one walk.
 
-        Both walked the whole tree in Python (~0.9 ms of a Debian handbook page's ~1.0 ms of template lines): here
-        the walk that finds the template's frames also collects the text, and only the few subtrees of those frames
-        are read twice (signed, then their text without the template elements found in them).
+        Finding the elements and reading the text apart walked the whole tree twice in Python (~0.9 ms of a Debian
+        handbook page's ~1.0 ms of template lines): here the walk that finds the template's frames also collects the
+        text, and only the few subtrees of those frames are read twice (signed, then their text without the template
+        elements found in them). An element of another frame than the template's is never signed: its signature,
+        which begins with its frame, cannot be the template's.
         """
         body = document.find("body")
         pieces: list[str] = []
@@ -138,7 +137,7 @@ class PageTemplate:
             pieces.append(document.text)
         for child in document:
             if body is None:
-                self._walk(child, 0, pieces, found)  # signed from the root's children on, as _signed_elements does
+                self._walk(child, 0, pieces, found)  # signed from the root's children on, as page_signatures does
             elif child is body:
                 _open(body, pieces)
                 for grandchild in body:
@@ -153,7 +152,8 @@ class PageTemplate:
 
     def _walk(self, node: etree._Element, path: int, pieces: list[str], found: list[etree._Element]) -> None:
         """:func:`_collect_text` of ``node`` (the elements in ``found`` read as dropped), appending the template
-        elements at or below it to ``found``: :func:`_sign_in_frames`'s walk, collecting the text on the way."""
+        elements at or below it to ``found``: each element's frame is the chain of the tags and classes above it, and
+        only the elements of the template's frames are signed (:func:`_sign`), with the text collected on the way."""
         tag = node.tag
         if not isinstance(tag, str) or not (len(node) or tag in BLOCK_TAGS):
             _collect_text(node, (), pieces)  # a comment, or an inline leaf: nothing signed at or below it
@@ -291,19 +291,6 @@ def _primary(code: str | None) -> str | None:
     return match.group(1) if match and match.group(1) in ISO_639_1 else None
 
 
-def _page_text(document: html.HtmlElement, skipped: Collection[etree._Element]) -> str:
-    """The page's text with a line break around each line-breaking element, ``skipped`` elements read as dropped."""
-    pieces: list[str] = []
-    if document.text and isinstance(document.tag, str):
-        pieces.append(document.text)
-    for child in document:
-        _collect_text(child, skipped, pieces)
-    text = "".join(pieces)
-    if isinstance(document.tag, str) and document.tag in _LINE_BREAKING_TAGS:
-        text = f"\n{text}\n"
-    return text
-
-
 def _keys_of_lines_like(lowered: str, keys: set[str]) -> set[str]:
     """Which of ``keys`` (non-empty :func:`line_key` values) are the key of a line of ``lowered`` (a lower-cased text).
 
@@ -373,12 +360,9 @@ def _collect_text(node: etree._Element, skipped: Collection[etree._Element], pie
         pieces.append(node.tail)
 
 
-def _signed_elements(
-    document: html.HtmlElement, frames: Collection[int] | None = None
-) -> list[tuple[etree._Element, int]]:
+def _signed_elements(document: html.HtmlElement) -> list[tuple[etree._Element, int]]:
     """Every template candidate of a page with its signature: tag, class, text and the tags and classes above it,
-    in document order; with ``frames``, only the candidates that may be of those frames (see :func:`_frame`) and
-    those inside them, the others left unsigned.
+    in document order.
 
     What is inside a data table (see :func:`_is_data_table`) is not a candidate: its rows are lines of its cells,
     and the table is one unit.
@@ -387,46 +371,8 @@ def _signed_elements(
     root = body if body is not None else document
     signed: list[tuple[etree._Element, int] | None] = []
     for child in root:
-        if frames is None:
-            _sign(child, 0, signed)
-        else:
-            _sign_in_frames(child, 0, frames, signed)
+        _sign(child, 0, signed)
     return [item for item in signed if item is not None]
-
-
-def _sign_in_frames(
-    node: etree._Element, path: int, frames: Collection[int], signed: list[tuple[etree._Element, int] | None]
-) -> None:
-    """:func:`_sign` of the elements of ``frames`` below and at ``node`` (each with all the candidates inside it).
-
-    A template's elements are of a few frames (the sidebar's, the footer's): the page's other elements need no text
-    and no signature (building their texts was most of a Debian handbook page's template lookup). An element's
-    signature begins with its frame, so an element of another frame never matches. The walk goes down from
-    ``node`` as :func:`_sign` does (each element's frame is the chain of the tags and classes above it) and signs
-    every element of those frames as :func:`_sign` would, with the same path, in document order.
-    """
-    if not _may_hold_candidates(node):
-        return
-    stack = [(node, path)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node, path = pop()
-        tag = node.tag
-        here = _frame(tag, node.get("class", ""), path)
-        if tag in BLOCK_TAGS and here in frames:
-            _sign(node, path, signed)
-        elif len(node) and not (tag == "table" and _is_data_table(node)):
-            # Only children that may hold a candidate are stacked: most of a page's elements are inline leaves.
-            for child in reversed(node):
-                child_tag = child.tag
-                if isinstance(child_tag, str) and (len(child) or child_tag in BLOCK_TAGS):  # _may_hold_candidates
-                    push((child, here))
-
-
-def _may_hold_candidates(node: etree._Element) -> bool:
-    """Whether a template candidate may be at or below ``node``: not a comment, nor an inline leaf."""
-    tag = node.tag
-    return isinstance(tag, str) and (len(node) > 0 or tag in BLOCK_TAGS)
 
 
 def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, int] | None]) -> str:

@@ -12,7 +12,7 @@ from lxml import etree, html
 
 from corpus_pipeline.core.dates import is_web_date, parse_date, to_utc
 from corpus_pipeline.core.memory import malloc_trimmed
-from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
+from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
@@ -128,32 +128,27 @@ def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, d
     if (dated := url_date(url)) is not None:  # what both heuristic searches would answer, without reading the page
         return modified or dated, published or dated
     with chrome_detached(document) as without_chrome:
-        search = HeuristicDates(without_chrome, url, chrome_removed=True)
+        search = HeuristicDates(without_chrome, url)
         return modified or search.find(), published or search.find(original=True)
 
 
 class HeuristicDates:
-    """htmldate's heuristics for both dates of one page, when the page declares none itself, sharing one reading of
-    the page without its chrome.
+    """htmldate's heuristics for both dates of one page, when the page declares none itself, on the page without its
+    chrome (``document``, see :func:`page_dates`).
 
     The website's header, footer, navigation and sidebars date the website, not the page ("since 2019",
-    "© 2024"): they are left out (see :func:`without_page_chrome`).
+    "© 2024"): they are left out (see :func:`chrome_detached`).
 
     For the publication date (``original``) the search extends to dates written in the text next to the page's
     title ("Posted on 3 May", see :func:`text_near_title`), where pages put them; for the last modification it
     stays in the markup, because a date quoted in an article is a worse guess than the sitemap's lastmod that
     comes next.
 
-    With ``chrome_removed`` the tree given is that reading already (:func:`page_dates`); else the page without its
-    chrome is a copy. Nothing here changes the tree given (htmldate's ``find_date`` prunes a copy of it).
+    Nothing here changes the tree given (htmldate's ``find_date`` prunes a copy of it).
     """
 
-    def __init__(self, document: html.HtmlElement, url: str, chrome_removed: bool = False) -> None:
-        self._document, self._url, self._chrome_removed = document, url, chrome_removed
-
-    @cached_property
-    def _without_chrome(self) -> html.HtmlElement:
-        return self._document if self._chrome_removed else without_page_chrome(self._document)
+    def __init__(self, document: html.HtmlElement, url: str) -> None:
+        self._document, self._url = document, url
 
     def find(self, original: bool = False) -> datetime | None:
         """The last modification date, or with ``original`` the publication date; None when none is found.
@@ -163,10 +158,10 @@ class HeuristicDates:
         to the title, and only there: htmldate's extensive search over the whole page took a bare year from any
         paragraph (the Debian handbook's foreword's "1998", read as 1998-01-01).
         """
-        found = _htmldate(self._without_chrome, self._url, original=original, extensive=False)
+        found = _htmldate(self._document, self._url, original=original, extensive=False)
         if found is not None or not original:
             return found
-        near_title = text_near_title(self._without_chrome)
+        near_title = text_near_title(self._document)
         if not may_hold_written_date(near_title):
             return None
         return _htmldate(_text_page(near_title), None, original=True, extensive=True)

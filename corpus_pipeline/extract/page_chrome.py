@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from copy import deepcopy
 
 from lxml import etree, html
 
@@ -33,19 +32,6 @@ _CHROME_TAGGED = etree.XPath(" | ".join(f".//{tag}" for tag in CHROME_TAGS))
 _NAMES_AND_ROLES = etree.XPath(".//@*[name() = 'class' or name() = 'id' or name() = 'role']")
 
 
-def without_page_chrome(document: html.HtmlElement) -> html.HtmlElement:
-    """A copy of ``document`` without the website's header, footer, navigation and sidebars.
-
-    Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or
-    class/id (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>``, where a
-    header or footer holds the article's own byline and date, or holds the page's ``<h1>``.
-    """
-    copy = deepcopy(document)
-    for node in _page_chrome(copy):
-        node.drop_tree()
-    return copy
-
-
 # A chrome element taken out of its page: the element (its tail still on it), its parent, its index there, the
 # sibling before it (None: the parent's text came before it) and that sibling's tail, or that text, before the
 # element's tail joined it.
@@ -54,8 +40,12 @@ _Dropped = tuple[html.HtmlElement, html.HtmlElement, int, "etree._Element | None
 
 @contextmanager
 def chrome_detached(document: html.HtmlElement) -> Iterator[html.HtmlElement]:
-    """``document`` itself without its chrome while the context lasts: what :func:`without_page_chrome` copies, read
-    without the copy (a whole tree's copy costs ~1 % of a Debian handbook page's parse).
+    """``document`` itself without the website's header, footer, navigation and sidebars while the context lasts,
+    read without a copy of it (a whole tree's copy costs ~1 % of a Debian handbook page's parse).
+
+    Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or
+    class/id (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>``, where a
+    header or footer holds the article's own byline and date, or holds the page's ``<h1>``; and the comment sections.
 
     The chrome is taken out as ``drop_tree`` takes it (its tail text joins the text before it) and put back on exit,
     each element, text and tail as it was, also when the reading fails. Nothing may change the document meanwhile.

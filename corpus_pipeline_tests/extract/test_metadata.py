@@ -11,6 +11,7 @@ from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.metadata import HeuristicDates, page_dates
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
+from corpus_pipeline_tests.support.page_chrome import without_page_chrome
 
 NOW = datetime(2026, 11, 24, tzinfo=UTC)
 SITE = parse_registry({"websites": [{"name": "s", "url": "http://127.0.0.1:8000/"}]}).websites[0]
@@ -135,7 +136,7 @@ def test_the_markup_search_is_find_date_s_and_leaves_the_tree_as_it_was(page, or
     tree = html.document_fromstring(page)
     source = html.tostring(tree)
     if found or not original:  # else the publication date goes on to the text next to the title
-        search = HeuristicDates(tree, "https://example.org/post", chrome_removed=True)
+        search = HeuristicDates(tree, "https://example.org/post")
         assert search.find(original) == (parse_date(found) if found else None)
     assert html.tostring(tree) == source, "the tree given is left as it was"
 
@@ -154,7 +155,7 @@ def test_page_dates_reads_the_page_without_its_chrome_and_leaves_it_as_it_was(bo
     document = html.document_fromstring(body)
     source = html.tostring(document)
     # The same searches on a copy of the page without its chrome.
-    search = HeuristicDates(document, "https://example.org/p")
+    search = HeuristicDates(without_page_chrome(document), "https://example.org/p")
     expected = (search.find(), search.find(original=True))
     assert page_dates(document, "https://example.org/p") == expected
     assert html.tostring(document) == source, "the page is put back as it was"

@@ -2,7 +2,8 @@
 
 from lxml import html
 
-from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome, without_page_chrome
+from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome
+from corpus_pipeline_tests.support.page_chrome import without_page_chrome
 
 
 def page(main: str) -> html.HtmlElement:
