@@ -97,9 +97,10 @@ MEMO_SCHEMA = pa.schema(
 _FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
 _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
 # Below these many pages to read again, a night reads them without its pool of worker processes (the survey) or with
-# one worker (the parse, whose time budget needs a process it can stop): a fresh worker's start costs ~1 CPU s, the
-# survey's reading of a page ~5 ms and its parse ~25-70 ms.
-FEW_TO_SURVEY, FEW_TO_PARSE = 64, 16
+# one worker (the parse, whose time budget needs a process it can stop): a fresh worker's start costs ~0.5-1 CPU s, the
+# survey's reading of a page ~5 ms and its parse ~25-70 ms. A second parsing worker costs its start and saves only
+# wall time, half the pages' parse: below 64 pages (~1.6-4.5 s of parse) the night spares its CPU.
+FEW_TO_SURVEY, FEW_TO_PARSE = 64, 64
 # The files of a night's parse in its scratch folder (parse_site).
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
 # They are read back once, in this process: compressing them cost more CPU than their bytes on disk (the Debian
