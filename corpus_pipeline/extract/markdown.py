@@ -74,7 +74,6 @@ _FENCE = re.compile(r"^(?:(`{3,})(?=[^`]*$)|(~{3,}))")
 _ITEM_MARKER = re.compile(r"^(?:[-+*]|\d{1,9}[.)])(?: +|$)")
 _ATX = re.compile(r"^#{1,6}(?: +|$)")
 _CELL_DELIMITER = re.compile(r"(?<!\\)\|")
-_TABLE_RULE = re.compile(r"^\|(?: --- \|)+$")
 _QUOTE = re.compile(r"^ {0,3}> ?")
 # What trafilatura's text output adds to a list item and a table row.
 _TEXT_ITEM = re.compile(r"^(\s*)(?:[-*•]|\d{1,9}[.)])\s+(.*)$")
@@ -992,6 +991,7 @@ def strip_markdown(markdown: str) -> str:
     separated (the ``content`` form)."""
     plain: list[str] = []
     fence: tuple[str, int, int] | None = None  # the open code block: fence character, length, quote depth
+    table_row = 0  # the line's row in the table it is in (0: none); the second is the rule under the header
     for raw in markdown.split("\n"):
         if fence is not None:
             row = raw
@@ -1006,13 +1006,14 @@ def strip_markdown(markdown: str) -> str:
         row, depth = raw.lstrip(), 0
         while (quoted := _QUOTE.match(row)) is not None:
             row, depth = row[quoted.end():].lstrip(), depth + 1
+        table_row = table_row + 1 if row.startswith("|") else 0
         if opening := _FENCE.match(row):
             marks = opening.group(1) or opening.group(2)
             fence = (marks[0], len(marks), depth)
             continue
-        if not row or _TABLE_RULE.match(row):
+        if not row or table_row == 2:  # the rule, not a header row of cells "---" (a line starting "|" is a row)
             continue
-        if row.startswith("|"):
+        if table_row:
             plain.extend(_row_lines(row))
             continue
         if (item := _ITEM_MARKER.match(row)) is not None:
@@ -1029,15 +1030,15 @@ def _row_lines(row: str) -> list[str]:
     lines = []
     # Between the row's outer pipes, at each pipe no backslash escapes (a cell's own backslash is written "\\").
     for cell in _CELL_DELIMITER.split(row)[1:-1]:
-        for part in cell.replace("\\|", "|").split("<br>"):
-            if line := normalized_line(_inline_plain(part)):
+        for part in _inline_plain(cell.replace("\\|", "|"), breaks=True).split("\n"):
+            if line := normalized_line(part):
                 lines.append(line)
     return lines
 
 
-def _inline_plain(text: str) -> str:
+def _inline_plain(text: str, breaks: bool = False) -> str:
     """Inline Markdown without its markup: escapes resolved, code spans and math as their text, links as theirs,
-    images gone."""
+    images gone (``breaks``: a table cell's, each ``<br>`` outside code and math a line break)."""
     out: list[str] = []
     position, length = 0, len(text)
     while position < length:
@@ -1072,6 +1073,9 @@ def _inline_plain(text: str) -> str:
             position += 1
         elif char == "]":
             position = _after_target(text, position + 1)
+        elif breaks and text.startswith("<br>", position):
+            out.append("\n")
+            position += 4
         else:
             out.append(char)
             position += 1

@@ -59,8 +59,9 @@ _OPTIONS = st.builds(MarkdownOptions, links=st.booleans(), images=st.booleans(),
 # Found by the search: an image's alt text in a table cell holding a pipe.
 @example('<table><tr><th></th><th><img alt="|1" src="i.png"></th></tr></table>',
          MarkdownOptions(links=False, images=True, base_url="https://e.org/a/"))
-# Found by the search: an empty code span after one closed inside bold joined the closed one.
+# Found by the search: an empty code span after one closed inside bold joined the closed one; a header row of "---".
 @example("<b><code><b>1</b></code></b><b></b><code></code>", MarkdownOptions())
+@example("<table><tr><th>---</th><th></th></tr></table>", MarkdownOptions())
 def test_markdown_holds_the_plain_text(fragment: str, options: MarkdownOptions) -> None:
     body = parse_html(f"<html><body><main>{fragment}</main></body></html>").find(".//main")
     lines = render_elements([body], options)
@@ -141,7 +142,10 @@ def test_structures_the_generated_html_seldom_holds() -> None:
                          ("<table><tr><td>one</td></tr><tr><td>column</td></tr></table>", "one\n\ncolumn"),
                          ("<table><tr><td>a</td>, <td>b</td></tr></table>", "a\n\n,\n\nb")):
         assert _markdown(layout) == text
-    for source in (table, item, "<blockquote><p>Run</p><pre>a\n\n  b</pre></blockquote>"):
+    # A cell's "<br>" in code or in its text is no line break (mkdocs-material's "hard breaks: <code><br></code>").
+    breaks = "<table><tr><th>a<br>b</th><th>c</th></tr><tr><td>as <code>&lt;br&gt;</code></td><td>&lt;br&gt; x</td></tr></table>"
+    assert _markdown(breaks) == "| a<br>b | c |\n| --- | --- |\n| as `<br>` | \\<br> x |"
+    for source in (table, item, "<blockquote><p>Run</p><pre>a\n\n  b</pre></blockquote>", breaks):
         body = parse_html(f"<html><body><main>{source}</main></body></html>").find(".//main")
         lines = render_elements([body])
         assert strip_markdown(markdown_of(lines)) == plain_of(lines) == element_text(body)
