@@ -1,6 +1,7 @@
 """The Markdown score of issue 45: our ``markdown`` column against the Markdown source of each document.
 
-For the websites whose sources are Markdown (Hugo, Jekyll, VitePress, Docusaurus, MkDocs here), each truth document
+For the websites whose sources are Markdown (Hugo, Jekyll, VitePress, Docusaurus, MkDocs here, and the two blind blogs,
+whose posts, docs and README are rebuilt from their project's sdist as their generator wrote them), each truth document
 is matched to its source file (the bench's generators keep their packages in the cache; a document is matched by its
 truth text, which the generator rendered from that source). Every Markdown (the source, ours, trafilatura's
 ``output_format="markdown"``, html2text's, markdownify's) is parsed by the same CommonMark + GFM-table parser
@@ -96,6 +97,8 @@ def source_bodies(site: BuiltSite, cache: Path) -> list[str]:
         "vitepress-docs": (static.UNDICI, "docs/docs", None),
         "docusaurus-docs": (static.ESLINT_IMPORT, "docs", "eslint-plugin-import"),
     }
+    if site.name in BLOG_SITES:
+        return blog_bodies(site.name, cache)
     if site.name not in specs:
         return []
     spec, folder, changelog_package = specs[site.name]
@@ -108,6 +111,27 @@ def source_bodies(site: BuiltSite, cache: Path) -> list[str]:
         posts = static.releases(package / "CHANGELOG.md", changelog_package, "iso", limit=60)
         bodies += [post.body for post in posts]
     return bodies
+
+
+# The blind blogs (generators/blog_sites.py): CommonMark on Jekyll and Hugo, built from a project's sdist.
+BLOG_SITES = ("jekyll-chirpy", "hugo-blog")
+
+
+def blog_bodies(name: str, cache: Path) -> list[str]:
+    """A blind blog's Markdown bodies as its generator wrote them: its releases' posts, its docs, its README."""
+    import tempfile
+
+    from benchmarks.sites.real.generators import blog_sites as blog
+    from benchmarks.sites.real.sources import pypi_sdist
+
+    (project, version), repo = {
+        "jekyll-chirpy": (blog.STRUCTLOG, "hynek/structlog"), "hugo-blog": (blog.ATTRS, "python-attrs/attrs"),
+    }[name]
+    sdist = pypi_sdist(project, version, cache)
+    with tempfile.TemporaryDirectory() as work:
+        docs = blog.project_docs(sdist, Path(work), repo, lambda rel: "", skip={"index.md", "license.md", "changelog.md"})
+    posts = blog.release_posts(sdist, project, repo)
+    return [doc.body for doc in [*posts, *docs]] + [blog.readme_body(sdist, repo)]
 
 
 # The MkDocs websites of the bench: the source distribution, its documents' folder (and what the site leaves out),
