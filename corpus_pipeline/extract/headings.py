@@ -22,6 +22,7 @@ from corpus_pipeline.extract.text import WORD, line_key
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _UNREAD = frozenset({"script", "style"})
+_MOST_H1 = 8  # the h1s read for the title's parts: a page's header and its headline come first
 
 
 def heading_anchors(
@@ -65,8 +66,10 @@ def page_titles(document: html.HtmlElement) -> tuple[str, ...]:
     keys = [key for title in found if (key := line_key(title))]
     if any(TITLE_SEPARATORS.search(title) for title in found):
         parts = {line_key(part) for title in found for part in TITLE_SEPARATORS.split(title)}
-        h1 = document.find(".//h1")
-        if h1 is not None and (key := line_key(h1.text_content())) and key in parts and key not in keys:
+        # One part only: where the site's name is an h1 too ("dotenv 17.2.3 – dotenv Release Notes", both parts h1s
+        # in WordPress's block themes), the h1s do not tell the headline from the name.
+        named = {key for h1 in islice(document.iter("h1"), _MOST_H1) if (key := line_key(h1.text_content())) in parts}
+        if len(named) == 1 and (key := named.pop()) not in keys:
             keys.append(_Part(key))
     return tuple(keys)
 

@@ -75,6 +75,16 @@ def test_a_short_headline_beside_a_long_site_name_and_a_heading_that_only_begins
     assert without_headline("Legacy EM\nSummary\nThe extension", legacy) == "Legacy EM\nSummary\nThe extension"
 
 
+def test_the_site_name_in_an_h1_beside_the_headline_is_no_headline():
+    # WordPress's block themes: the site's name and the post's headline are both h1s, both parts of the title.
+    page = html.fromstring(
+        "<html><head><title>dotenv 17.2.3 – dotenv Release Notes</title></head><body><header><h1>dotenv Release "
+        "Notes</h1><nav>About dotenv</nav></header><h1>dotenv 17.2.3</h1><p>Changed</p></body></html>"
+    )
+    text = "dotenv Release Notes\nAbout dotenv\nDeploying\ndotenv 17.2.3\nChanged\nFixed a type definition"
+    assert without_headline(text, page_titles(page)) == "Changed\nFixed a type definition"
+
+
 def test_script_text_and_overlong_headings_anchor_nothing():
     document = html.fromstring(
         "<html><body><h2>Prices</h2><script>var tracking = 'one two three four';</script><p>one two three four five</p>"
