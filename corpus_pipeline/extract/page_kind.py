@@ -3,9 +3,10 @@
 Read from the untouched page during its parse: the CMS's ``body`` classes (WordPress, Ghost, Drupal), the page's
 structured data (CollectionPage, SearchResultsPage, a single Article), its ``<link rel=next/prev>`` pagination and
 a paginated address, whether its ``rel=canonical`` names the page itself, and the links of its headings (a
-listing's title links: ``<h2><a href=post>``, ``rel=bookmark``). These are declarations only: the site-wide pass
-(:mod:`corpus_pipeline.extract.site_page_kinds`) weighs them with what the page's text shows of the website's other
-pages, and decides.
+listing's title links: ``<h2><a href=post>``, ``rel=bookmark``); once the main text is read, whether it is a list of
+the page's links to its own website and nothing else (:func:`link_list`: a tag cloud, an index of month archives).
+These are declarations only: the site-wide pass (:mod:`corpus_pipeline.extract.site_page_kinds`) weighs them with
+what the page's text shows of the website's other pages, and decides.
 """
 
 from __future__ import annotations
