@@ -128,7 +128,7 @@ def deduplicate(
         verified: list[tuple[int, int, float]] = []
         pairs = near_duplicate_pairs(
             # No pool: no workers (not some started there for the texts' number, when the memo knows most of them).
-            forms, threshold, workers if pool is not None else 1, prepare=decoded, connecting=True, pool=pool,
+            forms, threshold, workers if pool is not None else 1, prepare=decoded, pool=pool,
             signatures=signatures, progress=verifying.tell, verified=verified,
             known=(lambda i, j: memo.score(text_of[i], text_of[j])) if memo is not None else None,
             # The blocks' order, which their results do not depend on, by the texts' bytes: their forms, of about

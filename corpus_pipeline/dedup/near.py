@@ -268,7 +268,6 @@ def near_duplicate_pairs(
     prepare: Callable[[Any], str] | None = None,
     *,
     min_estimated_jaccard: float = 0.0,
-    connecting: bool = False,
     pool: WorkerPool | None = None,
     signatures: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -276,7 +275,7 @@ def near_duplicate_pairs(
     lengths: Sequence[int] | None = None,
     verified: list[tuple[int, int, float]] | None = None,
 ) -> list[tuple[int, int, float]]:
-    """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are.
+    """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are, that join groups.
 
     ``prepare`` normalizes a text before shingling and verification (a top-level function, so
     that worker processes can use it); it runs again on demand rather than keeping copies. Texts can be bytes
@@ -285,10 +284,10 @@ def near_duplicate_pairs(
     A pair that shares a band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of
     their values (the MinHash estimate of its shingle Jaccard); 0 verifies every pair that shares a band.
 
-    With ``connecting``, only the pairs that join groups are returned: the candidates of a group are verified from
-    the most alike (by their signatures) down, and a pair whose texts verified pairs already join is skipped. The
-    groups (:func:`connected_components` of the pairs) are the same as with every pair; a text's best score among
-    its returned pairs can be lower than its best among all. Copies of one page in k languages are then about k
+    Only the pairs that join groups are returned: the candidates of a group are verified from the most alike (by
+    their signatures) down, and a pair whose texts verified pairs already join is skipped. The groups
+    (:func:`connected_components` of the pairs) are the same as with every pair; a text's best score among its
+    returned pairs can be lower than its best among all. Copies of one page in k languages are then about k
     verifications instead of k(k-1)/2. The result does not depend on ``workers``: a group is never split between
     jobs.
 
@@ -313,15 +312,8 @@ def near_duplicate_pairs(
         if signatures is None:
             signatures = _signature_matrix(texts, prepare, pool)
         candidates = _candidates(signatures, min_estimated_jaccard)
-        agreement = _agreement(signatures, candidates) if connecting else None
+        agreement = _agreement(signatures, candidates)
         del signatures
-        if pool is None and not connecting and known is None:
-            scored = _verify_block((candidates, texts, prepare, threshold, False, {}))
-            if progress is not None:
-                progress(len(candidates), len(candidates))
-            if verified is not None:
-                verified.extend(scored)
-            return [pair for pair in scored if pair[2] >= threshold]
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement, known, lengths)
         blocks = pool.map_unordered(_verify_counted, jobs) if pool else map(_verify_counted, jobs)
         pairs: list[tuple[int, int, float]] = []
@@ -495,7 +487,7 @@ def _map_block(job: tuple[Callable[[list[str]], list[Result]], list[str]]) -> li
 def _verification_jobs(
     texts: Sequence[str] | Sequence[bytes], candidates: list[tuple[int, int]], prepare: Callable[[Any], str],
     threshold: float,
-    agreement: np.ndarray | None = None,
+    agreement: np.ndarray,
     known: Callable[[int, int], float | None] | None = None,
     lengths: Sequence[int] | None = None,
 ) -> Iterator[tuple]:
@@ -503,13 +495,12 @@ def _verification_jobs(
 
     Pairs go in the order of the candidate graph's connected components, so that a block needs few texts: copies of
     one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
-    over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). With
-    ``agreement`` (a pair's signature agreement, for the connecting mode), a component's pairs go from the most
-    alike down, and a block holds whole components (a big one alone). Blocks go costliest first; the pairs found
+    over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). A component's
+    pairs go from the most alike (``agreement``, a pair's signature agreement) down, and a block holds whole
+    components (a big one alone). Blocks go costliest first; the pairs found
     do not depend on their order. A pair that ``known`` scores goes with its score (see near_duplicate_pairs).
     """
-    connecting = agreement is not None
-    blocks = list(_blocks(_by_component(candidates, len(texts), agreement), connecting))
+    blocks = list(_blocks(_by_component(candidates, len(texts), agreement)))
     # The costliest blocks first (their pairs' summed lengths), so that the last ones, which a worker may run while
     # the others have nothing left, are short ones (the handbook's costliest block: 1.15 of 8.8 CPU s).
     costs = lengths if lengths is not None else [len(text) for text in texts]
@@ -518,21 +509,15 @@ def _verification_jobs(
         scores = {}
         if known is not None:
             scores = {pair: score for pair in block if (score := known(*pair)) is not None}
-        yield _job(block, texts, prepare, threshold, connecting, scores)
+        yield _job(block, texts, prepare, threshold, scores)
 
 
-def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Iterator[list[tuple[int, int]]]:
-    """The pairs (with their component's number, by component) in blocks of about ``_PAIRS_PER_JOB``: cut anywhere,
-    or, in the connecting mode, between components only (a big one alone)."""
+def _blocks(ordered: list[tuple[int, tuple[int, int]]]) -> Iterator[list[tuple[int, int]]]:
+    """The pairs (with their component's number, by component) in blocks of about ``_PAIRS_PER_JOB``, cut between
+    components only (a big one alone)."""
     block: list[tuple[int, int]] = []
     for _, pairs in groupby(ordered, key=lambda item: item[0]):
         members = [pair for _, pair in pairs]
-        if not connecting:
-            block.extend(members)
-            while len(block) >= _PAIRS_PER_JOB:
-                yield block[:_PAIRS_PER_JOB]
-                block = block[_PAIRS_PER_JOB:]
-            continue
         if block and len(block) + len(members) > _PAIRS_PER_JOB:
             yield block
             block = []
@@ -543,20 +528,19 @@ def _blocks(ordered: list[tuple[int, tuple[int, int]]], connecting: bool) -> Ite
 
 def _job(
     block: list[tuple[int, int]], texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str],
-    threshold: float, connecting: bool, scores: dict[tuple[int, int], float],
+    threshold: float, scores: dict[tuple[int, int], float],
 ) -> tuple:
     # A block whose pairs to verify are all scored already reads no text; otherwise every text of its pairs may be
     # read (the distances measured for one pair show others far).
-    reads = _reads_texts(block, scores, threshold, connecting)
+    reads = _reads_texts(block, scores, threshold)
     needed = {index: texts[index] for pair in block for index in pair} if reads else {}
-    return block, needed, prepare, threshold, connecting, scores
+    return block, needed, prepare, threshold, scores
 
 
-def _reads_texts(block: list[tuple[int, int]], scores: dict[tuple[int, int], float], threshold: float,
-                 connecting: bool) -> bool:
+def _reads_texts(block: list[tuple[int, int]], scores: dict[tuple[int, int], float], threshold: float) -> bool:
     """Whether :func:`_verify_block` will verify a pair of ``block`` that ``scores`` does not score: it is followed
-    as it goes, pair by pair, while the scores tell it (in the connecting mode, a pair whose texts the block's
-    passed pairs already join is skipped, scored or not)."""
+    as it goes, pair by pair, while the scores tell it (a pair whose texts the block's passed pairs already join is
+    skipped, scored or not)."""
     joined: dict[int, int] = {}
 
     def root(index: int) -> int:
@@ -565,25 +549,25 @@ def _reads_texts(block: list[tuple[int, int]], scores: dict[tuple[int, int], flo
         return index
 
     for i, j in block:
-        if connecting and root(i) == root(j):
+        if root(i) == root(j):
             continue
         score = scores.get((i, j))
         if score is None:
             return True
-        if connecting and score >= threshold:
+        if score >= threshold:
             joined[max(root(i), root(j))] = min(root(i), root(j))
     return False
 
 
 def _by_component(
-    candidates: list[tuple[int, int]], size: int, agreement: np.ndarray | None = None
+    candidates: list[tuple[int, int]], size: int, agreement: np.ndarray
 ) -> list[tuple[int, tuple[int, int]]]:
     """The candidate pairs with their component's number (components in the order of their smallest text index),
-    ordered by component, then by decreasing ``agreement`` when given, then by pair."""
+    ordered by component, then by decreasing ``agreement``, then by pair."""
     component = {}
     for number, members in enumerate(connected_components(size, candidates)):
         component.update(dict.fromkeys(members, number))
-    alike = agreement.tolist() if agreement is not None else [0] * len(candidates)
+    alike = agreement.tolist()
     keyed = sorted(zip(candidates, alike, strict=True), key=lambda item: (component[item[0][0]], -item[1], item[0]))
     return [(component[pair[0]], pair) for pair, _ in keyed]
 
@@ -685,11 +669,10 @@ def _verify_counted(job: tuple) -> tuple[list[tuple[int, int, float]], int]:
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     """The candidate pairs of ``job`` verified, with their similarity (exact when it reaches the threshold, else a
     value below it), in the order given; its texts are a sequence or a dict, by index, and a pair it scores already
-    takes that score. In the connecting mode a pair whose texts the block's passed pairs already join is not
-    verified."""
-    candidates, texts, prepare, threshold, connecting, scores = job
+    takes that score. A pair whose texts the block's passed pairs already join is not verified."""
+    candidates, texts, prepare, threshold, scores = job
     prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
-    joined: dict[int, int] = {}  # union-find over the block's texts (connecting mode)
+    joined: dict[int, int] = {}  # union-find over the block's texts
     paragraphs: dict[str, _Paragraphs] = {}  # by prepared text: its paragraphs and the searches against them
 
     def paragraphs_of(prepared_text: str) -> _Paragraphs:
@@ -716,7 +699,7 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     distances = _Distances(lambda index: text(index)[0], root, partners)
     pairs = []
     for i, j in candidates:
-        if connecting and root(i) == root(j):
+        if root(i) == root(j):
             continue
         score = scores.get((i, j))
         if score is None:
@@ -725,8 +708,7 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
             score = _similarity(a, b, threshold, bound, paragraphs_of, distances.ratio(i, j, threshold))
         pairs.append((i, j, score))
         if score >= threshold:
-            if connecting:
-                joined[max(root(i), root(j))] = min(root(i), root(j))
+            joined[max(root(i), root(j))] = min(root(i), root(j))
     return pairs
 
 

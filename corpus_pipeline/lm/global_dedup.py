@@ -105,8 +105,7 @@ def deduplicate_across_websites(
 
     texts = _Texts(contents, [record["row"] for record in unique])  # read on demand: no copy of every text
     pairs = near_duplicate_pairs(
-        texts, threshold, workers, prepare=normalize_paragraphs, min_estimated_jaccard=min_estimated_jaccard,
-        connecting=True,  # the groups are what counts: only the pairs that join them are verified
+        texts, threshold, workers, prepare=normalize_paragraphs, min_estimated_jaccard=min_estimated_jaccard
     )
     best: dict[int, float] = {}
     for i, j, score in pairs:

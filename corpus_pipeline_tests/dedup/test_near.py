@@ -135,24 +135,21 @@ def test_a_block_decides_and_scores_every_pair_as_a_pair_alone_does(seed, edits,
     candidates = [(i, j) for i in range(len(texts)) for j in range(i + 1, len(texts))]
     alone = [(i, j, similarity(texts[i], texts[j], threshold)) for i, j in candidates]
     expected = [pair for pair in alone if pair[2] >= threshold]
-    scored = _verify_block((candidates, texts, str, threshold, False, {}))
-    assert [(i, j) for i, j, _ in scored] == candidates
-    assert [pair for pair in scored if pair[2] >= threshold] == expected
-    verified = _verify_block((candidates, texts, str, threshold, True, {}))
+    verified = _verify_block((candidates, texts, str, threshold, {}))
     connecting = [pair for pair in verified if pair[2] >= threshold]
     assert connected_components(len(texts), connecting) == connected_components(len(texts), expected)
     assert set(connecting) <= set(expected)
     # Some pairs' scores known from an earlier verification (last night's): the same pairs are verified and pass,
     # with the same scores; a block whose every pair is known reads no text.
     known = {(i, j): score for i, j, score in verified if rng.random() < 0.5}
-    again = _verify_block((candidates, dict(enumerate(texts)), str, threshold, True, known))
+    again = _verify_block((candidates, dict(enumerate(texts)), str, threshold, known))
     assert [(i, j) for i, j, _ in again] == [(i, j) for i, j, _ in verified]
     assert [pair for pair in again if pair[2] >= threshold] == connecting
     everything = {(i, j): score for i, j, score in verified}
-    assert _verify_block((candidates, {}, str, threshold, True, everything)) == verified
+    assert _verify_block((candidates, {}, str, threshold, everything)) == verified
     # The pairs it skips need no score for the block to go without its texts; one pair it verifies does.
-    assert not _reads_texts(candidates, everything, threshold, True)
-    assert _reads_texts(candidates, dict(list(everything.items())[1:]), threshold, True)
+    assert not _reads_texts(candidates, everything, threshold)
+    assert _reads_texts(candidates, dict(list(everything.items())[1:]), threshold)
 
 
 def test_a_ratio_of_exactly_the_threshold_is_kept():
@@ -236,8 +233,8 @@ def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
     with worker_pool(2, len(texts)) as pool:
         assert pool is not None
         assert map_text_blocks(upper_each, texts, pool, 2) == [text.upper() for text in texts]
-        shared = near_duplicate_pairs(texts, 0.9, 2, connecting=True, pool=pool)
-    assert shared == near_duplicate_pairs(texts, 0.9, workers=1, connecting=True)
+        shared = near_duplicate_pairs(texts, 0.9, 2, pool=pool)
+    assert shared == near_duplicate_pairs(texts, 0.9, workers=1)
     assert (3, PARALLEL_FROM + 5) in {pair[:2] for pair in shared}
     with worker_pool(2, PARALLEL_FROM) as pool:  # too few texts for workers
         assert pool is None
@@ -274,17 +271,17 @@ def test_a_minimum_estimated_jaccard_verifies_only_pairs_whose_signatures_agree_
     assert near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=1.0) == []
 
 
-def test_the_connecting_mode_finds_the_same_groups_with_fewer_pairs():
+def test_only_the_pairs_that_join_groups_are_verified_and_the_groups_are_those_of_every_pair():
     base = "\n".join(f"paragraph {n} of a page about installing the system, step by step" for n in range(12))
     copies = [base + f"\nfooter {n}" for n in range(6)]  # six near copies: 15 passing pairs
     texts = [*copies, "an unrelated text about cooking pasta\nwith tomatoes and basil"]
-    every = near_duplicate_pairs(texts, 0.9)
-    joining = near_duplicate_pairs(texts, 0.9, connecting=True)
+    every = [(i, j) for i in range(len(texts)) for j in range(i + 1, len(texts)) if similarity(texts[i], texts[j]) >= 0.9]
+    joining = near_duplicate_pairs(texts, 0.9)
     assert len(every) == 15
     assert len(joining) == 5  # a spanning tree of the six copies
     assert connected_components(len(texts), joining) == connected_components(len(texts), every)
     assert all(score >= 0.9 for *_, score in joining)
-    assert near_duplicate_pairs(texts, 0.9, workers=2, connecting=True) == joining
+    assert near_duplicate_pairs(texts, 0.9, workers=2) == joining
 
 
 @given(st.text())
