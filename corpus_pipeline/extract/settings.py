@@ -37,13 +37,10 @@ class ExtractionSettings:
     # -- trafilatura fast mode, checked by the second opinion (main_content.py) -----------------------------------
     # Fast mode skips trafilatura's fallbacks (readability, jusText: about 40 % of its time); a fast reading with
     # under this share of the second opinion's words is redone in full (F1 unchanged or better on both benchmarks,
-    # speed 0.72x -> 0.95x trafilatura). Not higher (issue 21, trafilatura's two readings compared alone, before the
-    # merge): on tuning pages whose fast reading stood at 0.5x to 0.9x the second opinion's words, the full one
-    # scored +1.6 page-points better (133 pages, 9 up, 5 down), on validation -0.07 (85 pages, 3 up, 4 down).
+    # speed 0.72x -> 0.95x trafilatura; a higher share gained on tuning only, lost on validation).
     min_fast_share: float = 0.5
-    # ...or over this many times them (without this upper bound a menu was read as a news story; issue 21, every page
-    # with the bound off: tuning +0.000 (2 pages up, 1 down), validation -0.001 (1 up, 2 down), article benchmark
-    # -0.001: it earns its place on the parts it was not set on).
+    # ...or over this many times them (without this bound a menu was read as a news story; off: validation -0.001,
+    # article benchmark -0.001).
     max_fast_growth: float = 5
     min_expected_words: int = 50  # below this, the second opinion's length says little
     fast_trafilatura_first: bool = True  # switch: off reads every page in trafilatura's full mode
@@ -116,11 +113,9 @@ class ExtractionSettings:
 
     # -- the line arbiter (line_arbiter.py) -------------------------------------------------------------------------
     # A line of the second opinion that the reading lacks is put back when the arbiter gives it this probability of
-    # main content or more; above 1 is OFF (the model is not run). 0.75: the best overall gain in 5-fold
-    # cross-validation by website within tuning among the thresholds whose tuning articles lose at most a tenth of
-    # what they gain (criterion stated before looking; 0.75: +0.0041, articles +1.81 / -0.06 page-points; 0.7 and
-    # below lose a third or more, 0.6 lost on the article benchmark). One look (issue 21, seventh pass): tuning
-    # 0.86247 -> 0.86531, validation 0.85886 -> 0.86081, article benchmark 0.97479 unchanged (no page moves).
+    # main content or more; above 1 is OFF (the model is not run). 0.75: the best gain in 5-fold cross-validation by
+    # website within tuning whose articles lose at most a tenth of what they gain (tuning 0.86247 -> 0.86531,
+    # validation 0.85886 -> 0.86081, article benchmark unchanged).
     min_arbiter_probability: float = 0.75
 
     # -- reader comments (comments.py) -----------------------------------------------------------------------------
@@ -131,33 +126,28 @@ class ExtractionSettings:
     # switch: off leaves out the headings trafilatura dropped (wcxb-dev 0.831 -> 0.834 with)
     headings_restored: bool = True
     # switch: off lets the heading that repeats the page's title back in as well, and keeps a reading's opening line
-    # that repeats it (the title has its own column; issue 21: the opening line dropped, chosen on the tuning part:
-    # tuning +0.0002, validation +0.0004, article benchmark 0.9726 -> 0.9744)
+    # that repeats it (the title has its own column; validation +0.0004, article benchmark 0.9726 -> 0.9744)
     headline_left_out: bool = True
     # A reading's lines above its headline are the page's header (kicker, breadcrumbs, share buttons, dateline) and go
     # with it while none has more words than this; a longer line above it is content, and the headline then stays
-    # (chosen on the tuning part among 0 to 24 and unbounded: 12 to 24 gain alike, 16 +0.0010 over main, 0 (the
-    # opening line only) +0.0002, unbounded -0.0043).
+    # (12 to 24 gain alike on tuning, unbounded -0.0043).
     max_header_line_words: int = 16
     # On a declared article, a byline, dateline or reading time among the reading's first or last this many lines goes,
     # and an author's note among its last ones (byline.py): the page's metadata written out, not its text (0: off).
-    # Chosen on tuning's declared articles among 1 to 5 (1: +0.034 page-points, 2: +0.032, 3: +0.070, 4: +0.072,
-    # 5: +0.071; the word bounds below move nothing between 8 and 16). Issue 21, one look: tuning 0.86531 -> 0.86538,
-    # validation 0.86081 -> 0.86101, article benchmark 0.97479 -> 0.97493; with ordinal days and share bars (tuning
-    # articles +5 pages / -0) 0.86539 / 0.86101 / 0.97494; with tag lines (+3 / -1) 0.86540 / 0.86101 / 0.9749997.
+    # Chosen on tuning's declared articles among 1 to 5; validation 0.86081 -> 0.86101, article benchmark
+    # 0.97479 -> 0.97500.
     metadata_edge_lines: int = 3
     max_metadata_line_words: int = 12  # a longer line is a sentence that happens to name the author and the date
     # An author's note ("Jane Doe is a staff writer ...") among the last lines opens with a full name of at most this
     # many words and has at least this many words (a bare name is a byline, judged as one).
     max_author_name_words: int = 4
     min_author_bio_words: int = 4
-    # An ad slot's label ("Advertisement", "SKIP ADVERTISEMENT") is no text, on any page (page_labels.py; issue 21,
-    # ninth pass, one look: tuning +7 pages / -0, validation +1 / -0, article benchmark 0.9749997 -> 0.9750271).
+    # An ad slot's label ("Advertisement", "SKIP ADVERTISEMENT") is no text, on any page (page_labels.py; tuning
+    # +7 pages / -0, validation +1 / -0).
     ad_labels_removed: bool = True
-    # On a declared article, a labelled pointer at another story ("Read more: <headline>", "Related: ...") goes
-    # (page_labels.py; issue 21, ninth pass, anywhere in the reading: tuning articles +12 pages / -7, +0.079
-    # page-points; at the edges only +5 / -2, +0.022). One look: validation 0.86101 -> 0.86111 (+8 / -2), article
-    # benchmark 0.9749997 -> 0.9757735. A longer line is a paragraph that opens like a label.
+    # On a declared article, a labelled pointer at another story ("Read more: <headline>", "Related: ...") goes,
+    # anywhere in the reading (page_labels.py; validation 0.86101 -> 0.86111, article benchmark 0.97500 -> 0.97577).
+    # A longer line is a paragraph that opens like a label.
     story_pointers_removed: bool = True
     max_pointer_words: int = 30
     anchor_words: int = 4  # words after a heading that must open a kept line
