@@ -1,36 +1,19 @@
-"""Image preparation before OCR: the reference's knobs, done with wavelets and scikit-image.
-
-Nothing here decides whether a page needs it: the configured knobs apply to every page, and
-otherwise stroke repair is one of the variants ocr_reading.py reads when a page's own OCR is poor.
-"""
+"""Stroke repair before OCR, done with wavelets and scikit-image: one of the variants ocr_reading.py reads when a
+page's own OCR is poor."""
 
 from __future__ import annotations
 
 import numpy as np
 import pywt
 from PIL import Image
-from skimage.filters import unsharp_mask
 from skimage.morphology import closing, footprint_rectangle
-
-from corpus_pipeline.pdf.settings import PdfSettings
 
 INK_LEVEL = 0.5
 
 
-def enhance(image: Image.Image, settings: PdfSettings) -> Image.Image:
-    """Upscale, repair broken strokes, sharpen and stretch contrast, as configured."""
-    if settings.upscale and settings.upscale != 1:
-        image = image.resize(
-            (int(image.width * settings.upscale), int(image.height * settings.upscale)), Image.Resampling.LANCZOS
-        )
-    grey = np.asarray(image.convert("L"), dtype=np.float64) / 255.0
-    for _ in range(settings.repair or 0):
-        grey = repair_strokes(grey)
-    if settings.sharpening:
-        grey = unsharp_mask(grey, radius=1.0, amount=settings.sharpening)
-    if settings.contrast:
-        pivot = settings.threshold or 0.5
-        grey = np.clip((np.clip(grey, 1e-6, 1.0) / pivot) ** settings.contrast * pivot, 0.0, 1.0)
+def with_strokes_repaired(image: Image.Image) -> Image.Image:
+    """The page in grey with small gaps inside its dark strokes filled (:func:`repair_strokes`)."""
+    grey = repair_strokes(np.asarray(image.convert("L"), dtype=np.float64) / 255.0)
     return Image.fromarray((np.clip(grey, 0, 1) * 255).astype(np.uint8), mode="L")
 
 

@@ -15,7 +15,6 @@ from PIL import Image
 
 from corpus_pipeline.core.budget import Budget, Unfinished, map_within_budget
 from corpus_pipeline.core.progress import Progress
-from corpus_pipeline.pdf.enhance import enhance
 from corpus_pipeline.pdf.ocr_reading import PageReading, read_page
 from corpus_pipeline.pdf.settings import PdfSettings
 
@@ -102,10 +101,8 @@ def _ocr_page(path: str, page: int, *, settings: PdfSettings) -> str:
 
 
 def read_pdf_page(path: str, page: int, settings: PdfSettings) -> PageReading:
-    """OCR one 0-based page of a PDF file: render, configured enhancement, then the page's best reading."""
+    """OCR one 0-based page of a PDF file: render, then the page's best reading."""
     image = render_page(path, page, settings)
-    if any(v is not None for v in (settings.repair, settings.upscale, settings.contrast, settings.sharpening)):
-        image = enhance(image, settings)
     try:
         return read_page(image, settings)
     except RuntimeError as exc:  # pytesseract signals its timeout this way

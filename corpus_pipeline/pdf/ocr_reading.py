@@ -10,14 +10,14 @@ reading must beat it by the same measure, so no choice can leave a page below it
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pytesseract
 from PIL import Image, ImageFilter
 from skimage.filters import threshold_sauvola
 
-from corpus_pipeline.pdf.enhance import enhance
+from corpus_pipeline.pdf.enhance import with_strokes_repaired
 from corpus_pipeline.pdf.paper import flatten_paper, paper_unevenness
 from corpus_pipeline.pdf.settings import PdfSettings
 from corpus_pipeline.pdf.skew import skew_angle, straighten
@@ -68,7 +68,7 @@ def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
         if _better(attempt, best, first, settings, min_gain=settings.ocr_straightened_min_gain):
             best_text, best, base, base_name = text, attempt, straight, f"{STRAIGHTENED}, "
     uneven = paper_unevenness(base) >= settings.ocr_uneven_paper
-    for name, prepare in _variants(settings):
+    for name, prepare in _variants():
         # On even paper flattening changes nothing: it is read only for uneven paper, whatever the confidence.
         wanted = uneven if name == FLATTENED else best.confidence < settings.ocr_poor_confidence
         if not wanted:
@@ -123,12 +123,12 @@ def words_to_reading(data: dict[str, list]) -> tuple[str, float, int]:
     return text, (weighted / characters if characters else 0.0), int(characters)
 
 
-def _variants(settings: PdfSettings) -> list[tuple[str, Callable[[Image.Image], Image.Image]]]:
+def _variants() -> list[tuple[str, Callable[[Image.Image], Image.Image]]]:
     """Prepared images, in the order they are tried: each answers a kind of damage a scan may have."""
     return [
         (FLATTENED, flatten_paper),  # unevenly lit, shaded or yellowed paper
         ("median", _median),  # salt-and-pepper noise
-        ("stroke repair", lambda image: enhance(image, replace(settings, repair=1))),  # holes in strokes
+        ("stroke repair", with_strokes_repaired),  # holes in strokes
         ("local threshold", _local_threshold),  # faded ink on flattened paper
     ]
 

@@ -1,11 +1,10 @@
-"""Image preparation: broken strokes are measured and repaired; the reference's knobs work."""
+"""Image preparation: broken strokes are measured and repaired."""
 
 import numpy as np
 from PIL import Image
 from skimage.morphology import closing, footprint_rectangle
 
-from corpus_pipeline.pdf.enhance import INK_LEVEL, enhance
-from corpus_pipeline.pdf.settings import PdfSettings
+from corpus_pipeline.pdf.enhance import INK_LEVEL, with_strokes_repaired
 
 
 def broken_stroke_ratio(image: Image.Image) -> float:
@@ -34,12 +33,7 @@ def test_broken_strokes_are_measured():
 
 def test_repair_fills_gaps_in_strokes():
     damaged = strokes(0.15)
-    repaired = enhance(damaged, PdfSettings(repair=1))
+    repaired = with_strokes_repaired(damaged)
     assert broken_stroke_ratio(repaired) < broken_stroke_ratio(damaged) / 2
     assert repaired.size == damaged.size
 
-
-def test_the_reference_knobs_are_available():
-    image = strokes(0.0)
-    result = enhance(image, PdfSettings(upscale=2.0, contrast=1.5, threshold=0.4, sharpening=1.2))
-    assert result.size == (800, 400)
