@@ -49,7 +49,7 @@ class PageReading:
 def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
     """Read a rendered page, straightened when skewed, and with prepared variants when its reading is in doubt.
 
-    Candidates: the page as rendered; if ``settings.deskew`` and a skew is found, the straightened page;
+    Candidates: the page as rendered; if a skew is found, the straightened page;
     the paper-flattened page when the paper's brightness is uneven (Tesseract skips a dark corner yet stays
     confident on the rest); the other variants when the best confidence so far is below
     ``settings.ocr_poor_confidence``. Variants are made from the image kept so far (as rendered or
@@ -60,7 +60,7 @@ def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
     first_text, first = _read(image, AS_RENDERED, settings)
     best_text, best, base, base_name = first_text, first, image, ""
     attempts = [first]
-    angle = skew_angle(image) if settings.deskew else 0.0
+    angle = skew_angle(image)
     if angle:
         straight = straighten(image, angle)
         text, attempt = _read(straight, STRAIGHTENED, settings)

@@ -14,7 +14,6 @@ class PdfSettings:
     languages: str = "eng+fra"
     dpi: int = 300
     min_text_chars: int = 20  # a page with less text than this is treated as scanned
-    deskew: bool = True  # also read the page straightened when it looks skewed (kept only if it reads better)
     # Below this character-weighted mean word confidence (0-100) a page's reading is poor and prepared variants
     # are read too: on the tuning text clean pages scored 91-96, the pages variants improved 59-88.
     ocr_poor_confidence: float = 90.0

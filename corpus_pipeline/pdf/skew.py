@@ -15,7 +15,7 @@ SKEW_SEARCH_DEGREES = 5.0  # scans turned further are rare; the coarse search th
 SEARCH_SIZE = 800  # the angle is searched on a thumbnail this many pixels across at most (about 20 ms a rotation)
 MIN_INK_SHARE = 0.002  # below this share of dark pixels the page is blank: no angle to find
 MIN_SKEW_DEGREES = 0.1  # finer than the search's 0.2-degree step: the page is straight
-INK_SHARE_OF_PAPER = 0.5  # darker than half the local paper brightness is ink (128 on white paper, as before)
+INK_SHARE_OF_PAPER = 0.5  # darker than half the local paper brightness is ink (128 on white paper)
 
 
 def skew_angle(image: Image.Image) -> float:
@@ -51,11 +51,6 @@ def straighten(image: Image.Image, angle: float) -> Image.Image:
     if not angle:
         return image
     return image.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
-
-
-def deskew(image: Image.Image) -> Image.Image:
-    """The page straightened by its own skew angle (the same image when it is straight or blank)."""
-    return straighten(image, skew_angle(image))
 
 
 def _profile_score(ink: np.ndarray) -> float:

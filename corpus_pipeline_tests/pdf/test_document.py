@@ -82,10 +82,10 @@ def test_skewed_scans_are_straightened_before_ocr(pdf_settings, angle):
 def test_straight_pages_are_left_as_they_are():
     from pdf2image import convert_from_bytes
 
-    from corpus_pipeline.pdf.skew import deskew
+    from corpus_pipeline.pdf.skew import skew_angle, straighten
 
     straight = convert_from_bytes(scan_pdf(["Straight lines of text", "More lines of text"]), dpi=100, grayscale=True)[0]
-    assert deskew(straight) is straight
+    assert straighten(straight, skew_angle(straight)) is straight
 
 
 def test_ocr_mode_zero_never_ocrs(pdf_settings):
