@@ -25,11 +25,6 @@ def normalize_whitespace(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
-def paragraphs_of(text: str) -> list[str]:
-    """Non-empty lines of a text (each paragraph, list item or heading is one line)."""
-    return [line.strip() for line in text.split("\n") if line.strip()]
-
-
 def join_blocks(blocks: list[str]) -> str:
     """Blocks separated by blank lines, each block once (the first occurrence keeps its place)."""
     seen: set[str] = set()
