@@ -66,6 +66,37 @@ from dataclasses import dataclass
 
 from corpus_pipeline.crawl.settings import CrawlSettings
 
+# The adaptive control law's constants (the module docstring says how they act).
+# A round trip's load ratio above 1.5 means requests queue; 1.5 leaves room below the 2x the benchmark's loaded
+# server must not exceed, and above the spread of a round trip of pages of different costs.
+LATENCY_TOLERANCE = 1.5
+# An idle latency below 10 ms counts as 10 ms: scheduling jitter of a few milliseconds is no sign of load.
+LATENCY_SLACK_S = 0.01
+# A latency back-off that does not take a fifth off the round trip's load ratio relieved no queue of ours.
+LATENCY_RELIEF = 0.8
+# Weight of a new answer in the smoothed latency (the unit of the back-off delay): recent answers count most.
+LATENCY_SMOOTHING = 0.5
+# Answers kept for the last round trips.
+IDLE_LATENCY_SAMPLES = 64
+# Answers kept per kind and load: the latest ones, so the idle latency follows a server that gets slower for good.
+SAMPLES_PER_LOAD = 16
+# Answers an idle latency and a round trip's load ratio are measured on, at least: a geometric mean of four
+# pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about once in 25.
+LATENCY_SAMPLE = 4
+# Window growth per round trip after slow start: TCP's one request per round trip; on a server that queues, the
+# probe above its capacity lasts one round trip before the latency check halves the window again.
+WINDOW_INCREASE = 1.0
+# Below one request, each good answer shrinks the back-off delay by a fifth (x1.25 window): a rate-limited server
+# that refused once gets about three good answers per refusal, not one.
+DELAY_RECOVERY = 0.25
+# TCP's halving: twice the refusals, half the rate, so back-off is exponential.
+BACKOFF_FACTOR = 0.5
+# Below one request in flight, the delay is at least 0.1 s / window: a server answering 429 in a millisecond
+# would otherwise be asked again a few milliseconds later.
+BACKOFF_UNIT_S = 0.1
+# Answers that say "too much": rate limited, unavailable, gateway timeout (the server behind it did not answer).
+OVERLOAD_STATUSES = frozenset({429, 503, 504})
+
 
 @dataclass(frozen=True)
 class PaceLimits:
@@ -85,41 +116,6 @@ class PaceLimits:
             max_delay_s=max(0.0, settings.max_delay_s),
             adaptive=settings.adaptive_pace,
         )
-
-
-@dataclass(frozen=True)
-class PaceLaw:
-    """Constants of the adaptive control law (see the module docstring for how they act)."""
-
-    # A round trip's load ratio above 1.5 means requests queue; 1.5 leaves room below the 2x the benchmark's loaded
-    # server must not exceed, and above the spread of a round trip of pages of different costs.
-    latency_tolerance: float = 1.5
-    # An idle latency below 10 ms counts as 10 ms: scheduling jitter of a few milliseconds is no sign of load.
-    latency_slack_s: float = 0.01
-    # A latency back-off that does not take a fifth off the round trip's load ratio relieved no queue of ours.
-    latency_relief: float = 0.8
-    # Weight of a new answer in the smoothed latency (the unit of the back-off delay): recent answers count most.
-    latency_smoothing: float = 0.5
-    # Answers kept for the last round trips.
-    idle_latency_samples: int = 64
-    # Answers kept per kind and load: the latest ones, so the idle latency follows a server that gets slower for good.
-    samples_per_load: int = 16
-    # Answers an idle latency and a round trip's load ratio are measured on, at least: a geometric mean of four
-    # pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about once in 25.
-    latency_sample: int = 4
-    # Window growth per round trip after slow start: TCP's one request per round trip; on a server that queues, the
-    # probe above its capacity lasts one round trip before the latency check halves the window again.
-    window_increase: float = 1.0
-    # Below one request, each good answer shrinks the back-off delay by a fifth (x1.25 window): a rate-limited server
-    # that refused once gets about three good answers per refusal, not one.
-    delay_recovery: float = 0.25
-    # TCP's halving: twice the refusals, half the rate, so back-off is exponential.
-    backoff_factor: float = 0.5
-    # Below one request in flight, the delay is at least 0.1 s / window: a server answering 429 in a millisecond
-    # would otherwise be asked again a few milliseconds later.
-    backoff_unit_s: float = 0.1
-    # Answers that say "too much": rate limited, unavailable, gateway timeout (the server behind it did not answer).
-    overload_statuses: frozenset[int] = frozenset({429, 503, 504})
 
 
 @dataclass(frozen=True)
@@ -207,9 +203,8 @@ def _geometric_mean(values: list[float]) -> float:
 class _HostPace:
     """The control law of one host. Not thread-safe: HostThrottle calls it under the host's lock."""
 
-    def __init__(self, limits: PaceLimits, law: PaceLaw) -> None:
+    def __init__(self, limits: PaceLimits) -> None:
         self.limits = limits
-        self.law = law
         self.floor_s = limits.min_delay_s
         self.window = 1.0
         self.slow_start = True
@@ -222,7 +217,7 @@ class _HostPace:
         self.latency_s: float | None = None
         self.kinds: dict[str, _KindLatencies] = {}
         self.last_kind: _KindLatencies | None = None
-        self.recent: deque[_Sample] = deque(maxlen=law.idle_latency_samples)  # answers of every kind, in order
+        self.recent: deque[_Sample] = deque(maxlen=IDLE_LATENCY_SAMPLES)  # answers of every kind, in order
 
     def concurrency(self) -> int:
         if not self.limits.adaptive:
@@ -237,16 +232,14 @@ class _HostPace:
 
     def idle_latency_s(self) -> float | None:
         """The idle latency of the kind of the latest answer (None before its kind has one)."""
-        return self.last_kind.idle_s(self.law.latency_sample) if self.last_kind is not None else None
+        return self.last_kind.idle_s(LATENCY_SAMPLE) if self.last_kind is not None else None
 
     def on_answer(self, answer: Answer, generation: int, now: float, in_flight: int) -> None:
         """Headers of ``answer`` arrived at ``now``, for a request started in ``generation``, with ``in_flight``
         requests (this one included) not finished."""
-        law = self.law
-        overloaded = answer.status in law.overload_statuses
-        smoothing = law.latency_smoothing
+        overloaded = answer.status in OVERLOAD_STATUSES
         previous = answer.latency_s if self.latency_s is None else self.latency_s
-        self.latency_s = (1 - smoothing) * previous + smoothing * answer.latency_s
+        self.latency_s = (1 - LATENCY_SMOOTHING) * previous + LATENCY_SMOOTHING * answer.latency_s
         if not overloaded:  # a refusal is quick and says nothing about how fast the server works
             self._file(answer, now)
         if not self.limits.adaptive:
@@ -270,16 +263,16 @@ class _HostPace:
             self._increase()
 
     def _calm(self, ratio: float | None) -> bool:
-        return ratio is not None and ratio <= self.law.latency_tolerance
+        return ratio is not None and ratio <= LATENCY_TOLERANCE
 
     def _file(self, answer: Answer, now: float) -> None:
         """Keep the answer with its kind's, and its load ratio (None while its kind has no idle latency yet)."""
         kind = self.kinds.get(answer.kind)
         if kind is None:
-            kind = self.kinds[answer.kind] = _KindLatencies(self.law.samples_per_load)
-        idle = kind.idle_s(self.law.latency_sample)
+            kind = self.kinds[answer.kind] = _KindLatencies(SAMPLES_PER_LOAD)
+        idle = kind.idle_s(LATENCY_SAMPLE)
         # Below the slack, an idle latency is scheduling jitter: a 3 ms redirect answered in 8 ms is no queue.
-        ratio = answer.latency_s / max(idle, self.law.latency_slack_s) if idle is not None else None
+        ratio = answer.latency_s / max(idle, LATENCY_SLACK_S) if idle is not None else None
         sample = _Sample(now, answer.latency_s, answer.load, ratio)
         kind.add(sample)
         self.recent.append(sample)
@@ -317,17 +310,17 @@ class _HostPace:
         if ratio is None:
             return
         self.latencies_after_back_off.append(ratio)
-        round_trip = max(self.law.latency_sample, self.concurrency())
+        round_trip = max(LATENCY_SAMPLE, self.concurrency())
         if len(self.latencies_after_back_off) < 2 * round_trip:
             return
         # The first round trip after the back-off still shared the server with requests sent before it.
         after = _geometric_mean(self.latencies_after_back_off[round_trip:])
         # Before: the round trip that rose and the answers still on their way then, at least ``latency_sample``.
         before = _geometric_mean(
-            self.ratios_at_back_off[-max(self.law.latency_sample, self.answers_before_back_off):])
+            self.ratios_at_back_off[-max(LATENCY_SAMPLE, self.answers_before_back_off):])
         self.latencies_after_back_off = []
         self.judging = False
-        if after > self.law.latency_relief * before:
+        if after > LATENCY_RELIEF * before:
             self.window = self.window_before_back_off
             self._rebaseline()  # the server is slower at any load of ours: today's answers are its idle latency
 
@@ -347,10 +340,10 @@ class _HostPace:
         """Whether the last round trip's answers are slower than their kinds' idle latencies, as queueing makes
         them: the geometric mean of their load ratios above the tolerance, their latency above the slack."""
         measured = [sample for sample in self._round_trip() if sample.ratio is not None]
-        if len(measured) < self.law.latency_sample:
+        if len(measured) < LATENCY_SAMPLE:
             return False
         return _geometric_mean([sample.ratio for sample in measured if sample.ratio is not None]) > (
-            self.law.latency_tolerance)
+            LATENCY_TOLERANCE)
 
     def _round_trip(self) -> list[_Sample]:
         """The answers that arrived while the latest one was on its way, and at least the last ``latency_sample``
@@ -360,7 +353,7 @@ class _HostPace:
         answers: list[_Sample] = []
         measured = 0
         for sample in reversed(self.recent):
-            if sample.answered_at <= since and measured >= self.law.latency_sample:
+            if sample.answered_at <= since and measured >= LATENCY_SAMPLE:
                 break
             answers.append(sample)
             measured += sample.ratio is not None
@@ -370,9 +363,9 @@ class _HostPace:
         if self.slow_start:
             self.window += 1.0
         elif self.window < 1.0:
-            self.window *= 1.0 + self.law.delay_recovery
+            self.window *= 1.0 + DELAY_RECOVERY
         else:
-            self.window += self.law.window_increase / self.window  # one round trip is `window` answers
+            self.window += WINDOW_INCREASE / self.window  # one round trip is `window` answers
         self.window = min(self.window, float(self.limits.max_concurrency))
 
     def _decrease(self, in_flight: int, below_one: bool) -> None:
@@ -380,10 +373,10 @@ class _HostPace:
         self.slow_start = False
         self.generation += 1
         lowest = self._backoff_latency() / self.limits.max_delay_s if below_one and self.limits.max_delay_s > 0 else 1.0
-        self.window = max(min(self.window, max(in_flight, 1)) * self.law.backoff_factor, min(lowest, 1.0))
+        self.window = max(min(self.window, max(in_flight, 1)) * BACKOFF_FACTOR, min(lowest, 1.0))
 
     def _backoff_latency(self) -> float:
-        return max(self.latency_s or 0.0, self.law.backoff_unit_s)
+        return max(self.latency_s or 0.0, BACKOFF_UNIT_S)
 
 
 class RequestSlot:
@@ -416,12 +409,10 @@ class HostThrottle:
     def __init__(
         self,
         limits: PaceLimits,
-        law: PaceLaw | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.limits = limits
-        self.law = law or PaceLaw()
         self._clock = clock
         self._sleep = sleep
         self._hosts: dict[str, _Host] = {}
@@ -494,5 +485,5 @@ class HostThrottle:
     def _host(self, host: str) -> _Host:
         with self._lock:
             if host not in self._hosts:
-                self._hosts[host] = _Host(_HostPace(self.limits, self.law), threading.Condition())
+                self._hosts[host] = _Host(_HostPace(self.limits), threading.Condition())
             return self._hosts[host]
