@@ -70,10 +70,6 @@ CONTAINER_CHROME_TAGS = ("script", "nav", "form", "button", "input", "select", "
 NAVIGATION_LANDMARKS = "//*[@role='navigation' or @role='search']"
 # What the Markdown of an extractor's reading does not look into (see _main_text).
 READERS_CHROME = frozenset({"nav", "footer", "aside", "form", "select", "button"})
-# Parsing workers start as fresh interpreters: a forked worker maps its parent's memory, and under Dagster that
-# parent holds ~260 MiB of imports (Dagster, polars, pyarrow) that parsing never uses, counted again in every
-# worker's RSS; a spawned one holds what parsing imports, ~100 MiB (measured with ru_maxrss after the imports).
-WORKER_START_METHOD = "spawn"
 # What a record parsed with ``detect_language=False`` carries for :func:`with_language_chosen`, which removes it:
 # the page's declared language (html lang, else og:locale) and its hreflang hint.
 _LANGUAGE_INPUTS = "_language_inputs"
@@ -144,7 +140,6 @@ def parse_html_pages(
         budget=Budget(item_s=budget.page_time_s),
         workers=workers,
         initializer=load_date_parser,
-        start_method=WORKER_START_METHOD,
     )
     for record in records:
         yield with_language_chosen(record, website, settings)
