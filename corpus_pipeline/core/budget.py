@@ -132,16 +132,13 @@ def map_within_budget(
     budget: Budget,
     workers: int,
     initializer: Callable[[], None] | None = None,
-    start_method: str | None = None,
 ) -> Iterator[Result]:
     """``function`` over ``items`` on ``workers`` processes, in input order; ``fallback`` stands in for an item
     that ran over ``budget``, whose worker died, or whose call raised. Once the total budget is spent, every
     remaining item gets the fallback without being started.
 
-    Each worker is a fresh interpreter (``"spawn"``, the only ``start_method`` there is; the argument is kept for
-    callers that name it), so ``function``, ``initializer`` and the items must be picklable, and module-level."""
-    if start_method not in (None, "spawn"):
-        raise ValueError(f"workers start as fresh interpreters (spawn), not {start_method!r}")
+    Each worker is a fresh interpreter (spawn), so ``function``, ``initializer`` and the items must be picklable,
+    and module-level."""
     deadline = None if budget.total_s is None else time.monotonic() + budget.total_s
     window = max(1, workers) * _READ_AHEAD_PER_WORKER
     with worker_processes(workers, initializer) as pool:

@@ -133,8 +133,7 @@ from corpus_pipeline.extract.pool import map_in_windows
 from corpus_pipeline_tests.core.test_budget import modules_loaded, note
 if __name__ == "__main__":
     names = ("{marker}",)
-    spawned = list(map_within_budget(modules_loaded, [names], fallback=note, budget=Budget(), workers=1,
-                                     start_method="spawn"))
+    spawned = list(map_within_budget(modules_loaded, [names], fallback=note, budget=Budget(), workers=1))
     pooled = list(map_in_windows(modules_loaded, [names] * 4, workers=2))
     print(spawned[0], pooled[0], __file__ == sys.argv[0])
 """
