@@ -4,52 +4,49 @@ By default the pace of a host follows its server's response latency (the time fr
 response headers), in the spirit of Scrapy's AutoThrottle, with a control law of our own borrowed from TCP
 congestion control (additive increase, multiplicative decrease):
 
-* The **window** is how many requests the server may work on at once. It starts at one request and, until the
-  host's first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that
-  by one request per round trip. It grows only on answers measured against the idle latency of their kind (below)
-  and not slower than the tolerance: the first answers of a host, one at a time, are that idle latency, and a
-  round trip too short to judge a back-off is no licence to grow.
-* **Trouble halves the requests in flight** (the window becomes half of them, TCP's flight size rule): an answer
-  429, 503 or 504, a request that ended without an answer (timeout, connection error), or a latency rise.
+* The **window** is how many requests the server may work on at once. It starts at one request and, until the host's
+  first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that by one
+  request per round trip. It grows only on answers measured against the idle latency of their kind (below) and not
+  slower than the tolerance: the first answers of a host, one at a time, are that idle latency, and a round trip too
+  short to judge a back-off is no licence to grow.
+* **Trouble halves the requests in flight** (the window becomes half of them, TCP's flight size rule): an answer 429,
+  503 or 504, a request that ended without an answer (timeout, connection error), or a latency rise.
 * **A latency rise is latency rising with our concurrency, measured per kind of answer.** A dynamic site answers a
-  redirect, a 404 or a file in a few milliseconds and its pages in 60-300 ms, each page at its own cost: the
-  fastest of all answers is no idle latency for a page, and a round trip of pages only is no sign of load (issue
-  47). So each answer is filed under its kind (status class and media type: a page, a redirect, a 304, an
-  image...) and under its load, the requests of ours in flight when it was sent or answered; a kind keeps its last
-  16 answers of each load. Its **idle latency** is the geometric mean of its answers of the fewest requests in
-  flight (the lowest load, then the next, until there are four), at least 10 ms (below that, scheduling jitter).
-  An answer's **load ratio** is its latency over its kind's idle latency, and the server queues when the geometric
-  mean of the load ratios of the last round trip (the answers that arrived while the latest one was on its way, at
-  least four) is above 1.5. A geometric mean, not the fastest answer: pages whose costs spread five-fold average
-  out over a round trip, whereas queueing slows every answer of it. A server whose latency grows with our load is
-  queueing our requests: more of them in flight would bring no more throughput, only slower answers for every
-  client.
+  redirect, a 404 or a file in a few milliseconds and its pages in 60-300 ms, each page at its own cost: the fastest
+  of all answers is no idle latency for a page, and a round trip of pages only is no sign of load. So each answer is
+  filed under its kind (status class and media type: a page, a redirect, a 304, an image...) and under its load, the
+  requests of ours in flight when it was sent or answered; a kind keeps its last 16 answers of each load. Its **idle
+  latency** is the geometric mean of its answers of the fewest requests in flight (the lowest load, then the next,
+  until there are four), at least 10 ms (below that, scheduling jitter). An answer's **load ratio** is its latency
+  over its kind's idle latency, and the server queues when the geometric mean of the load ratios of the last round
+  trip (the answers that arrived while the latest one was on its way, at least four) is above 1.5. A geometric mean,
+  not the fastest answer: pages whose costs spread five-fold average out over a round trip, whereas queueing slows
+  every answer of it. A server whose latency grows with our load is queueing our requests: more of them in flight
+  would bring no more throughput, only slower answers for every client.
 * **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
-  requests sent before it) is not a fifth lower in load ratio than the answers it reacted to (the round trip that
-  rose and the answers still on their way then), the rise was not caused by our load (our own
-  process is starved of CPU, or the server is slower for everyone), so the window goes back to where it was and
-  the latest answers become the idle latencies. Latency alone never takes the window below one request; refusals
-  and failures do.
-* Only a window in use grows: answers received while fewer requests were in flight than allowed say nothing about
-  how the server would take more (TCP's rule for application-limited senders).
-* **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each
-  further refusal doubles the delay (exponential back-off); each good answer shrinks it by a fifth.
-* Only a request started after a decrease can cause the next one: answers already on their way reflect the old
-  pace (TCP's one decrease per round trip), so a burst of refusals halves the window once, not once per request.
+  requests sent before it) is not a fifth lower in load ratio than the answers it reacted to (the round trip that rose
+  and the answers still on their way then), the rise was not caused by our load (our own process is starved of CPU, or
+  the server is slower for everyone), so the window goes back to where it was and the latest answers become the idle
+  latencies. Latency alone never takes the window below one request; refusals and failures do.
+* Only a window in use grows: answers received while fewer requests were in flight than allowed say nothing about how
+  the server would take more (TCP's rule for application-limited senders).
+* **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each further
+  refusal doubles the delay (exponential back-off); each good answer shrinks it by a fifth.
+* Only a request started after a decrease can cause the next one: answers already on their way reflect the old pace
+  (TCP's one decrease per round trip), so a burst of refusals halves the window once, not once per request.
 
 Why this law rather than a target concurrency computed from throughput x latency: it needs no throughput
 estimate (noisy on small sites) and reacts to refusals and failures with the same mechanism as to latency.
 
-Why the time to the response headers rather than to the last byte, although a PHP page sends its headers once its
-first 4 kB are out, about halfway through its work: the last byte also counts our own process's stalls (a body read
-while other threads parse pages). Measured to the last byte on a loaded 2-core machine, the crawl benchmark's fast
-server got 0.31x the throughput of the fixed pace instead of 0.45x, and its loaded server 2.0x its idle latency
-instead of 1.3x; CPU contention on a PHP server slows its headers as much as the rest.
+Why the time to the response headers rather than to the last byte: the last byte also counts our own process's
+stalls (a body read while other threads parse pages); measured to it on a loaded 2-core machine, the crawl
+benchmark's fast server got 0.31x the fixed pace's throughput instead of 0.45x. CPU contention on a PHP server slows
+its headers as much as the rest.
 
 The pace never leaves the configured bounds: at most ``max_concurrency`` requests in flight, and a delay between
 starts never below the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through :meth:`set_delay`) nor
 above ``max_delay_s`` (unless the floor is). With ``adaptive`` off, the pace is fixed at ``max_concurrency``
-requests in flight started ``min_delay_s`` apart, as the crawler did before.
+requests in flight started ``min_delay_s`` apart.
 """
 
 from __future__ import annotations
