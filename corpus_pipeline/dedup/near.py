@@ -265,8 +265,8 @@ def near_duplicate_pairs(
     texts: Sequence[str] | Sequence[bytes],
     threshold: float,
     workers: int = 1,
-    prepare: Callable[[Any], str] | None = None,
     *,
+    prepare: Callable[[Any], str],
     min_estimated_jaccard: float = 0.0,
     pool: WorkerPool | None = None,
     signatures: np.ndarray | None = None,
@@ -305,7 +305,6 @@ def near_duplicate_pairs(
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
-    prepare = prepare or _identity
     with ExitStack() as stack:
         if pool is None:
             pool = stack.enter_context(worker_pool(workers, len(texts)))
@@ -710,10 +709,6 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
         if score >= threshold:
             joined[max(root(i), root(j))] = min(root(i), root(j))
     return pairs
-
-
-def _identity(text: str) -> str:
-    return text
 
 
 def _signature_matrix(

@@ -219,10 +219,10 @@ def test_pairs_found_on_worker_processes_are_the_pairs_found_in_this_one():
     for n in range(0, 40, 4):  # near copies far apart, and exact ones
         texts[n] = texts[PARALLEL_FROM + n].replace("word", "Word", 1)
         texts[n + 1] = texts[PARALLEL_FROM + n + 1]
-    serial = near_duplicate_pairs(texts, 0.9, workers=1)
+    serial = near_duplicate_pairs(texts, 0.9, prepare=str, workers=1)
     assert {(n, PARALLEL_FROM + n) for n in range(0, 40, 4)} <= {(i, j) for i, j, _ in serial}
     assert {(n + 1, PARALLEL_FROM + n + 1, 1.0) for n in range(0, 40, 4)} <= set(serial)
-    assert near_duplicate_pairs(texts, 0.9, workers=2) == serial
+    assert near_duplicate_pairs(texts, 0.9, prepare=str, workers=2) == serial
 
 
 def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
@@ -233,8 +233,8 @@ def test_a_shared_pool_maps_texts_in_order_and_finds_the_pairs_of_one_process():
     with worker_pool(2, len(texts)) as pool:
         assert pool is not None
         assert map_text_blocks(upper_each, texts, pool, 2) == [text.upper() for text in texts]
-        shared = near_duplicate_pairs(texts, 0.9, 2, pool=pool)
-    assert shared == near_duplicate_pairs(texts, 0.9, workers=1)
+        shared = near_duplicate_pairs(texts, 0.9, 2, prepare=str, pool=pool)
+    assert shared == near_duplicate_pairs(texts, 0.9, prepare=str, workers=1)
     assert (3, PARALLEL_FROM + 5) in {pair[:2] for pair in shared}
     with worker_pool(2, PARALLEL_FROM) as pool:  # too few texts for workers
         assert pool is None
@@ -265,10 +265,10 @@ def test_a_minimum_estimated_jaccard_verifies_only_pairs_whose_signatures_agree_
     edited = text.replace("line 7 of", "row 7 of")  # a few shingles differ: Jaccard ~0.97, not 1
     other = "\n".join(f"entry {n} of an unrelated glossary listing terms and their meanings" for n in range(40))
     texts = [text, other, edited]
-    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9)] == [(0, 2)]
-    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=0.5)] == [(0, 2)]
+    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9, prepare=str)] == [(0, 2)]
+    assert [pair[:2] for pair in near_duplicate_pairs(texts, 0.9, prepare=str, min_estimated_jaccard=0.5)] == [(0, 2)]
     # Only identical signatures would pass 1.0: the edited copy is not even verified.
-    assert near_duplicate_pairs(texts, 0.9, min_estimated_jaccard=1.0) == []
+    assert near_duplicate_pairs(texts, 0.9, prepare=str, min_estimated_jaccard=1.0) == []
 
 
 def test_only_the_pairs_that_join_groups_are_verified_and_the_groups_are_those_of_every_pair():
@@ -276,12 +276,12 @@ def test_only_the_pairs_that_join_groups_are_verified_and_the_groups_are_those_o
     copies = [base + f"\nfooter {n}" for n in range(6)]  # six near copies: 15 passing pairs
     texts = [*copies, "an unrelated text about cooking pasta\nwith tomatoes and basil"]
     every = [(i, j) for i in range(len(texts)) for j in range(i + 1, len(texts)) if similarity(texts[i], texts[j]) >= 0.9]
-    joining = near_duplicate_pairs(texts, 0.9)
+    joining = near_duplicate_pairs(texts, 0.9, prepare=str)
     assert len(every) == 15
     assert len(joining) == 5  # a spanning tree of the six copies
     assert connected_components(len(texts), joining) == connected_components(len(texts), every)
     assert all(score >= 0.9 for *_, score in joining)
-    assert near_duplicate_pairs(texts, 0.9, workers=2) == joining
+    assert near_duplicate_pairs(texts, 0.9, prepare=str, workers=2) == joining
 
 
 @given(st.text())
