@@ -49,7 +49,7 @@ def _address(url: str) -> tuple[str, str, str]:
 def election_key(record: dict) -> tuple:
     """Sort key, best first.
 
-    On-site, language as declared; then the document's own page (issue 42): the page whose own rel=canonical names
+    On-site, language as declared; then the document's own page: the page whose own rel=canonical names
     it, a document over a listing (``page_kind``), the page the website's listings link to from their titles; then
     what the website itself puts forward: listed in its sitemaps, linked to from more of its pages, at the cleanest
     address; only then the most recent, the longest, the smallest URL.

@@ -20,7 +20,6 @@ from corpus_pipeline.extract.text import WORD
 _NOT_RECORDS = frozenset({
     "script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form", "select", "button",
 })
-# A word, as the main content check counts them (``main_content._word_count``).
 # Every text and tail below an element (in libxml2, each a text node): ~0.7x the time of ``itertext()``.
 _TEXT_PIECES = etree.XPath("descendant::text()", smart_strings=False)
 _BLOCKS = frozenset({

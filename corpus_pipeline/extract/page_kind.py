@@ -1,4 +1,4 @@
-"""What a page declares it is: a document, a listing of other pages, or an error page (issue 42).
+"""What a page declares it is: a document, a listing of other pages, or an error page.
 
 Read from the untouched page during its parse: the CMS's ``body`` classes (WordPress, Ghost, Drupal), the page's
 structured data (CollectionPage, SearchResultsPage, a single Article), its ``<link rel=next/prev>`` pagination and
@@ -22,7 +22,6 @@ from corpus_pipeline.extract.site_links import page_key
 from corpus_pipeline.extract.structured_data import ld_json_objects, microdata_types
 
 DOCUMENT, LISTING, ERROR_PAGE = "document", "listing", "error_page"
-PAGE_KINDS = (DOCUMENT, LISTING, ERROR_PAGE)
 
 # body classes, as the CMSs write them. WordPress: body_class() ("archive category category-news", "blog", "search
 # search-results", "paged paged-2", "error404"; a post "single single-post postid-12", a page "page page-id-2"; the

@@ -1,4 +1,4 @@
-"""The kind of every page of a website, from what its text shows of the website's other pages (issue 42).
+"""The kind of every page of a website, from what its text shows of the website's other pages.
 
 A listing (an archive, a tag or date page, a paginated home page, search results, a print view of several posts) is
 a page whose main content is a sequence of other pages' titles, excerpts or full texts: the website's own records

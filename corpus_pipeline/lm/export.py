@@ -30,7 +30,7 @@ PARQUET_DIR, JSONL_DIR = "data", "jsonl"
 CARD_FILE = "README.md"
 EXPORT_ASSET = "training_export"  # in a warehouse: <root>/training_export/ is the current version's folder
 SPLIT = "train"
-# What the export's ``text`` is: the plain text (``content``) or its Markdown rendering (``markdown``, issue 45).
+# What the export's ``text`` is: the plain text (``content``) or its Markdown rendering (``markdown``).
 TextFormat = Literal["plain", "markdown"]
 TEXT_FORMATS: tuple[TextFormat, ...] = ("plain", "markdown")
 
