@@ -104,16 +104,6 @@ class PaceLimits:
     max_delay_s: float = CrawlSettings.max_delay_s
     adaptive: bool = CrawlSettings.adaptive_pace
 
-    @classmethod
-    def from_settings(cls, settings: CrawlSettings) -> PaceLimits:
-        """The pace fields of the crawl settings."""
-        return cls(
-            max_concurrency=max(1, settings.per_host_concurrency),
-            min_delay_s=max(0.0, settings.min_delay_s),
-            max_delay_s=max(0.0, settings.max_delay_s),
-            adaptive=settings.adaptive_pace,
-        )
-
 
 @dataclass(frozen=True)
 class Pace:
@@ -417,8 +407,13 @@ class HostThrottle:
 
     @classmethod
     def for_settings(cls, settings: CrawlSettings) -> HostThrottle:
-        """The throttle the crawl settings describe."""
-        return cls(PaceLimits.from_settings(settings))
+        """The throttle the crawl settings' pace fields describe."""
+        return cls(PaceLimits(
+            max_concurrency=max(1, settings.per_host_concurrency),
+            min_delay_s=max(0.0, settings.min_delay_s),
+            max_delay_s=max(0.0, settings.max_delay_s),
+            adaptive=settings.adaptive_pace,
+        ))
 
     def set_delay(self, host: str, delay_s: float) -> None:
         """Raise the floor of one host's delay between starts (robots.txt Crawl-delay); never lowers it."""
