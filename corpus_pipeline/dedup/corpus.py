@@ -26,7 +26,7 @@ from corpus_pipeline.dedup.near import (
     near_duplicate_pairs,
     worker_pool,
 )
-from corpus_pipeline.dedup.normalize import paragraphs_and_content_key
+from corpus_pipeline.dedup.normalize import normalize_paragraphs
 from corpus_pipeline.dedup.reuse import DedupMemo
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
@@ -164,7 +164,7 @@ class _Forms(Sequence[bytes]):
             return [self[i] for i in range(len(self))[index]]
         form = self.forms[index]
         if form is None:
-            paragraphs, _ = paragraphs_and_content_key(self.texts[index])  # as content_keys_signatures_and_forms'
+            paragraphs = normalize_paragraphs(self.texts[index])  # as content_keys_signatures_and_forms'
             form = self.forms[index] = paragraphs.encode("utf-8", "surrogatepass")
         return form
 
