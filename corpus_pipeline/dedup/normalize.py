@@ -66,18 +66,12 @@ def normalize_paragraphs(text: str) -> str:
     return "\n".join(normalize_content(line) for line in text.split("\n") if line.strip())
 
 
-def paragraphs_and_content_key(text: str) -> tuple[str, str]:
-    """``normalize_paragraphs(text)`` and ``content_key(text)``, normalizing the text once.
+def content_key_of_paragraphs(paragraphs: str) -> str:
+    """``content_key`` of a text from its :func:`normalize_paragraphs`, without normalizing it again.
 
     The content key's normalized form is the normalized paragraphs with every run of whitespace, the line breaks
     included, made one space: both normalize line by line, and a blank line adds no word to either.
     """
-    paragraphs = normalize_paragraphs(text)
-    return paragraphs, content_key_of_paragraphs(paragraphs)
-
-
-def content_key_of_paragraphs(paragraphs: str) -> str:
-    """``content_key`` of a text from its :func:`normalize_paragraphs` (see :func:`paragraphs_and_content_key`)."""
     return _digest(" ".join(paragraphs.split()))
 
 

@@ -31,7 +31,7 @@ from corpus_pipeline.dedup.near import (
     near_duplicate_pairs,
     worker_pool,
 )
-from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs, paragraphs_and_content_key
+from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 
 WORDS = st.sampled_from("apt cache policy package install debian the a of to".split())
 PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), min_size=1, max_size=6)
@@ -52,9 +52,9 @@ def shingles(text: str) -> set[bytes]:
 
 
 def content_key_signature_and_form(text: str) -> tuple[str, np.ndarray, bytes]:
-    """One text's key, signature and form, from one normalization and without the block's memo of lines."""
-    paragraphs, key = paragraphs_and_content_key(text)
-    return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
+    """One text's key, signature and form, without the block's memo of lines."""
+    paragraphs = normalize_paragraphs(text)
+    return content_key(text), minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
 
 
 def upper_each(texts: list[str]) -> list[str]:

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from corpus_pipeline.dedup.normalize import (
     content_key,
+    content_key_of_paragraphs,
     normalize_content,
     normalize_paragraphs,
-    paragraphs_and_content_key,
 )
 
 
@@ -57,8 +57,8 @@ LINES_OF_ANY_TEXT = st.lists(
 
 @settings(deadline=None)
 @given(LINES_OF_ANY_TEXT)
-def test_one_normalization_gives_the_paragraphs_and_the_content_key(text):
-    assert paragraphs_and_content_key(text) == (normalize_paragraphs(text), content_key(text))
+def test_the_content_key_of_the_normalized_paragraphs_is_the_texts(text):
+    assert content_key_of_paragraphs(normalize_paragraphs(text)) == content_key(text)
 
 
 def test_paragraphs_are_normalized_one_per_line_and_empty_lines_go():
