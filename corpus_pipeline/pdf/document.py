@@ -84,7 +84,7 @@ def read_pdf(
     sections = outline_sections(reader, page_count)
     for section in sections:
         content = repair_text("\n\n".join(texts[section.start : section.end]))
-        section_url = url if len(sections) == 1 else f"{_without_fragment(url)}#page={section.start + 1}"
+        section_url = url if len(sections) == 1 else f"{url.split('#', 1)[0]}#page={section.start + 1}"
         lang, _ = detect_lang(content)
         records.append({
             "website": website,
@@ -234,10 +234,6 @@ def _document_date(
         if isinstance(value, datetime):
             return to_utc(value)
     return None
-
-
-def _without_fragment(url: str) -> str:
-    return url.split("#", 1)[0]
 
 
 def _canonical(url: str) -> str:
