@@ -142,30 +142,34 @@ def _read(
     grid = CardGrid(document, settings) if page_type in (None, "article") and settings.card_grids else None
     if page_type == "article":
         if settings.precision_on_articles:
-            precise, _, _ = _checked_trafilatura(
+            precise, _, counted = _checked_trafilatura(
                 document, fresh_document, url, second_words, settings.min_precise_share, settings, favor_precision=True
             )
-            if precise.strip() and _word_count(precise) >= settings.min_precise_share * second_words:
-                return _finished(precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings, precise)
+            precise_words = _word_count(precise) if counted is None else counted  # the fast reading's, counted there
+            if precise.strip() and precise_words >= settings.min_precise_share * second_words:
+                return _finished(
+                    precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings, precise, precise_words
+                )
             document = fresh_document()
         # Precision cut real text, and the default mode may too: a listicle read as its introduction, a page whose
         # text lxml hides (it nests a whole page inside a popup <aside> whose divs are unbalanced) while
         # Resiliparse, which parses HTML as browsers do, sees it all.
-        default = _trafilatura(document, url)
+        default = read = _trafilatura(document, url)
         path = Extraction.TRAFILATURA_FULL
         if (default_words := _word_count(default)) < settings.max_failed_share * second_words:
             default, path = _merged(default, second, path, settings, None, default_words, second_words)
         if not default:
             default, path = second, Extraction.RESILIPARSE_ONLY if second else path
-        return _finished(default, path, anchors, titles, grid, settings, default)
+        counted = default_words if default is read else None
+        return _finished(default, path, anchors, titles, grid, settings, default, counted)
     extracted, fast, words = _checked_trafilatura(
         document, fresh_document, url, second_words, settings.min_fast_share, settings,
         include_comments=page_type == "forum",
     )
     path = Extraction.TRAFILATURA_FAST if fast else Extraction.TRAFILATURA_FULL
     min_words = settings.min_prose_words_per_line if page_type == "product" else None
-    extracted, path = _merged(extracted, second, path, settings, min_words, words, second_words)
-    return _finished(extracted, path, anchors, titles, grid, settings)
+    merged, path = _merged(extracted, second, path, settings, min_words, words, second_words)
+    return _finished(merged, path, anchors, titles, grid, settings, words=words if merged is extracted else None)
 
 
 def _arbitrated(
@@ -198,17 +202,21 @@ def _merged(
 
 def _finished(
     extracted: str, path: Extraction, anchors: list[tuple[str, str]], titles: tuple[str, ...],
-    cards: CardGrid | None, settings: ExtractionSettings, article: str | None = None,
+    cards: CardGrid | None, settings: ExtractionSettings, article: str | None = None, words: int | None = None,
 ) -> MainContent:
     """The reading without its headline, with its dropped headings put back and, when it holds records the reading
     left out, its grid (``cards``: none when the page's grid may not join; ``article``: an article's reading, whose
-    grid joins only when its cards hold that reading spread over them, see :func:`_grid_around`)."""
+    grid joins only when its cards hold that reading spread over them, see :func:`_grid_around`; ``words``: the
+    reading's words, when counted already)."""
     restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
-    if cards is None:
-        return MainContent(restored, path)
     # Counted once: the line arbiter counts the same reading's words again (on nearly every page, nothing between
-    # here and there changes it).
-    words = _word_count(restored)
+    # here and there changes it). A reading that lost no headline and gained no heading (the same string) keeps its
+    # count.
+    words = words if restored is extracted and words is not None else None
+    if cards is None:
+        return MainContent(restored, path, words)
+    if words is None:
+        words = _word_count(restored)
     if not _grid_joins(restored, cards, settings, words, article):
         return MainContent(restored, path, words)
     grid = _lines_of(cards.cards())

@@ -19,7 +19,8 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import islice
 from typing import Literal
 from urllib.parse import quote, urljoin
@@ -31,7 +32,10 @@ from corpus_pipeline.extract.text import line_key
 
 LineKind = Literal["paragraph", "heading", "item", "cell", "code"]
 
-_SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+# A run of spaces, as one space: the runs that are not one plain space already (a plain space alone, between most
+# words, is no match, so most lines come back as they are, ~0.6x the time of matching every run).
+_SPACE_CHARS = r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]"
+_SPACES = re.compile(rf" {_SPACE_CHARS}+|[\t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]{_SPACE_CHARS}*")
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _STRONG = frozenset({"strong", "b"})
 _EMPHASIS = frozenset({"em", "i", "cite", "dfn"})
@@ -83,8 +87,8 @@ _WORD = re.compile(r"\w")
 # typesets in the browser (pymdownx.arithmatex's ``\(...\)`` and ``\[...\]``).
 TEX_ATTRIBUTE = "data-tex"
 _DISPLAY_ATTRIBUTE = "data-tex-display"
-_MATH_SCRIPTS = "//script[starts-with(@type, 'math/tex')]"
-_TEX_ANNOTATIONS = "//annotation[@encoding='application/x-tex']"
+_MATH_SCRIPT_TYPE = "math/tex"
+_TEX_ENCODING = "application/x-tex"
 # Attribute by attribute (libxml2 tests the attributes of each kind alone, not every element's in turn: ~0.25 against
 # ~0.33 ms a page of the article benchmark, which holds no math).
 _MATH_MARKED = etree.XPath(
@@ -95,11 +99,10 @@ _DELIMITED_TEX = re.compile(
     r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
 )
 # A page that typesets the TeX of its text in the browser: it loads MathJax or KaTeX (its auto-render), or
-# configures MathJax in a script of its own.
-_TYPESETS_MATH = etree.XPath(
-    "boolean(//script[contains(translate(@src, 'MATHJAXKT', 'mathjaxkt'), 'mathjax')"
-    " or contains(translate(@src, 'KATEX', 'katex'), 'katex') or contains(., 'MathJax')])"
-)
+# configures MathJax in a script of its own. The address is matched in any case of the letters of the name (only
+# those: as XPath's ``translate`` would, which this replaced).
+_MATHJAX_CASE = str.maketrans("MATHJAXKT", "mathjaxkt")
+_KATEX_CASE = str.maketrans("KATEX", "katex")
 # The TeX such a page's text holds, as MathJax and KaTeX's auto-render delimit it: ``$$...$$`` and ``\[...\]``
 # (display), ``\(...\)`` and ``$...$`` (in a line). A ``$...$`` opens before a non-space and closes after one, not
 # before a digit (Pandoc's rule: "$5 and $10" is no math); an escaped dollar opens nothing.
@@ -243,7 +246,10 @@ class _Renderer:
         in_code = self.code_spans > 0
         if "\n" not in text and "\r" not in text:  # most text nodes: one piece of one line
             self.plain.append(text)
-            self.markdown.append(text if text.isspace() else self._escaped(text, in_code, ctx.cell is not None))
+            if text.isspace() or not (in_code or _ESCAPABLE.search(text) or self.options.links and text[-1] == "!"):
+                self.markdown.append(text)  # most text: nothing to escape (without a call)
+            else:
+                self.markdown.append(self._escaped(text, in_code, ctx.cell is not None))
             return
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         for number, piece in enumerate(text.split("\n")):
@@ -294,7 +300,8 @@ class _Renderer:
 
     def new_block(self, ctx: _Context) -> None:
         """End the current line and the block it belongs to."""
-        self.flush(ctx)
+        if self.plain or len(self.markdown) != len(self.open):  # else an empty line (most): nothing to end
+            self.flush(ctx)
         self.block += 1
 
     def _emit(self, plain: str, markdown: str, ctx: _Context) -> None:
@@ -362,8 +369,8 @@ class _Renderer:
 
     def element(self, node: etree._Element, ctx: _Context) -> None:
         """Render an element and its subtree (not its tail)."""
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if not tag or tag in self.unrendered:
+        tag = node.tag
+        if not isinstance(tag, str) or tag in self.unrendered:
             return  # a comment or processing instruction, a script: no text a reader sees
         if self.math and (math := _tex_of(node)) is not None and not self.code_spans:
             self._math(*math, tag in BLOCK_TAGS, ctx)
@@ -373,10 +380,14 @@ class _Renderer:
             self._inline(node, tag, ctx)
 
     def _children(self, node: etree._Element, ctx: _Context) -> None:
-        self.text(node.text, ctx)
+        # The walk visits every element of the page: an absent text or tail (most) costs no call.
+        if text := node.text:
+            self.text(text, ctx)
+        element, add_text = self.element, self.text
         for child in node:
-            self.element(child, ctx)
-            self.text(child.tail, ctx)
+            element(child, ctx)
+            if tail := child.tail:
+                add_text(tail, ctx)
 
     def _block(self, node: etree._Element, tag: str, ctx: _Context) -> None:
         self.new_block(ctx)
@@ -404,13 +415,13 @@ class _Renderer:
             return ctx  # a cell's lines are the cell's, whatever holds them
         if tag in ("ul", "ol"):
             self.groups += 1
-            return replace(ctx, depth=ctx.depth + 1, item=None, list_group=self.groups)
+            return _Context(ctx.quote, ctx.depth + 1, None, ctx.heading, None, self.groups)
         if tag == "li":
-            return replace(ctx, depth=max(ctx.depth, 1), item=_Item(self._item_marker(node)), heading=0)
+            return _Context(ctx.quote, max(ctx.depth, 1), _Item(self._item_marker(node)), 0, None, ctx.list_group)
         if tag in _HEADINGS:  # in a list item too: "- ### Options"
-            return replace(ctx, heading=_HEADINGS[tag])
+            return _Context(ctx.quote, ctx.depth, ctx.item, _HEADINGS[tag], None, ctx.list_group)
         if tag == "blockquote" or (tag in ("div", "aside", "section") and _is_callout(node)):
-            return replace(ctx, quote=ctx.quote + 1, item=None, depth=0)
+            return _Context(ctx.quote + 1, 0, None, ctx.heading, None, ctx.list_group)
         return ctx
 
     @staticmethod
@@ -508,7 +519,7 @@ class _Renderer:
         for cell in tr:
             if not isinstance(cell.tag, str) or cell.tag not in ("td", "th"):
                 continue
-            inner = replace(ctx, cell=(group, row, col), item=None, heading=0)
+            inner = _Context(ctx.quote, ctx.depth, None, 0, (group, row, col), ctx.list_group)
             self.new_block(inner)
             self._children(cell, inner)
             self.new_block(inner)
@@ -522,24 +533,51 @@ def mark_tex(document: etree._Element) -> None:
     """Keep the TeX of the page's math where the rendering finds it, before the scripts and the MathML go: a MathJax
     script becomes an empty element carrying its TeX, a KaTeX (or MathML) formula carries its annotation's TeX. No
     reader's text changes (an empty element, attributes)."""
-    for script in document.xpath(_MATH_SCRIPTS):
+    # One walk of lxml's over the scripts and annotations (of the whole document: a page parsed with a second <html>
+    # holds that one's elements beside the root), instead of three XPath searches of every element (~0.3 ms a page
+    # of the article benchmark, which holds no math).
+    scripts: list[etree._Element] = []
+    annotations: list[etree._Element] = []
+    for top in _top_level(document):
+        for node in top.iter("script", "annotation"):
+            if node.tag == "script":
+                scripts.append(node)
+            elif node.get("encoding") == _TEX_ENCODING:
+                annotations.append(node)
+    typesets = False
+    for script in scripts:
         parent = script.getparent()
-        if parent is None:
-            continue
-        marker = etree.Element("span", {TEX_ATTRIBUTE: script.text or ""})
-        if "mode=display" in (script.get("type") or ""):
-            marker.set(_DISPLAY_ATTRIBUTE, "1")
-        marker.tail = script.tail
-        parent.replace(script, marker)
-    for annotation in document.xpath(_TEX_ANNOTATIONS):
+        if (script.get("type") or "").startswith(_MATH_SCRIPT_TYPE) and parent is not None:
+            marker = etree.Element("span", {TEX_ATTRIBUTE: script.text or ""})
+            if "mode=display" in (script.get("type") or ""):
+                marker.set(_DISPLAY_ATTRIBUTE, "1")
+            marker.tail = script.tail
+            parent.replace(script, marker)
+        elif not typesets:
+            typesets = _loads_math(script)
+    for annotation in annotations:
         formula = _formula_of(annotation)
         if formula is not None and formula.get(TEX_ATTRIBUTE) is None:
             formula.set(TEX_ATTRIBUTE, annotation.text or "")
             math = next(annotation.iterancestors("math"), None)
             if math is not None and math.get("display") == "block":
                 formula.set(_DISPLAY_ATTRIBUTE, "1")
-    if _TYPESETS_MATH(document):
+    if typesets:
         _mark_text_tex(document)
+
+
+def _top_level(document: etree._Element) -> list[etree._Element]:
+    """The document's top-level elements: its root and, when the page held a second ``<html>``, that one too."""
+    return [*reversed(list(document.itersiblings(preceding=True))), document, *document.itersiblings()]
+
+
+def _loads_math(script: etree._Element) -> bool:
+    """Whether a script loads MathJax or KaTeX, or configures MathJax."""
+    source = script.get("src") or ""
+    if "mathjax" in source.translate(_MATHJAX_CASE) or "katex" in source.translate(_KATEX_CASE):
+        return True
+    # A script holds its text alone (one text node); its string value otherwise, as XPath reads it.
+    return "MathJax" in ((script.text or "") if len(script) == 0 else script.text_content())
 
 
 def _mark_text_tex(document: etree._Element) -> None:
@@ -693,7 +731,14 @@ def _has_text(text: str | None) -> bool:
 
 
 def _is_callout(node: etree._Element) -> bool:
-    return not _CALLOUT_CLASSES.isdisjoint((node.get("class") or "").lower().split())
+    classes = node.get("class")
+    return bool(classes) and _names_callout(classes)
+
+
+# Remembered: a page repeats its few class names on many of its elements.
+@lru_cache(maxsize=1024)
+def _names_callout(classes: str) -> bool:
+    return not _CALLOUT_CLASSES.isdisjoint(classes.lower().split())
 
 
 def _longest_run(text: str) -> int:

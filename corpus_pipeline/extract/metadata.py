@@ -340,6 +340,8 @@ def choose_lang(
     published under /fr/ declare fr but are English.
     """
     declared = normalize_lang(declared) or normalize_lang(hint)
+    if declared and len(text) < settings.min_text_for_detection:
+        return declared  # too short a text to override the declaration: no detection needed
     detected, probability = detect_lang(text, settings)
     if declared:
         if (
