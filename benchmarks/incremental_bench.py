@@ -3,7 +3,7 @@ ratios of the first night's CPU, and the peak memory of the second night against
 over the 1 % night's crawl, compared record for record with it. The first night's time is set beside trafilatura's on the
 same pages.
 
-Usage: python benchmarks/incremental_bench.py [--full] [--changed-share 0.01] [--keep DIR]
+Usage: python benchmarks/incremental_bench.py [--full] [--changed-share 0.01] [--keep DIR] [--site heavy-hugo]
 
 The website is Debian's handbook (benchmarks/sites/build.py) served on loopback without delay: by default in three
 languages (381 pages), with ``--full`` in 21 (2,667 pages, the website issue 44 measured). Each night is
@@ -13,6 +13,10 @@ get one paragraph more in their text, so the crawl's conditional GETs fetch them
 lastmod). The full night is ``reprocess_job`` tagged ``corpus_pipeline/full_night=true``: every page parsed and
 every PDF read again from the same stored crawl; parsed_pages, pdf_documents, canonical_url_groups and corpus must
 equal the incremental night's, every column, every row.
+
+``--site heavy-hugo`` runs only a first night, of issue 44's other website: opentelemetry.io in five languages (Hugo +
+Docsy, 2,553 pages of ~220 KB; benchmarks/sites/heavy_hugo.py builds it from cached sources), beside trafilatura on the
+same pages (target: <= 90 s).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import PeakMemory, dagster_job_run, print_table  # noqa: E402
 from benchmarks.sites.build import QUICK_HANDBOOK_LANGS, debian_handbook, write_site  # noqa: E402
+from benchmarks.sites.heavy_hugo import SITE_NAME as HEAVY_SITE  # noqa: E402
+from benchmarks.sites.heavy_hugo import describe, heavy_hugo_site  # noqa: E402
 from corpus_pipeline.assets.incremental import FULL_NIGHT_TAG  # noqa: E402
 from corpus_pipeline.core.raw_pages import iter_documents  # noqa: E402
 from corpus_pipeline.core.warehouse import Warehouse  # noqa: E402
@@ -69,7 +75,14 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="the handbook in 21 languages (2,667 pages)")
     parser.add_argument("--changed-share", type=float, default=0.01, help="share of pages edited on the third night")
     parser.add_argument("--keep", type=Path, help="keep the site, registry and warehouse in this folder")
+    parser.add_argument("--site", choices=(WEBSITE, HEAVY_SITE), default=WEBSITE,
+                        help=f"{HEAVY_SITE}: a first night of the heavy Hugo website only, beside trafilatura")
+    parser.add_argument("--sitemap-only", action="store_true",
+                        help=f"{HEAVY_SITE}: the sitemaps' pages only (internal_links: ignore), not the links they have")
     args = parser.parse_args()
+    if args.site == HEAVY_SITE:
+        heavy_first_night(args.keep, args.sitemap_only)
+        return
     spec = debian_handbook() if args.full else debian_handbook(QUICK_HANDBOOK_LANGS)
     with ExitStack() as stack:
         work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="incremental_bench_")))
@@ -96,6 +109,36 @@ def main() -> None:
     report(nights, full, differing, yardstick)
 
 
+def heavy_first_night(keep: Path | None, sitemap_only: bool = False) -> None:
+    """A first night of the heavy Hugo website (served from its build folder, which nothing edits) and trafilatura
+    on the same stored pages: wall and CPU seconds, and their ratios (issue 44's target: <= 90 s).
+
+    By default the crawl also follows the sitemap pages' own links one level deep, as a registry entry's default does:
+    on this site they add the ecosystem registry's filter links (``/ecosystem/registry/?s=...``, up to the crawler's
+    limit per path), each the same 2.8-4.6 MB page; ``sitemap_only`` reads the sitemaps' pages alone."""
+    site = heavy_hugo_site()
+    with ExitStack() as stack:
+        work = keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="incremental_bench_")))
+        for stale in ("data", "dagster_home"):
+            shutil.rmtree(work / stale, ignore_errors=True)
+        snapshot_code(work / "code")
+        base_url = stack.enter_context(serve_site(site.root, port=0))
+        entry = {"name": HEAVY_SITE, "url": base_url + "/", "mode": "sitemap", "default_lang": "en"}
+        if sitemap_only:
+            entry["internal_links"] = "ignore"
+        (work / "websites.yaml").write_text(json.dumps({"websites": [entry]}))
+        print(f"{HEAVY_SITE}{' (sitemap pages only)' if sitemap_only else ''}: {describe(site)}; {base_url}; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        first = run_night(work, "first night", website=HEAVY_SITE)
+        seconds, cpu = trafilatura_night(Warehouse(work / "data" / "warehouse").path("raw_pages", HEAVY_SITE))
+    print_table("First night of the heavy website beside trafilatura on the same pages",
+                ["", "wall s", "CPU s"], [["first night", first.seconds, first.cpu_seconds],
+                                          ["trafilatura", seconds, cpu]])
+    print(f"first night: {first.seconds:.0f} s (target <= 90 s), {first.seconds / seconds:.2f} x trafilatura's time on "
+          f"the same pages ({seconds:.0f} s); CPU {first.cpu_seconds / cpu:.2f} x its {cpu:.1f} s; "
+          f"peak RSS {first.peak_rss_mib:.0f} MiB")
+
+
 def snapshot_code(folder: Path) -> None:
     """A copy of the package, which every night runs: the code version of an asset covers its source files, and a
     file of the working tree edited between two nights would (rightly) make the second one recompute everything."""
@@ -104,11 +147,12 @@ def snapshot_code(folder: Path) -> None:
                     ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def run_night(work: Path, name: str, job: str = "corpus_job", tags: dict[str, str] | None = None) -> Night:
+def run_night(work: Path, name: str, job: str = "corpus_job", tags: dict[str, str] | None = None,
+              website: str = WEBSITE) -> Night:
     """One ``dagster job execute`` over the warehouse in ``work``; CPU and peak RSS of its process tree."""
     home = work / "dagster_home"
     # One instance for every night, as a deployment keeps its own (a fresh one's database costs each run ~0.3 CPU s).
-    command, env = dagster_job_run(work, home, job, {"dagster/partition": WEBSITE, **(tags or {})}, work / "code", WORKERS,
+    command, env = dagster_job_run(work, home, job, {"dagster/partition": website, **(tags or {})}, work / "code", WORKERS,
                                    fresh_home=False)
     cpu_before, started, started_epoch = _children_cpu_seconds(), time.perf_counter(), time.time()
     process = subprocess.Popen(command, cwd=work / "code", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
