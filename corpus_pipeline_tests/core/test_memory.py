@@ -57,6 +57,22 @@ def test_returning_freed_memory_keeps_live_buffers() -> None:
     assert _run(code) == ["True", "True"]
 
 
+def test_freed_memory_is_returned_once_the_process_has_grown(monkeypatch) -> None:
+    from corpus_pipeline.core import memory
+
+    trims: list[int] = []
+    monkeypatch.setattr(memory, "malloc_trimmed", lambda: trims.append(1))
+    monkeypatch.setattr(memory._trims, "lowest", 0)
+    memory.return_freed_memory()
+    assert len(trims) == 1  # the first call trims
+    memory.return_freed_memory()
+    assert len(trims) == 1  # nothing grew since
+    held = [b"x" * 2**20 for _ in range(memory.TRIM_AFTER_GROWTH_BYTES // 2**20 + 8)]  # written: resident
+    memory.return_freed_memory()
+    assert len(trims) == 2
+    del held
+
+
 def test_the_loaded_code_location_is_out_of_the_garbage_collectors_rounds() -> None:
     # A run's process walks its hundreds of thousands of module objects no more at each full collection; what the run
     # makes afterwards is collected as usual.
