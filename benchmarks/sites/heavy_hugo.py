@@ -79,7 +79,7 @@ def _build(cache: Path, site: Path, recipe: dict[str, object]) -> None:
                               (DOCSY_REPO, DOCSY_COMMIT, "google/docsy")):
         if _git(["cat-file", "-t", commit], sources / name, check=False) != "commit":
             raise SystemExit(f"{SITE_NAME}: no {url} at {commit[:10]} in {sources / name}: bring github.com/{url} onto "
-                             f"this machine and `git clone --mirror <it> {sources / name}` (see {__name__}'s docstring)")
+                             f"this machine and `git clone --mirror <it> {sources / name}` (see benchmarks/sites/heavy_hugo.py)")
     hugo = _hugo(cache)
     work = cache / "build"
     shutil.rmtree(work, ignore_errors=True)
