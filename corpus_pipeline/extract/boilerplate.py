@@ -36,7 +36,7 @@ from lxml import etree, html
 from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.pool import map_in_windows
-from corpus_pipeline.extract.text import line_key
+from corpus_pipeline.extract.text import WORD, line_key
 
 NEAR_IDENTICAL_IOU = 0.8
 # Template repeats along the whole website; two neighbouring near-duplicate pages share their text too.
@@ -66,9 +66,6 @@ TABLE_CELL_TAGS = frozenset(("td", "th"))
 # Elements after which a browser starts a new line: what the lines of a page's remaining text are split at.
 _LINE_BREAKING_TAGS = BLOCK_TAGS | {"br", "hr", "pre"}
 UNKNOWN_LANGUAGE = ""
-# What may stand around and between a line's words (line_key's ``\w+``) within one line: a line never crosses "\n".
-_NON_WORD = r"[^\w\n]"
-_NON_WORD_GAP = rf"{_NON_WORD}+"
 # A signature is its element's frame (32 bits, :func:`_frame`) above a 64-bit digest of the element.
 _FRAME_SHIFT = 64
 
@@ -294,17 +291,19 @@ def _primary(code: str | None) -> str | None:
 def _keys_of_lines_like(lowered: str, keys: set[str]) -> set[str]:
     """Which of ``keys`` (non-empty :func:`line_key` values) are the key of a line of ``lowered`` (a lower-cased text).
 
-    The same answer as keying every line and intersecting, without keying every line (~60 % of the template's line
-    check on a Debian handbook page): a line's key is ``key`` exactly when the line is ``key``'s words in order,
-    with only non-word characters around and between them. One regular expression finds those lines; only they
-    are keyed. (``lowered`` is lower-cased whole: ``str.lower`` of a text is that of its lines, joined.)
+    The same answer as keying every line and intersecting, keying only the lines whose first word begins a key: the
+    other lines' keys cannot be among ``keys``. (One regular expression of all the keys, compiled per page, cost
+    ~65 ms on a Docsy page whose menu has ~320 lines; this costs ~0.6 ms.)
     """
     if not keys:
         return set()
-    # Longest first, so that a key that begins another is tried after it (either way the whole line must match).
-    words = "|".join(_NON_WORD_GAP.join(map(re.escape, key.split(" "))) for key in sorted(keys, key=len, reverse=True))
-    lines = re.compile(f"^{_NON_WORD}*(?:{words}){_NON_WORD}*$", re.MULTILINE)
-    return {line_key(match.group()) for match in lines.finditer(lowered)} & keys
+    first_words = {key.split(" ", 1)[0] for key in keys}
+    held: set[str] = set()
+    for line in lowered.split("\n"):
+        first = WORD.search(line)
+        if first is not None and first.group() in first_words:
+            held.add(line_key(line))
+    return held & keys
 
 
 def _open(node: etree._Element, pieces: list[str]) -> None:
