@@ -32,6 +32,16 @@ def test_a_line_every_30_seconds_between_two_tenths():
     assert lines[0].startswith("survey: 30/10,000 pages (0%), 1.0 pages/s, ~2 h 46 min left")
 
 
+def test_a_short_step_says_little_more_than_its_last_line():
+    clock, lines = Clock(), []
+    progress = Progress("parse", 2_000, lines.append, clock=clock)
+    for _ in range(2_000):
+        clock.now += 0.002  # 4 s in all: a tenth every 0.4 s
+        progress.advance()
+    # A line once 2 s went by since the start (half the pages), then the last one; ten for a step of 20 s.
+    assert [line.split(" (")[1].split(")")[0] for line in lines] == ["50%", "100%"]
+
+
 def test_without_a_total_the_line_says_done_and_rate():
     clock, lines = Clock(), []
     progress = Progress("fetch", None, lines.append, clock=clock)
