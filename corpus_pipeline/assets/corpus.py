@@ -9,9 +9,9 @@ from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.incremental import (
     asset_code_version,
     open_dedup_memo,
-    open_kept_corpus,
-    publish_corpus_memo,
+    open_kept,
     publish_dedup_memo,
+    publish_version_memo,
 )
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
@@ -72,7 +72,7 @@ def corpus(
         # Deduplication is a function of its input: a night whose records are last night's keeps last night's corpus.
         key = inputs_key(groups, settings)
         current = history.current_file()
-        kept = open_kept_corpus(context, history, memo, key, current)
+        kept = open_kept(context, history, memo, key, current)
         started = time.monotonic()
         known: dict[str, int] = {}
         if kept is not None:
@@ -106,7 +106,7 @@ def corpus(
         )
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
-        publish_corpus_memo(memo, memo_table(key, version.version_id, counts), context.run.run_id)
+        publish_version_memo(memo, memo_table(key, version.version_id, counts), context.run.run_id)
         inputs = groups.height
         del records, groups
         return_freed_memory()  # every text of the website went through this process as Python objects

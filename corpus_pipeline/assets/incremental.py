@@ -15,14 +15,7 @@ import pyarrow as pa
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.versions import PartitionHistory
-from corpus_pipeline.dedup.reuse import (
-    CORPUS_MEMO_SCHEMA,
-    DEDUP_MEMO_SCHEMA,
-    DedupMemo,
-    KeptCorpus,
-    dedup_memo,
-    kept_corpus,
-)
+from corpus_pipeline.dedup.reuse import DEDUP_MEMO_SCHEMA, DedupMemo, KeptVersion, dedup_memo, kept_version
 from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
 from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
@@ -99,16 +92,16 @@ def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: 
     memo.publish(version.version_id)
 
 
-def open_kept_corpus(
+def open_kept(
     context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, key: bytes,
-    current_file: Path | None,
-) -> KeptCorpus | None:
-    """The current corpus (``current_file``, see :func:`open_last_night`) when it was deduplicated from records whose
-    key is ``key``; None on a full night."""
+    current_file: Path | None, version_column: str = "corpus_version",
+) -> KeptVersion | None:
+    """The current version (``current_file``, see :func:`open_last_night`) when its memo says it was computed from
+    records whose key is ``key`` (dedup/reuse.py: corpus, canonical_url_groups); None on a full night."""
     if full_night(context):
         return None
     current = history.current()
-    return kept_corpus(memo.current_file(), current_file, current.id if current else None, key)
+    return kept_version(memo.current_file(), current_file, current.id if current else None, key, version_column)
 
 
 def open_dedup_memo(context: dg.AssetExecutionContext, memo: PartitionHistory, settings: str) -> DedupMemo | None:
@@ -126,8 +119,9 @@ def publish_dedup_memo(memo: PartitionHistory, learned: DedupMemo, settings: str
     memo.publish(version.version_id)
 
 
-def publish_corpus_memo(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:
-    """Make the night's corpus memo current (see :func:`publish_memo`)."""
-    with memo.new_version(CORPUS_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
+def publish_version_memo(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:
+    """Make the night's memo of a kept-or-computed version current (corpus_memo, groups_memo; see
+    :func:`publish_memo`)."""
+    with memo.new_version(table.schema, run_id=run_id, drop_columns=()) as version:
         version.write_table(table)
     memo.publish(version.version_id)

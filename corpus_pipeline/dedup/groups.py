@@ -20,16 +20,22 @@ _ELECTION_COLUMNS = (
 NOT_DOCUMENTS = ("listing", "error_page")
 
 
+def grouped_columns(records: pl.LazyFrame) -> pl.DataFrame:
+    """What the grouping reads of the records: their columns of the record schema, collected."""
+    return records.select([c for c in RECORD_COLUMNS if c in records.collect_schema().names()]).collect()
+
+
 def build_canonical_url_groups(
     records: pl.LazyFrame, *, urls_to_ignore: Sequence[str], keep_query_keys: Sequence[str] = DEFAULT_KEPT_QUERY_KEYS,
     keep_listings: bool = False,
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """One row per canonical URL: the elected record, its candidate URLs, and counts of what was dropped and why.
 
-    Listings and error pages (``page_kind``) are dropped, as ``urls_to_ignore`` are, unless ``keep_listings``.
+    Listings and error pages (``page_kind``) are dropped, as ``urls_to_ignore`` are, unless ``keep_listings``. The
+    result depends on the set of records, not on their order (the election's key ends with the URL).
     """
-    columns = [c for c in RECORD_COLUMNS if c in records.collect_schema().names()]
-    frame = records.select(columns).collect()
+    frame = grouped_columns(records)
+    columns = frame.columns
     usable = pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != "")
     if urls_to_ignore:
         ignored = pl.any_horizontal(pl.col("url").str.contains(needle, literal=True) for needle in urls_to_ignore)

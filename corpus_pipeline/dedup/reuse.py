@@ -1,8 +1,13 @@
-"""A night whose corpus input did not change keeps its corpus: deduplication is a function of its input.
+"""A night whose corpus input did not change keeps its corpus: deduplication is a function of its input. The same for
+canonical_url_groups: its grouping and election are a function of the website's records.
 
 The memo beside corpus (``corpus_memo``) holds a digest of the canonical_url_groups records the current corpus
 version was deduplicated from, with the settings and code, and that version's counts. A night whose input digests the
-same takes the current version's records instead of deduplicating again.
+same takes the current version's records instead of deduplicating again. The memo beside canonical_url_groups
+(``groups_memo``) holds the same of the records (parsed_pages and pdf_documents) its current version was grouped from,
+digested as a set of rows: the crawl's order of pages varies from night to night, and the grouping does not depend on
+it (the election's key ends with the URL, and a website's records have one URL each). A kept record takes tonight's
+NIGHTLY_COLUMNS, from its record by URL.
 
 A night with some records changed deduplicates them all again, from what the last deduplication learned of their
 texts: a second memo (``dedup_memo``) holds, by text digest, each text's content key and MinHash signature, and, by
@@ -38,6 +43,16 @@ CORPUS_MEMO_SCHEMA = pa.schema(
 )
 
 
+GROUPS_MEMO = "groups_memo"
+GROUPS_MEMO_SCHEMA = pa.schema(
+    [
+        pa.field("input_key", pa.binary()),  # records_key of the records the version was grouped from
+        pa.field("groups_version", pa.string()),  # the canonical_url_groups version they gave
+        pa.field("counts", pa.string()),  # JSON: that grouping's counts (records_in, records_ignored...)
+    ]
+)
+
+
 def inputs_key(records: pl.DataFrame, settings: str) -> bytes:
     """A digest of ``records`` (every column but the NIGHTLY_COLUMNS, every row, in order; polars' row hashes with
     fixed seeds) and ``settings`` (the code version, the threshold)."""
@@ -46,38 +61,52 @@ def inputs_key(records: pl.DataFrame, settings: str) -> bytes:
     return digest(settings, str(records.height), ",".join(records.columns), hashes.to_numpy().tobytes())
 
 
+def records_key(records: pl.DataFrame, settings: str) -> bytes | None:
+    """A digest of ``records`` as a set of rows (every column but the NIGHTLY_COLUMNS, in any order) and ``settings``;
+    None when a URL has two records (tonight's NIGHTLY_COLUMNS could not be told apart by URL)."""
+    if records["url"].n_unique() != records.height:
+        return None
+    records = records.drop([name for name in NIGHTLY_COLUMNS if name in records.columns])
+    hashes = np.sort(records.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3).to_numpy())
+    return digest(settings, str(records.height), ",".join(records.columns), hashes.tobytes())
+
+
 @dataclass(frozen=True)
-class KeptCorpus:
-    """The current corpus version's records and counts, when its input is this night's."""
+class KeptVersion:
+    """The current version's records and counts, when its input is this night's."""
 
     records: pl.DataFrame
     counts: dict[str, int]
 
 
-def kept_corpus(
-    memo_path: Path | None, current_path: Path | None, current_version: str | None, key: bytes
-) -> KeptCorpus | None:
-    """The current corpus, when the memo says it was deduplicated from records whose key is ``key``; else None."""
+def kept_version(
+    memo_path: Path | None, current_path: Path | None, current_version: str | None, key: bytes,
+    version_column: str = "corpus_version",
+) -> KeptVersion | None:
+    """The current version, when the memo (``version_column`` names the version it describes) says it was computed
+    from records whose key is ``key``; else None."""
     if memo_path is None or current_path is None or current_version is None:
         return None
     memo = pl.read_parquet(memo_path)
-    if memo.height != 1 or memo["input_key"][0] != key or memo["corpus_version"][0] != current_version:
+    if memo.height != 1 or memo["input_key"][0] != key or memo[version_column][0] != current_version:
         return None
-    return KeptCorpus(pl.read_parquet(current_path), json.loads(memo["counts"][0]))
+    return KeptVersion(pl.read_parquet(current_path), json.loads(memo["counts"][0]))
 
 
-def with_nightly_columns(kept: pl.DataFrame, groups: pl.DataFrame) -> pl.DataFrame:
-    """The kept corpus records with tonight's NIGHTLY_COLUMNS, taken from ``groups`` by canonical URL."""
-    nightly = [name for name in NIGHTLY_COLUMNS if name in groups.columns]
-    tonight = groups.select("canonical_url", *nightly)
-    return kept.drop(nightly).join(tonight, on="canonical_url", how="left", maintain_order="left").select(kept.columns)
+def with_nightly_columns(kept: pl.DataFrame, tonight: pl.DataFrame, on: str = "canonical_url") -> pl.DataFrame:
+    """The kept records with tonight's NIGHTLY_COLUMNS, taken from the ``tonight`` record of each by ``on`` (the
+    canonical URL for the corpus, the URL for canonical_url_groups)."""
+    nightly = [name for name in NIGHTLY_COLUMNS if name in tonight.columns]
+    values = tonight.select(on, *nightly)
+    return kept.drop(nightly).join(values, on=on, how="left", maintain_order="left").select(kept.columns)
 
 
-def memo_table(key: bytes, corpus_version: str, counts: dict[str, int]) -> pa.Table:
-    """The memo of a night: its input's key, the corpus version it gave, the counts of its deduplication."""
+def memo_table(key: bytes, version: str, counts: dict[str, int], schema: pa.Schema = CORPUS_MEMO_SCHEMA) -> pa.Table:
+    """The memo of a night: its input's key, the version it gave (the schema's second column), the counts."""
+    names = schema.names
     return pl.DataFrame(
-        {"input_key": [key], "corpus_version": [corpus_version], "counts": [json.dumps(counts, sort_keys=True)]}
-    ).to_arrow().cast(CORPUS_MEMO_SCHEMA)
+        {names[0]: [key], names[1]: [version], names[2]: [json.dumps(counts, sort_keys=True)]}
+    ).to_arrow().cast(schema)
 
 
 DEDUP_MEMO = "dedup_memo"

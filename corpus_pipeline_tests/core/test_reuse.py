@@ -63,6 +63,21 @@ def test_a_kept_corpus_takes_tonights_fetch_times_by_canonical_url():
     assert inputs_key(groups, "v") != inputs_key(groups, "w")
 
 
+def test_kept_groups_take_tonights_fetch_times_by_url_and_their_key_ignores_the_order_of_records():
+    import polars as pl
+
+    from corpus_pipeline.dedup.reuse import records_key, with_nightly_columns
+
+    records = pl.DataFrame({"url": ["a", "b", "c"], "content": ["A", "B", "C"], "fetched_at": [1, 2, 3]})
+    key = records_key(records, "v")
+    assert key == records_key(records.reverse().with_columns(pl.col("fetched_at") * 10), "v")
+    assert key != records_key(records.with_columns(pl.lit("x").alias("content")), "v")
+    assert key != records_key(records, "w")
+    assert records_key(pl.concat([records, records.head(1)]), "v") is None  # a URL twice: no key
+    kept = pl.DataFrame({"canonical_url": ["c/", "a/"], "url": ["c", "a"], "fetched_at": [0, 0]})
+    assert with_nightly_columns(kept, records, on="url").rows() == [("c/", "c", 3), ("a/", "a", 1)]
+
+
 def test_a_few_items_to_compute_go_the_few_way_and_many_the_pool_way():
     calls: list[str] = []
 

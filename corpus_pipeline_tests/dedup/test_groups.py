@@ -71,3 +71,16 @@ def test_keep_query_keys_is_configurable():
     rows = [record("http://e.org/list?page=2", "two"), record("http://e.org/list?page=3", "three")]
     assert build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])[0].height == 1
     assert build_canonical_url_groups(records_frame(rows), urls_to_ignore=[], keep_query_keys=["page"])[0].height == 2
+
+
+def test_the_groups_are_the_same_whatever_the_order_of_the_records():
+    # A night that keeps its groups (canonical_url_groups' memo) digests its records as a set: the crawl's order varies.
+    rows = [
+        record("http://e.org/a", "same text", date=datetime(2024, 1, 1, tzinfo=UTC)),
+        record("http://e.org/a#top", "same text", date=datetime(2024, 1, 1, tzinfo=UTC)),
+        record("http://e.org/print/a", "same text", rel_canonical="http://e.org/a"),
+        record("http://e.org/b", "page b"),
+    ]
+    forward, _ = build_canonical_url_groups(records_frame(rows), urls_to_ignore=[])
+    backward, _ = build_canonical_url_groups(records_frame(rows[::-1]), urls_to_ignore=[])
+    assert forward.equals(backward) and forward["url"].to_list() == ["http://e.org/a", "http://e.org/b"]

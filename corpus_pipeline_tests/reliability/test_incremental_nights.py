@@ -1,7 +1,7 @@
 """Incremental nights through Dagster against the demo website served on loopback (issue 44).
 
 A first night parses every page. The next night, one post edited, keeps every other page's record and survey reading
-and parses only what changed; a night with nothing changed parses nothing; then a full night (the ``corpus_pipeline/full_night`` run tag) over the same stored
+and parses only what changed; a night with nothing changed parses nothing and keeps its groups and corpus; then a full night (the ``corpus_pipeline/full_night`` run tag) over the same stored
 crawl recomputes everything, and every record of parsed_pages, pdf_documents and corpus is the same, column for
 column, in the same order.
 """
@@ -72,6 +72,7 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         # The corpus deduplicates again from what the first night learned: every text but the edited one's known.
         dedup = metadata(second, "corpus")
         assert dedup["dedup_reused"] is False and dedup["dedup_texts_known"] >= dedup["records_in"] - 3, dedup
+        assert metadata(second, "canonical_url_groups")["groups_reused"] is False
         edited = warehouse.scan("parsed_pages", WEBSITE).filter(pl.col("url").str.ends_with(EDITED_POST)).collect()
         assert "composteurs ont été déplacés" in edited["content"][0]
         incremental = {asset: current_records(warehouse, asset) for asset in COMPARED}
@@ -82,6 +83,7 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         assert unchanged["records_parsed"] == 0 and unchanged["survey_pages_read"] == 0, unchanged
         assert unchanged["page_kinds_reused"] is True, unchanged
         assert metadata(nothing_changed, "corpus")["dedup_reused"] is True
+        assert metadata(nothing_changed, "canonical_url_groups")["groups_reused"] is True
         for asset in COMPARED:
             assert current_records(warehouse, asset).equals(incremental[asset]), asset
 
@@ -90,6 +92,7 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         assert metadata(full, "parsed_pages")["records_reused"] == 0
         assert metadata(full, "pdf_documents")["pdfs_reused"] == 0
         assert metadata(full, "corpus")["dedup_reused"] is False
+        assert metadata(full, "canonical_url_groups")["groups_reused"] is False
         for asset in COMPARED:
             again = current_records(warehouse, asset)
             assert again.columns == incremental[asset].columns, asset
