@@ -75,12 +75,15 @@ _SEGMENTS = st.sampled_from(["a", "b.html", "", ".", "..", "c;p", "d%2Fe", "x?y"
     st.lists(_SEGMENTS, max_size=4),
     st.lists(_SEGMENTS, min_size=1, max_size=4),
     st.sampled_from(["", "?q=1", "#top", "/"]),
+    st.sampled_from(["", "", "http://h/", "HTTPS://Example.org/", "ftp://f", "mailto:"]),
 )
-@example("http://127.0.0.1:8000", ["a"], ["", ""], "/")  # href "//": urljoin returns the base itself
-@example("http://h", ["a", "b.html"], ["", "", "x"], "")  # href "//x": another host
-def test_a_reference_resolves_the_same_against_its_resolution_base_and_the_whole_base(host, base_path, path, end):
+@example("http://127.0.0.1:8000", ["a"], ["", ""], "/", "")  # href "//": urljoin returns the base itself
+@example("http://h", ["a", "b.html"], ["", "", "x"], "", "")  # href "//x": another host
+def test_a_reference_resolves_the_same_against_its_resolution_base_and_the_whole_base(
+    host, base_path, path, end, scheme
+):
     base = f"{host}/{'/'.join(base_path)}"
-    href = ("/".join(path) + end).strip()
+    href = (scheme + "/".join(path) + end).strip()
     assert absolutize(href, resolution_base(href, _folder(base), base)) == absolutize(href, base)
 
 
