@@ -1,19 +1,26 @@
 """raw_pages: every fetch of a website's crawl."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
 import dagster as dg
 import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import raw_pages_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.assets.source_fingerprint import source_fingerprint
+from corpus_pipeline.core.arrow_values import bool_scalar
 from corpus_pipeline.core.checkpoint import Checkpoint
 from corpus_pipeline.core.memory import return_freed_memory
+from corpus_pipeline.core.outcomes import FetchOutcome
 from corpus_pipeline.core.progress import Progress
+from corpus_pipeline.core.reuse import KeyedRows
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.link_memo import LINKS_MEMO, LINKS_MEMO_SCHEMA, LinkMemo
@@ -25,6 +32,16 @@ from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRe
 
 ASSET = "raw_pages"
 PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
+# The crawl's journal (core/checkpoint.py) holds a row the crawl answered from the current version (a 304, an unchanged
+# sitemap lastmod: its body is that version's) without its body, flagged BODY_OF_CURRENT; the journal's compaction into
+# the new version takes the body from the current one, by Arrow (CurrentBodies). An unchanged night of the Debian
+# handbook wrote its 62 MB of bodies into the journal, compressed, and read them back. The journal notes which version
+# its flagged rows' bodies are in (JOURNAL_BODIES_OF): a crawl is resumed from it only while that version is current.
+BODY_OF_CURRENT = "body_of_current"
+JOURNAL_SCHEMA = RAW_PAGES_SCHEMA.append(pa.field(BODY_OF_CURRENT, pa.bool_()))
+JOURNAL_BODIES_OF = "bodies_of"
+_FROM_CURRENT = frozenset({FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value})
+_FALSE = bool_scalar(False)
 
 
 @dg.asset(
@@ -55,13 +72,16 @@ def raw_pages(
     link_reading = source_fingerprint(("corpus_pipeline.crawl.links",))
     with store.history(ASSET, website.name).lock() as history, store.history(LINKS_MEMO, website.name).lock() as memo:
         current = history.current_file()
+        current_version = history.current()
         previous = PreviousCrawl.open(current) if current else None
         context.log.info(
             f"Crawling {website.url} in {website.mode} mode ({'incremental' if previous else 'first crawl'})"
         )
 
-        checkpoint = store.checkpoint(ASSET, website.name, RAW_PAGES_SCHEMA)
-        resumed = _resume_or_start(context, checkpoint, timedelta(hours=crawler_config.resume_within_hours))
+        checkpoint = store.checkpoint(ASSET, website.name, JOURNAL_SCHEMA)
+        bodies_of = current_version.id if current is not None and current_version is not None else ""
+        max_age = timedelta(hours=crawler_config.resume_within_hours)
+        resumed = _resume_or_start(context, checkpoint, max_age, bodies_of, previous.body if previous else None)
         # How many URLs the crawl will decide on is known only once it ends: last night's count is the estimate.
         progress = Progress("fetch", len(previous) if previous else None, context.log.info, unit="URLs")
         with (
@@ -72,7 +92,7 @@ def raw_pages(
             try:
                 rows = crawl_website(website, crawler_config.crawl_settings(), previous, resumed, link_memo)
                 for row in rows:
-                    journal.write(row)
+                    journal.write(journal_row(row, previous))
                     progress.advance()
             finally:
                 link_memo.close()
@@ -80,9 +100,11 @@ def raw_pages(
         if previous is not None:
             previous.close()
 
+        bodies = CurrentBodies(current)
         with history.new_version(RAW_PAGES_SCHEMA, run_id=context.run.run_id) as version:
             for table in checkpoint.tables():
-                version.write_table(table)
+                version.write_table(bodies.restored(table))
+        bodies.close()
         checkpoint.clear()
         return_freed_memory()  # the crawl's bodies went through this process: its later stages need none of it
 
@@ -93,10 +115,64 @@ def raw_pages(
         yield from publish_if_good(context, history, version, outcomes, RAW_PAGES_SCHEMA, PREVIEW, summary)
 
 
-def _resume_or_start(context: dg.AssetExecutionContext, checkpoint: Checkpoint, max_age: timedelta) -> Iterable[dict]:
-    """Rows of an interrupted crawl to resume from, or nothing (and a fresh checkpoint)."""
-    if checkpoint.is_resumable(max_age):
+def journal_row(row: Mapping[str, Any], previous: PreviousCrawl | None) -> Mapping[str, Any]:
+    """The row as the journal holds it: without its body, flagged BODY_OF_CURRENT, when the crawl took the body from
+    the current version (``previous``)."""
+    body = row.get("body")
+    if previous is None or body is None or row.get("outcome") not in _FROM_CURRENT or body != previous.body(row["url"]):
+        return row
+    return {**row, "body": None, BODY_OF_CURRENT: True}
+
+
+class CurrentBodies:
+    """The bodies of the current raw_pages version (at ``path``), put back into journal rows written without them."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._rows = KeyedRows(path, "url", columns=["body"]) if path is not None else None
+
+    def restored(self, table: pa.Table) -> pa.Table:
+        """``table`` (journal rows) with the body of each row flagged BODY_OF_CURRENT taken from the version."""
+        if BODY_OF_CURRENT not in table.column_names:
+            return table
+        flagged = pc.fill_null(table.column(BODY_OF_CURRENT), _FALSE)
+        table = table.drop_columns([BODY_OF_CURRENT])
+        if not pc.any(flagged).as_py():
+            return table
+        urls = table.column("url").filter(flagged).to_pylist()
+        positions = [self._rows.position(url) if self._rows is not None else None for url in urls]
+        if self._rows is None or None in positions:
+            missing = urls[positions.index(None)] if None in positions else urls[0]
+            raise LookupError(f"the journal holds the body of {missing} as the current version's, which has none")
+        field = table.schema.field("body")
+        bodies = self._rows.take(positions).column("body").cast(field.type)  # type: ignore[arg-type]
+        column = pc.replace_with_mask(table.column("body").combine_chunks(), flagged.combine_chunks(),
+                                      bodies.combine_chunks())
+        return table.set_column(table.schema.get_field_index("body"), field, column)
+
+    def close(self) -> None:
+        if self._rows is not None:
+            self._rows.close()
+
+
+def _resume_or_start(
+    context: dg.AssetExecutionContext, checkpoint: Checkpoint, max_age: timedelta, bodies_of: str,
+    body_of: Callable[[str], bytes | None] | None,
+) -> Iterable[dict]:
+    """Rows of an interrupted crawl to resume from (their bodies whole again), or nothing (and a fresh checkpoint,
+    noting ``bodies_of``: the id of the current version, whose bodies its flagged rows leave out)."""
+    noted = checkpoint.note(JOURNAL_BODIES_OF)
+    if checkpoint.is_resumable(max_age) and noted in (None, bodies_of):  # None: a journal of bodies only
         context.log.info(f"Resuming an interrupted crawl from {checkpoint.row_count()} rows already fetched")
-        return checkpoint.rows(extra={"website": context.partition_key})
-    checkpoint.start()
+        return _whole(checkpoint.rows(extra={"website": context.partition_key}), body_of)
+    checkpoint.start({JOURNAL_BODIES_OF: bodies_of})
     return ()
+
+
+def _whole(rows: Iterable[dict[str, Any]], body_of: Callable[[str], bytes | None] | None) -> Iterator[dict[str, Any]]:
+    """Journal rows with the body of each flagged one taken from the current version (``body_of(url)``)."""
+    for row in rows:
+        if row.pop(BODY_OF_CURRENT, None):
+            if body_of is None:
+                raise LookupError(f"the journal holds the body of {row['url']} as the current version's: there is none")
+            row["body"] = body_of(row["url"])
+        yield row

@@ -52,6 +52,11 @@ class Checkpoint:
         marker = self._read_marker()
         return datetime.fromisoformat(json.loads(marker)["started_at"]) if marker is not None else None
 
+    def note(self, key: str) -> str | None:
+        """What the run noted under ``key`` when it started (:meth:`start`), or None."""
+        marker = self._read_marker()
+        return json.loads(marker).get(key) if marker is not None else None
+
     def is_resumable(self, max_age: timedelta) -> bool:
         """Whether parts exist and are recent enough to build on (older ones describe a stale website)."""
         started = self.started_at()
@@ -74,10 +79,10 @@ class Checkpoint:
         """
         return _read_parts(self.parts(), self._open_part, self.file_schema)
 
-    def start(self) -> None:
-        """Begin a fresh run: forget older parts and note the start time."""
+    def start(self, notes: Mapping[str, str] | None = None) -> None:
+        """Begin a fresh run: forget older parts and note the start time (and ``notes``, read back by :meth:`note`)."""
         self.clear()
-        self._write_marker(json.dumps({"started_at": datetime.now(UTC).isoformat()}))
+        self._write_marker(json.dumps({**(notes or {}), "started_at": datetime.now(UTC).isoformat()}))
 
     def appender(self, flush_rows: int = FLUSH_ROWS, flush_seconds: float = FLUSH_SECONDS) -> CheckpointAppender:
         """A writer that adds parts after the existing ones."""

@@ -67,3 +67,12 @@ def test_parts_written_before_a_column_was_added_are_read_with_it_null(tmp_path)
         for table in resumed.tables():
             out.write_table(table)
     assert warehouse.scan("raw_pages", "site").collect()["robots"].to_list() == [None] * 3
+
+
+def test_a_run_notes_what_its_rows_need_when_it_starts(tmp_path):
+    checkpoint = Warehouse(tmp_path).checkpoint("raw_pages", "site", RAW_PAGES_SCHEMA)
+    assert checkpoint.note("bodies_of") is None
+    checkpoint.start({"bodies_of": "v1"})
+    assert checkpoint.note("bodies_of") == "v1" and checkpoint.started_at() is not None
+    checkpoint.start()
+    assert checkpoint.note("bodies_of") is None
