@@ -315,6 +315,22 @@ def test_a_typesetting_page_s_delimited_tex_is_math() -> None:
     assert markdown_of(render_elements([document.find(".//main")])).startswith("Euler: \\$e^{i\\\\pi} + 1 = 0\\$")
 
 
+def test_what_makes_a_page_typeset_its_tex() -> None:
+    from corpus_pipeline.extract.markdown import mark_tex
+
+    def typeset(head: str) -> bool:
+        document = parse_html(f"<html><head>{head}</head><body><main><p>So $x_1$ is.</p></main></body></html>")
+        mark_tex(document)
+        return markdown_of(render_elements([document.find(".//main")])) == "So $x_1$ is."
+
+    assert typeset('<script src="/js/MathJax/tex-chtml.js"></script>')  # the loader's name in any case
+    assert typeset('<script src="/vendor/KaTeX/auto-render.min.js"></script>')
+    assert typeset("<script>window.MathJax = {tex: {inlineMath: [['$', '$']]}};</script>")  # a configuration
+    assert not typeset('<script src="/js/app.js"></script><script>var mathjax = 1;</script>')
+    # A MathJax formula's own script (its TeX kept as a formula) loads nothing.
+    assert not typeset('<script type="math/tex">MathJax</script>')
+
+
 def test_a_tag_s_opening_before_an_element_s_text_is_escaped() -> None:
     # The "<" ends one text node and the link's text follows it: unescaped, "<RawServer>" would read as a tag.
     source = '<h5>Expression&lt;<a href="#raw">RawServer</a>&gt; &amp;<b>amp;</b></h5>'
