@@ -11,7 +11,12 @@ import polars as pl
 from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, publish_memo
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.publishing import (
+    asset_check_specs,
+    known_distinctness,
+    publish_if_good,
+    remember_distinctness,
+)
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
@@ -25,7 +30,7 @@ from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
-from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, records_distinct_vs_current
+from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, distinct_vs_current, record_distinctness
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
@@ -66,6 +71,7 @@ def parsed_pages(
     inputs = parse_inputs(context, website, budget)
     with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
         current = history.current_file()
+        current_version = history.current()
         last_night = open_last_night(context, history, memo, current)
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
             # Two passes over the stored pages: survey the site (its template per language, its sitemap listing,
@@ -113,9 +119,15 @@ def parsed_pages(
         outcomes = judge_records(version.path, current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
         # and shows here, where most records share one main text.
-        # Every record kept and its kind too: the version's titles and texts are the current version's, one for one.
+        # Every record kept and its kind too: the version's titles and texts are the current version's, one for one,
+        # as distinct as they were measured when it was judged.
         same_records = kinds_reused and night.records.computed == 0
-        outcomes.append(records_distinct_vs_current(version.path, current, policy, same_records))
+        before = known_distinctness(history, current_version.id if current_version else None) if current else None
+        if current is not None and before is None:
+            before = record_distinctness(current)
+        measured = before if same_records and before is not None else record_distinctness(version.path)
+        remember_distinctness(history, version.version_id, measured)
+        outcomes.append(distinct_vs_current(measured, before, policy))
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -10,9 +11,18 @@ import dagster as dg
 import pyarrow as pa
 
 from corpus_pipeline.assets.reporting import partition_metadata
+from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.versions import PartitionHistory, VersionWriter
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import CheckOutcome, CheckSpec, refusal_cause
+from corpus_pipeline.quality.distinct import Distinctness
+
+# The facts of a version (core/versions.py) under which distinct_vs_current's measure of it is kept: the next night
+# compares its candidate with the current version without reading the current one again (~0.1 CPU s for each of the
+# Debian handbook's raw_pages and parsed_pages), and a night whose documents are the current ones measures nothing.
+# The measure holds for the code that measured it (DISTINCTNESS_CODE).
+DISTINCTNESS = "distinctness"
+DISTINCTNESS_CODE = source_fingerprint(("corpus_pipeline.quality.distinct",))
 
 
 def asset_check_specs(asset: str, checks: Sequence[CheckSpec]) -> list[dg.AssetCheckSpec]:
@@ -31,6 +41,20 @@ def asset_check_specs(asset: str, checks: Sequence[CheckSpec]) -> list[dg.AssetC
             )
             for check in checks
         ]
+
+
+def known_distinctness(history: PartitionHistory, version_id: str | None) -> list[Distinctness] | None:
+    """distinct_vs_current's measure of a version, as :func:`remember_distinctness` kept it (by this code), or None."""
+    facts = history.facts(version_id, DISTINCTNESS) if version_id is not None else None
+    if not isinstance(facts, dict) or facts.get("code") != DISTINCTNESS_CODE:
+        return None
+    return [Distinctness(**measure) for measure in facts["measures"]]
+
+
+def remember_distinctness(history: PartitionHistory, version_id: str, measures: Sequence[Distinctness]) -> None:
+    """Keep distinct_vs_current's measure of a version with it (see DISTINCTNESS)."""
+    value = {"code": DISTINCTNESS_CODE, "measures": [dataclasses.asdict(measure) for measure in measures]}
+    history.record_facts(version_id, DISTINCTNESS, value)
 
 
 def publish_if_good(

@@ -12,7 +12,12 @@ import pyarrow.compute as pc
 
 from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import raw_pages_version
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.publishing import (
+    asset_check_specs,
+    known_distinctness,
+    publish_if_good,
+    remember_distinctness,
+)
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.arrow_values import bool_scalar
@@ -28,6 +33,7 @@ from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import pages_of_previous, summarize_crawl
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.crawl import RAW_PAGES_CHECKS, judge_crawl
+from corpus_pipeline.quality.distinct import distinct_vs_current, page_distinctness
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "raw_pages"
@@ -108,9 +114,17 @@ def raw_pages(
         checkpoint.clear()
         return_freed_memory()  # the crawl's bodies went through this process: its later stages need none of it
 
-        # The crawl read its previous bodies from the current version: when they are all it has, they are measured once.
+        # The crawl read its previous bodies from the current version: when they are all it has, its pages' titles and
+        # bodies are as distinct as the current version's, which were measured when it was judged.
         same_pages = current is not None and pages_of_previous(pl.scan_parquet(version.path), pl.scan_parquet(current))
-        outcomes = judge_crawl(version.path, current, warehouse.gate_policy(), same_pages)
+        policy = warehouse.gate_policy()
+        before = known_distinctness(history, bodies_of or None) if current is not None else None
+        if current is not None and before is None:
+            before = page_distinctness(current)
+        measured = before if same_pages and before is not None else page_distinctness(version.path)
+        remember_distinctness(history, version.version_id, measured)
+        distinct = distinct_vs_current(measured, before, policy)
+        outcomes = judge_crawl(version.path, current, policy, same_pages, distinct)
         summary = summarize_crawl(pl.scan_parquet(version.path), pl.scan_parquet(current) if current else None)
         yield from publish_if_good(context, history, version, outcomes, RAW_PAGES_SCHEMA, PREVIEW, summary)
 

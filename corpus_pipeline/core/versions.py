@@ -31,12 +31,13 @@ import logging
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -92,6 +93,9 @@ class Version:
 class _Ledger:
     current: str | None
     versions: tuple[Version, ...]  # oldest first
+    # What was measured of a version's file, by version id and name (JSON values; see PartitionHistory.facts). Kept
+    # beside "versions" in the file, so a ledger written before reads the same.
+    facts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def find(self, version_id: str) -> Version | None:
         return next((v for v in self.versions if v.id == version_id), None)
@@ -145,6 +149,10 @@ class PartitionHistory:
     def current_uri(self) -> str:
         """Where readers outside the pipeline find the current version (a path, or an object store URI)."""
         return str(self.current_path)
+
+    def facts(self, version_id: str, name: str) -> Any | None:
+        """What :meth:`record_facts` kept of a version under ``name``, or None."""
+        return self._read_ledger().facts.get(version_id, {}).get(name)
 
     def path_of(self, version_id: str) -> Path:
         """The Parquet file of one version."""
@@ -203,6 +211,15 @@ class PartitionHistory:
         version = Version(version_id, VersionState.CANDIDATE, now_iso(), rows, run_id, checksum=checksum)
         self._write_ledger(self._read_ledger().with_version(version))
         return version
+
+    def record_facts(self, version_id: str, name: str, value: Any) -> None:
+        """Keep ``value`` (JSON) under ``name`` as a fact of a version's file, as long as the version is kept: what a
+        check measured of a candidate is then known of the current version the next night, without reading it."""
+        ledger = self._read_ledger()
+        if ledger.find(version_id) is None:
+            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
+        facts = {**ledger.facts, version_id: {**ledger.facts.get(version_id, {}), name: value}}
+        self._write_ledger(replace(ledger, facts=facts))
 
     def publish(self, version_id: str) -> Version:
         """Make a version current: readers see it from now on. Older versions beyond ``keep`` are pruned."""
@@ -359,10 +376,14 @@ class PartitionHistory:
             return _Ledger(None, ())
         raw = json.loads(text)
         versions = tuple(Version(**{**v, "state": VersionState(v["state"])}) for v in raw["versions"])
-        return _Ledger(raw.get("current"), versions)
+        return _Ledger(raw.get("current"), versions, raw.get("facts") or {})
 
     def _write_ledger(self, ledger: _Ledger) -> None:
-        data = {"current": ledger.current, "versions": [asdict(v) for v in ledger.versions]}
+        data: dict[str, Any] = {"current": ledger.current, "versions": [asdict(v) for v in ledger.versions]}
+        kept = {v.id for v in ledger.versions}
+        facts = {version_id: named for version_id, named in ledger.facts.items() if version_id in kept}
+        if facts:
+            data["facts"] = facts
         self._write_ledger_text(json.dumps(data, indent=1, default=str))
 
 

@@ -131,3 +131,22 @@ def test_two_runs_cannot_write_one_partition_at_once(tmp_path):
         holder.join(30)
     with history.lock():  # released with its holder
         pass
+
+
+def test_facts_of_a_version_are_kept_while_it_is(tmp_path):
+    import json
+
+    history = Warehouse(tmp_path, keep_versions=1).history("corpus", "site")
+    with history.lock():
+        first = write_candidate(history, "http://site.test/a")
+        history.record_facts(first.version_id, "distinctness", {"measures": [1, 2]})
+        history.publish(first.version_id)
+        assert history.facts(first.version_id, "distinctness") == {"measures": [1, 2]}
+        assert history.facts(first.version_id, "other") is None
+        with pytest.raises(UnknownVersionError):
+            history.record_facts("no-such-version", "distinctness", 1)
+        second = write_candidate(history, "http://site.test/b")
+        history.publish(second.version_id)  # the first one is pruned (keep=1), and its facts with it
+    assert history.facts(first.version_id, "distinctness") is None
+    ledger = json.loads((history.folder / "versions.json").read_text())
+    assert "facts" not in ledger and [v["id"] for v in ledger["versions"]] == [second.version_id]
