@@ -193,9 +193,9 @@ def container_elements(document: html.HtmlElement, containers: tuple[str, ...]) 
     by_own: dict[str, list[str]] = {}
     for name in containers:
         by_own.setdefault(name.rsplit(">", 1)[-1], []).append(name)
-    for element in body.iter():
-        if not isinstance(element.tag, str):
-            continue
+    # Only the elements of the containers' tags are named (a Docsy page's ~700 divs of its ~4,100 elements).
+    tags = {re.split(r"[#.]", own, maxsplit=1)[0] for own in by_own}
+    for element in body.iter(*tags):
         for name in by_own.get(_own_name(element), ()):
             if element_name(element, levels_of[name]) == name:
                 by_name.setdefault(name, []).append(element)
