@@ -6,7 +6,10 @@ read in Arrow batches, filtered, and handed out one by one.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -53,31 +56,63 @@ def count_documents(path: Path, kind: str) -> int:
     return total
 
 
-def iter_documents(path: Path, kind: str, batch_rows: int = 512) -> Iterator[dict[str, Any]]:
+def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = True) -> Iterator[dict[str, Any]]:
     """Usable, indexable documents of one ``kind`` (``html`` or ``pdf``), URL-sorted within each batch.
 
     Sorting inside a batch (``batch_rows`` rows of the file, in file order) keeps pages of one section next to each
-    other (what boilerplate learning wants) without ever sorting the whole website in memory.
+    other (what boilerplate learning wants) without ever sorting the whole website in memory. With ``body=False``
+    the bodies are not read: each document has its ``row`` in the file instead, for :class:`DocumentBodies`.
     """
-    for batch in _batches(pq.ParquetFile(path), batch_rows, list(DOCUMENT_COLUMNS)):
+    columns = [name for name in DOCUMENT_COLUMNS if body or name != "body"]
+    for number, batch in enumerate(_batches(pq.ParquetFile(path), batch_rows, columns)):
         # Only the small key columns are filtered and sorted, and each selected row is converted straight from the
         # batch: filtering, sorting and converting the whole batch held its bodies four times at once (reading the
         # Debian handbook's pages peaked 109 MiB above the process's imports with batches of 512 rows).
-        selected = pc.indices_nonzero(_usable_mask(batch, kind))
+        # Usable rows of a document kind always carry their body (count_documents): the mask needs none to tell.
+        selected = pc.indices_nonzero(_usable_mask(batch, kind, check_body=body))
         if len(selected) == 0:
             continue
         keys = batch.select(["final_url", "url"]).take(selected)
         order = selected.take(pc.sort_indices(keys, sort_keys=[("final_url", "ascending"), ("url", "ascending")]))
-        columns = [(name, value_reader(batch.column(name))) for name in DOCUMENT_COLUMNS]
+        readers = [(name, value_reader(batch.column(name))) for name in columns]
         indexes = order.to_pylist()
         del selected, keys, order
         # Each row is converted as it is asked for: converting the whole batch first held its bodies twice, as
         # Arrow and as Python objects, until the batch was freed.
+        start = number * batch_rows  # every batch but the last holds batch_rows rows (_batches)
         for index in indexes:
-            yield {name: read(index) for name, read in columns}
+            row = {name: read(index) for name, read in readers}
+            if not body:
+                row["row"] = start + index
+            yield row
         # Hand the batch's pages back to the system before the next one is read (see core.memory.return_freed_memory).
-        del batch, columns
+        del batch, readers
         return_freed_memory()
+
+
+class DocumentBodies:
+    """The bodies of a raw_pages file's rows, by their ``row`` (``iter_documents(..., body=False)``), read a row
+    group at a time: rows asked for in about the file's order read each group once (a few are cached)."""
+
+    def __init__(self, path: Path, cached_groups: int = 8) -> None:
+        self._file = pq.ParquetFile(path)
+        sizes = [self._file.metadata.row_group(group).num_rows for group in range(self._file.num_row_groups)]
+        self._starts = list(accumulate(sizes, initial=0))
+        self._cached_groups = cached_groups
+        self._groups: OrderedDict[int, pa.ChunkedArray] = OrderedDict()
+
+    def body(self, row: int) -> bytes:
+        """The body of the file's row ``row``."""
+        group = bisect_right(self._starts, row) - 1
+        column = self._groups.get(group)
+        if column is None:
+            column = self._file.read_row_group(group, columns=["body"]).column("body")
+            self._groups[group] = column
+            if len(self._groups) > self._cached_groups:
+                self._groups.popitem(last=False)
+        else:
+            self._groups.move_to_end(group)
+        return column[row - self._starts[group]].as_py()
 
 
 def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator[pa.Table]:

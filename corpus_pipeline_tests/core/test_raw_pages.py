@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from corpus_pipeline.core.raw_pages import iter_sitemaps
+from corpus_pipeline.core.raw_pages import DocumentBodies, iter_documents, iter_sitemaps
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 
@@ -30,3 +30,22 @@ def test_a_sitemap_is_given_back_under_its_address_after_redirects(tmp_path):
     with warehouse.writer("raw_pages", "s", RAW_PAGES_SCHEMA) as out:
         out.write(row("http://e.org/sitemap.xml", "sitemap", "fetched", b"<urlset/>") | {"final_url": "http://e.org/s/map.xml"})
     assert list(iter_sitemaps(warehouse.path("raw_pages", "s"))) == [("http://e.org/s/map.xml", b"<urlset/>")]
+
+
+def test_documents_read_without_their_bodies_are_the_same_documents_and_find_their_bodies(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    # Row groups of 3 and batches of 4: a batch spans groups, and its pages are sorted by URL within it.
+    with warehouse.writer("raw_pages", "s", RAW_PAGES_SCHEMA, row_group_size=3) as out:
+        for number in (9, 3, 7, 1, 8, 2, 6, 4, 5, 0):
+            out.write(row(f"http://e.org/{number}.html", "html", "fetched", f"<p>{number}</p>".encode()) | {"indexable": True})
+        out.write(row("http://e.org/sitemap.xml", "sitemap", "fetched", b"<urlset/>"))
+        out.write(row("http://e.org/gone.html", "html", "http_error", None) | {"indexable": True})
+    path = warehouse.path("raw_pages", "s")
+    full = list(iter_documents(path, "html", batch_rows=4))
+    light = list(iter_documents(path, "html", batch_rows=4, body=False))
+    bodies = DocumentBodies(path, cached_groups=1)
+    assert [page["url"] for page in full] == [page["url"] for page in light] and len(full) == 10
+    assert [{k: v for k, v in page.items() if k != "row"} for page in light] == [
+        {k: v for k, v in page.items() if k != "body"} for page in full
+    ]
+    assert [bodies.body(page["row"]) for page in light] == [page["body"] for page in full]
