@@ -1,7 +1,7 @@
 """parsed_pages: the text and metadata of every HTML page."""
 
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from corpus_pipeline.assets.publishing import (
 )
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
-from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
+from corpus_pipeline.core.raw_pages import DocumentBodies, count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
@@ -91,6 +91,7 @@ def parsed_pages(
                 sample_every=max(1, pages // CONTAINER_VOTERS),
                 log=context.log.info,
                 trim_every=TRIM_EVERY_RECORDS,
+                light_pages=partial(_light_html_pages, raw_path),
             )
             draft = Path(scratch) / RECORDS_FILE
             # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
@@ -144,13 +145,24 @@ def _parse(
 
 def _html_pages(raw_path: Path) -> Iterator[HtmlPage]:
     for row in iter_documents(raw_path, kind="html"):
-        yield HtmlPage(
-            url=row["final_url"] or row["url"],
-            body=row["body"],
-            content_type=row["content_type"],
-            fetched_at=row["fetched_at"],
-            sitemap_lastmod=row["sitemap_lastmod"],
-            http_last_modified=row["last_modified"],
-            category=row["category"],
-            hreflang=row["hreflang"],
-        )
+        yield _html_page(row, row["body"])
+
+
+def _light_html_pages(raw_path: Path) -> Iterator[tuple[HtmlPage, Callable[[], bytes]]]:
+    """The HTML pages without their bodies, each with a loader of its body: a page whose record is kept is not read."""
+    bodies = DocumentBodies(raw_path)
+    for row in iter_documents(raw_path, kind="html", body=False):
+        yield _html_page(row, b""), partial(bodies.body, row["row"])
+
+
+def _html_page(row: dict, body: bytes) -> HtmlPage:
+    return HtmlPage(
+        url=row["final_url"] or row["url"],
+        body=body,
+        content_type=row["content_type"],
+        fetched_at=row["fetched_at"],
+        sitemap_lastmod=row["sitemap_lastmod"],
+        http_last_modified=row["last_modified"],
+        category=row["category"],
+        hreflang=row["hreflang"],
+    )

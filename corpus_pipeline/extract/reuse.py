@@ -35,7 +35,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -266,14 +266,19 @@ def facts_mapper(
 
 
 def parse_key(
-    page: HtmlPage, body_digest: bytes, language: str, signatures: frozenset[int], model: BoilerplateModel,
+    page: HtmlPage, body_digest: bytes, language: str, signatures: bytes, model: BoilerplateModel,
     parse_inputs: str,
 ) -> bytes:
     """Everything a page's record depends on: the page, its template fingerprint (its block ``signatures`` that the
-    template of its ``language`` holds, as the survey read them), the containers, ``parse_inputs`` (the code version,
-    the website's registry entry, the extraction settings and budget)."""
+    template of its ``language`` holds, as the survey read them, packed and sorted as the memo holds them), the
+    containers, ``parse_inputs`` (the code version, the website's registry entry, the extraction settings and
+    budget)."""
     template = model.templates.get(language)
-    shown = sorted(signatures & template.signatures) if template is not None else []
+    # The packed signatures are looked up as they are, not decoded into integers (the survey decoded them already):
+    # kept in their sorted order, the ones the template holds pack as _packed(sorted(...)) would.
+    held = _packed_signatures(template.signatures) if template is not None else frozenset()
+    chunks = (signatures[start : start + SIGNATURE_BYTES] for start in range(0, len(signatures), SIGNATURE_BYTES))
+    shown = b"".join(chunk for chunk in chunks if chunk in held)
     return digest(
         parse_inputs,
         page.url,
@@ -284,13 +289,17 @@ def parse_key(
         page.category,
         page.hreflang,
         language,
-        _packed(shown),
+        shown,
         json.dumps(list(model.containers)),
     )
 
 
+# A page to parse, and a loader of its body when it holds none (records_with_reuse).
+_Page = tuple[HtmlPage, Callable[[], bytes] | None]
+
+
 def records_with_reuse(
-    pages: Iterable[HtmlPage],
+    pages: Iterable[_Page],
     facts_rows: Iterable[dict[str, Any]],
     survey: SiteSurvey,
     last_night: LastNight,
@@ -303,23 +312,28 @@ def records_with_reuse(
     for a page whose record is kept (where it is in the current version, and tonight's NIGHTLY_COLUMNS of it, for
     LastNight.kept_records); its parse key written to ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
 
+    ``pages`` are ``(page, body)``: ``body`` None when the page holds its body, else a loader of it, called only when
+    the page is parsed (a kept page's body is never read).
     ``facts_rows`` are the survey's rows for the same pages in the same order (written by :func:`facts_mapper`);
     ``parse(pages, workers)`` parses the pages whose inputs changed (parse_html_pages with the night's model), on one
     worker when they are few (FEW_TO_PARSE). Records come out as
     the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass.
     """
 
-    def plan(item: tuple[HtmlPage, dict[str, Any]]) -> tuple[tuple[bytes, HtmlPage], Any]:
-        page, row = item
+    def plan(item: tuple[_Page, dict[str, Any]]) -> tuple[tuple[bytes, HtmlPage], Any]:
+        (page, _), row = item
         if row["url"] != page.url:
             raise ValueError(f"the survey's rows and the pages are out of step: {row['url']} and {page.url}")
-        key = parse_key(page, row["body_digest"], row["language"], signatures_of(row["signatures"]),
-                        survey.boilerplate, parse_inputs)
+        key = parse_key(page, row["body_digest"], row["language"], row["signatures"] or b"", survey.boilerplate,
+                        parse_inputs)
         light = dataclasses.replace(page, body=b"")  # what waits for its turn holds no body
         return (key, light), last_night.record(page.url, key)
 
-    def parse_pages(items: Iterable[tuple[HtmlPage, dict[str, Any]]], workers: int = workers) -> Iterable[dict]:
-        return parse((page for page, _ in items), workers)
+    def parse_pages(
+        items: Iterable[tuple[_Page, dict[str, Any]]], workers: int = workers
+    ) -> Iterable[dict]:
+        return parse((page if body is None else dataclasses.replace(page, body=body()) for (page, body), _ in items),
+                     workers)
 
     few = partial(parse_pages, workers=1)
     items = zip(pages, facts_rows, strict=True)
@@ -406,6 +420,12 @@ def _packed(signatures: list[int]) -> bytes:
     return b"".join(signature.to_bytes(SIGNATURE_BYTES, "big") for signature in signatures)
 
 
+@lru_cache(maxsize=64)
+def _packed_signatures(signatures: frozenset[int]) -> frozenset[bytes]:
+    """A template's signatures packed one by one (as :func:`_packed` packs them), once a night for each language."""
+    return frozenset(signature.to_bytes(SIGNATURE_BYTES, "big") for signature in signatures)
+
+
 def _iso(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
@@ -446,13 +466,16 @@ def parse_site(
     sample_every: int,
     log: Callable[[str], None],
     trim_every: int = 64,
+    light_pages: Callable[[], Iterable[tuple[HtmlPage, Callable[[], bytes]]]] | None = None,
 ) -> SiteParse:
     """Survey the website, then write each page's record to ``scratch/records.parquet`` (RECORD_SCHEMA, with the
     survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` for
     :func:`write_memo`.
 
     ``pages()`` yields the website's HTML pages, the same each call, in order; ``parse(pages, model, workers)``
-    parses the pages whose inputs changed (parse_html_pages). Progress goes to ``log`` every tenth of the pages or 30 s.
+    parses the pages whose inputs changed (parse_html_pages). ``light_pages()``, when given, yields the same pages
+    without their bodies, each with a loader of its body: the parse reads the bodies of the pages it parses only (the
+    survey read every one). Progress goes to ``log`` every tenth of the pages or 30 s.
     """
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.extract.site_survey import survey_site
@@ -477,8 +500,9 @@ def parse_site(
         PartitionWriter(scratch / RECORDS_FILE, RECORD_SCHEMA, compression=SCRATCH_COMPRESSION) as writer,
         PartitionWriter(scratch / PARSE_KEYS_FILE, PARSE_KEYS_SCHEMA, compression=SCRATCH_COMPRESSION) as keys,
     ):
+        paired = light_pages() if light_pages is not None else ((page, None) for page in pages())
         records = records_with_reuse(
-            (_with_sitemap_lastmod(page, survey.listed) for page in pages()),
+            ((_with_sitemap_lastmod(page, survey.listed), body) for page, body in paired),
             memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night, parse_inputs,
             lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )

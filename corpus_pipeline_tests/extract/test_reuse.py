@@ -15,7 +15,7 @@ from corpus_pipeline.extract.site_page_kinds import site_page_kinds
 from corpus_pipeline.extract.site_survey import PageFacts
 
 FACTS = PageFacts("fr", frozenset({1 << 95 | 7, 3 << 64 | 5, 12}), frozenset({"/a", "/b"}), ContainerVote("main", 40), False)
-LS = (FACTS.language, FACTS.signatures)
+LS = (FACTS.language, row_of_facts(FACTS)["signatures"])  # packed, as the memo holds them
 PAGE = HtmlPage("http://site.test/fr/a.html", b"<html></html>", "text/html", datetime(2026, 1, 1, tzinfo=UTC))
 
 
