@@ -52,7 +52,7 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page_input import HtmlPage
-from corpus_pipeline.extract.site_links import SitemapListing
+from corpus_pipeline.extract.site_links import SitemapListing, page_key
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds
 from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey
 
@@ -501,17 +501,20 @@ def parse_site(
         PartitionWriter(scratch / PARSE_KEYS_FILE, PARSE_KEYS_SCHEMA, compression=SCRATCH_COMPRESSION) as keys,
     ):
         paired = light_pages() if light_pages is not None else ((page, None) for page in pages())
+        # A page's key is asked for twice (its sitemap lastmod, its record's survey facts), its record soon after the
+        # page: canonicalizing its URL once took the Debian handbook's 2,667 pages 0.037 -> 0.019 CPU s.
+        key_of = lru_cache(maxsize=4096)(page_key)
         records = records_with_reuse(
-            ((_with_sitemap_lastmod(page, survey.listed), body) for page, body in paired),
+            ((_with_sitemap_lastmod(page, survey.listed, key_of), body) for page, body in paired),
             memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night, parse_inputs,
             lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )
         draft = _Draft(writer, last_night)
         for written, (record, nightly) in enumerate(records, start=1):
             if isinstance(record, KeptRecord):
-                draft.keep(record, nightly | survey.facts_for(record.url))
+                draft.keep(record, nightly | survey.facts_for(record.url, key_of))
             else:
-                draft.write(record | survey.facts_for(record["url"]))
+                draft.write(record | survey.facts_for(record["url"], key_of))
             records_tally.count(isinstance(record, KeptRecord))
             if written % trim_every == 0:
                 # The records' texts pass through this process: larger than pymalloc's 512 bytes, they leave
@@ -549,10 +552,14 @@ class _Draft:
             self._kept, self._tonight = [], []
 
 
-def _with_sitemap_lastmod(page: HtmlPage, listing: SitemapListing) -> HtmlPage:
+def _with_sitemap_lastmod(
+    page: HtmlPage, listing: SitemapListing, key_of: Callable[[str], str | None] = page_key
+) -> HtmlPage:
     """``page`` with the ``lastmod`` its sitemap entry gives, when raw_pages has none for it: a page reached by a
-    link before the crawl read the sitemap listing it. Its date then does not hang on the order of the crawl."""
-    if page.sitemap_lastmod is None and (lastmod := listing.lastmod(page.url)) is not None:
+    link before the crawl read the sitemap listing it. Its date then does not hang on the order of the crawl.
+    ``key_of`` is page_key or a cache of it (SitemapListing.lastmod's key)."""
+    key = key_of(page.url) if page.sitemap_lastmod is None else None
+    if key and (lastmod := listing.lastmods.get(key)) is not None:
         return dataclasses.replace(page, sitemap_lastmod=lastmod)
     return page
 

@@ -40,9 +40,10 @@ class SiteSurvey:
     listed: SitemapListing = field(default_factory=SitemapListing)
     inlinks: Mapping[str, int] = field(default_factory=dict)
 
-    def facts_for(self, url: str) -> dict[str, bool | int]:
-        """The record columns ``in_sitemap`` and ``inlinks`` of the document at ``url`` (fragment ignored)."""
-        key = page_key(url)
+    def facts_for(self, url: str, key_of: Callable[[str], str | None] = page_key) -> dict[str, bool | int]:
+        """The record columns ``in_sitemap`` and ``inlinks`` of the document at ``url`` (fragment ignored);
+        ``key_of`` is :func:`page_key` or a cache of it."""
+        key = key_of(url)
         return {"in_sitemap": key in self.listed, "inlinks": self.inlinks.get(key, 0) if key else 0}
 
 
