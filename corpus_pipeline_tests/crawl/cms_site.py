@@ -37,6 +37,8 @@ from urllib.request import urlopen
 from corpus_pipeline.core.registry import Website, parse_registry
 
 PAGE_KINDS = ("page", "sitemap")  # answers that cost the server real work; the others are fast
+# How long the server child may take to end once asked (it ends within milliseconds when nothing is wrong).
+EXIT_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -290,9 +292,17 @@ class CmsSite:
         return self
 
     def __exit__(self, *exc) -> None:
-        self._process.terminate()
-        self._process.join()
+        # The child ends itself when our end of the pipe closes. SIGTERM is only the fallback, and SIGKILL the last
+        # one: a process Dagster ran in gives SIGTERM SIGINT's handler, which in a background job is "ignore", and
+        # a spawned child inherits that.
         self._pipe.close()
+        self._process.join(EXIT_TIMEOUT_S)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(EXIT_TIMEOUT_S)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
 
     @property
     def base_url(self) -> str:
