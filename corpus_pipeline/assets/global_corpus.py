@@ -5,8 +5,8 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
 from corpus_pipeline.assets.code_versions import global_corpus_version
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_whole_if_good
 from corpus_pipeline.assets.reporting import declared_metadata, partition_metadata
-from corpus_pipeline.assets.whole_publishing import publish_whole_if_good, whole_asset_check_specs
 from corpus_pipeline.lm.checks import UNIQUE_IDS, unique_ids
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current
@@ -27,7 +27,7 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_IDS)
     code_version=global_corpus_version(),
     kinds={"python", "parquet"},
     metadata={**declared_metadata(GLOBAL_CORPUS_SCHEMA), **TRAINING_SET.metadata()},
-    check_specs=whole_asset_check_specs(ASSET, CHECKS),
+    check_specs=asset_check_specs(ASSET, CHECKS, partitioned=False),
 )
 def global_corpus(
     context: dg.AssetExecutionContext,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import dagster as dg
@@ -25,8 +25,8 @@ DISTINCTNESS = "distinctness"
 DISTINCTNESS_CODE = source_fingerprint(("corpus_pipeline.quality.distinct",))
 
 
-def asset_check_specs(asset: str, checks: Sequence[CheckSpec]) -> list[dg.AssetCheckSpec]:
-    """Dagster check specs, one result per website partition."""
+def asset_check_specs(asset: str, checks: Sequence[CheckSpec], partitioned: bool = True) -> list[dg.AssetCheckSpec]:
+    """Dagster check specs: one result per website partition, or one in all for an asset built across websites."""
     with warnings.catch_warnings():
         # Partitioned checks are a preview feature in Dagster 1.13; without them every result shows no
         # partition and the latest website to run overwrites the others' status.
@@ -37,7 +37,7 @@ def asset_check_specs(asset: str, checks: Sequence[CheckSpec]) -> list[dg.AssetC
                 asset=asset,
                 description=check.description,
                 blocking=check.blocking,
-                partitions_def=website_partitions,
+                partitions_def=website_partitions if partitioned else None,
             )
             for check in checks
         ]
@@ -66,36 +66,60 @@ def publish_if_good(
     preview_columns: Sequence[str],
     counts: Mapping[str, Any] | None = None,
 ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
-    """Make the new version current when no blocking check failed; otherwise keep the current one and fail.
-
-    The failure's message is the one-line cause, e.g. "raw_pages for 'demo': 0 of 37 pages fetched:
-    connection refused to 127.0.0.1:8765", so the run's failure says why without opening the checks.
-    """
+    """Make the new version of a website's partition current when no blocking check failed; otherwise keep the
+    current one and fail with the one-line cause, e.g. "raw_pages for 'demo': 0 of 37 pages fetched: connection
+    refused to 127.0.0.1:8765", so the run's failure says why without opening the checks."""
     asset, website = context.asset_key.to_user_string(), context.partition_key
-    results = [_check_result(outcome) for outcome in outcomes]
-    cause = refusal_cause(outcomes)
-    if cause is not None:
-        current = history.current()
-        history.refuse(version.version_id, cause)
-        yield from results
-        raise dg.Failure(
-            description=f"{asset} for '{website}': {cause}",
-            metadata={
-                "refused_version": version.version_id,
-                "current_version": current.id if current else "none",
-                "refused_path": dg.MetadataValue.path(history.uri_of(version.version_id)),
-            },
-            allow_retries=False,  # a retry would crawl the same broken night again
-        )
-    previous = history.current()
-    history.publish(version.version_id)
     # Described from the version's own file: the current file is a copy of it made a moment ago, and reading the copy
     # through current_file() would hash every byte of it again.
-    metadata = partition_metadata(version.path, schema, preview_columns, counts)
-    metadata["path"] = dg.MetadataValue.path(history.current_uri())
-    metadata["version"] = version.version_id
-    metadata["previous_version"] = previous.id if previous else "none"
-    yield dg.MaterializeResult(metadata=metadata, check_results=results)
+    yield from _publish_or_fail(
+        history, version.version_id, outcomes, f"{asset} for '{website}'",
+        lambda: partition_metadata(version.path, schema, preview_columns, counts),
+    )
+
+
+def publish_whole_if_good(
+    context: dg.AssetExecutionContext,
+    history: PartitionHistory,
+    version_id: str,
+    outcomes: Sequence[CheckOutcome],
+    metadata: Mapping[str, Any],
+) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
+    """:func:`publish_if_good` for an asset built across websites (not partitioned), e.g. "global_corpus: no records
+    kept out of 37 input documents"."""
+    yield from _publish_or_fail(history, version_id, outcomes, context.asset_key.to_user_string(), lambda: metadata)
+
+
+def _publish_or_fail(
+    history: PartitionHistory,
+    version_id: str,
+    outcomes: Sequence[CheckOutcome],
+    label: str,
+    metadata: Callable[[], Mapping[str, Any]],
+) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
+    results = [_check_result(outcome) for outcome in outcomes]
+    cause = refusal_cause(outcomes)
+    previous = history.current()
+    if cause is not None:
+        history.refuse(version_id, cause)
+        yield from results
+        raise dg.Failure(
+            description=f"{label}: {cause}",
+            metadata={
+                "refused_version": version_id,
+                "current_version": previous.id if previous else "none",
+                "refused_path": dg.MetadataValue.path(history.uri_of(version_id)),
+            },
+            allow_retries=False,  # the same inputs (a crawl: the same broken night) would be refused again
+        )
+    history.publish(version_id)
+    published = {
+        **metadata(),
+        "path": dg.MetadataValue.path(history.current_uri()),
+        "version": version_id,
+        "previous_version": previous.id if previous else "none",
+    }
+    yield dg.MaterializeResult(metadata=published, check_results=results)
 
 
 def _check_result(outcome: CheckOutcome) -> dg.AssetCheckResult:

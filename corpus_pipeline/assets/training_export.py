@@ -8,8 +8,8 @@ import polars as pl
 from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
 from corpus_pipeline.assets.code_versions import training_export_version
 from corpus_pipeline.assets.global_corpus import ASSET as GLOBAL_CORPUS_ASSET
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_whole_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
-from corpus_pipeline.assets.whole_publishing import publish_whole_if_good, whole_asset_check_specs
 from corpus_pipeline.lm.card import facts_from, render_card
 from corpus_pipeline.lm.checks import COMPLETE_EXPORT, complete_export
 from corpus_pipeline.lm.export import EXPORT_ASSET, mirror_export, training_records, write_export_records
@@ -31,7 +31,7 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, COMPLETE_EXPORT)
     code_version=training_export_version(),
     kinds={"python", "parquet"},
     metadata={**declared_metadata(EXPORT_SCHEMA), **TRAINING_SET.metadata()},
-    check_specs=whole_asset_check_specs(ASSET, CHECKS),
+    check_specs=asset_check_specs(ASSET, CHECKS, partitioned=False),
 )
 def training_export(
     context: dg.AssetExecutionContext,
