@@ -95,9 +95,3 @@ def test_loading_the_code_location_imports_no_pdf_or_dedup_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
-
-def test_the_global_corpus_asset_is_the_folder_the_training_set_reads():
-    from corpus_pipeline.assets.global_corpus import ASSET
-    from corpus_pipeline.lm.global_dedup import GLOBAL_CORPUS_ASSET
-
-    assert ASSET == GLOBAL_CORPUS_ASSET

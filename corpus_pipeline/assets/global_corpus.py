@@ -13,7 +13,6 @@ from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 from corpus_pipeline.training_resources import TrainingSetPolicy
 
-# lm.global_dedup.GLOBAL_CORPUS_ASSET, named here so that importing the asset does not import the dedup libraries.
 ASSET = "global_corpus"
 PREVIEW = ["website", "url", "lang", "words", "merged_from"]
 CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_IDS)
@@ -39,7 +38,8 @@ def global_corpus(
     """Kept records of all websites, one per text across websites; `merged_from` says which website and URL each
     merged copy came from. A new version replaces the current one only once its checks pass. Websites without a
     corpus_quality partition yet are listed in the metadata."""
-    from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records  # see ASSET
+    # Imported when the step runs: loading the code location must not import the near-duplicate libraries.
+    from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records
 
     store = warehouse.open()
     names = websites.load().names

@@ -33,7 +33,6 @@ from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 
-GLOBAL_CORPUS_ASSET = "global_corpus"  # in a warehouse: <root>/global_corpus/data.parquet, versions in _versions/
 _LATEST = datetime.max.replace(tzinfo=UTC)
 KEY_CHUNK = 2048  # texts per content-key job: ~0.3 s of one core, a few MB pickled
 _DECISION_COLUMNS = ["website", "url", "canonical_url", "category", "published", "chars"]
