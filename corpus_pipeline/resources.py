@@ -30,6 +30,9 @@ from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.pdf.settings import PdfSettings
 from corpus_pipeline.quality.checks import GatePolicy
 
+# The defaults of the settings these resources configure, each field's default read from them.
+_CRAWL, _PDF, _GATES, _BUDGET = CrawlSettings(), PdfSettings(), GatePolicy(), ExtractionBudget()
+
 
 def fields_named_alike(settings: type, config: dg.ConfigurableResource) -> dict[str, Any]:
     """The values of ``config``'s fields that the dataclass ``settings`` has under the same name: the knobs a resource
@@ -49,45 +52,41 @@ class CrawlerConfig(dg.ConfigurableResource):
         default_factory=lambda: list(DEFAULT_URLS_TO_IGNORE),
         description="URL substrings whose records are dropped from the corpus (they are still crawled).",
     )
-    user_agent: str = Field(
-        default=CrawlSettings().user_agent, description="User-Agent header, with a contact URL."
-    )
-    connect_timeout_s: float = Field(default=CrawlSettings().connect_timeout_s)
-    read_timeout_s: float = Field(default=CrawlSettings().read_timeout_s)
-    total_timeout_s: float = Field(default=CrawlSettings().total_timeout_s, description="Whole-request deadline.")
-    max_body_bytes: int = Field(default=CrawlSettings().max_body_bytes, description="Size cap of an HTML page.")
-    max_pdf_bytes: int = Field(default=CrawlSettings().max_pdf_bytes, description="Size cap of a PDF.")
-    max_pages: int = Field(default=CrawlSettings().max_pages, description="Pages per website per crawl.")
+    user_agent: str = Field(default=_CRAWL.user_agent, description="User-Agent header, with a contact URL.")
+    connect_timeout_s: float = Field(default=_CRAWL.connect_timeout_s)
+    read_timeout_s: float = Field(default=_CRAWL.read_timeout_s)
+    total_timeout_s: float = Field(default=_CRAWL.total_timeout_s, description="Whole-request deadline.")
+    max_body_bytes: int = Field(default=_CRAWL.max_body_bytes, description="Size cap of an HTML page.")
+    max_pdf_bytes: int = Field(default=_CRAWL.max_pdf_bytes, description="Size cap of a PDF.")
+    max_pages: int = Field(default=_CRAWL.max_pages, description="Pages per website per crawl.")
     adaptive_pace: bool = Field(
-        default=CrawlSettings().adaptive_pace,
+        default=_CRAWL.adaptive_pace,
         description="Pace each host by its response times (false: per_host_concurrency requests, min_delay_s apart).",
     )
     per_host_concurrency: int = Field(
-        default=CrawlSettings().per_host_concurrency, description="Most requests in flight to one host."
+        default=_CRAWL.per_host_concurrency, description="Most requests in flight to one host."
     )
     min_delay_s: float = Field(
-        default=CrawlSettings().min_delay_s, description="Minimum delay between request starts to one host."
+        default=_CRAWL.min_delay_s, description="Minimum delay between request starts to one host."
     )
-    max_delay_s: float = Field(
-        default=CrawlSettings().max_delay_s, description="Longest delay the adaptive pace backs off to."
-    )
+    max_delay_s: float = Field(default=_CRAWL.max_delay_s, description="Longest delay the adaptive pace backs off to.")
     max_in_flight: int | None = Field(
-        default=CrawlSettings().max_in_flight,
+        default=_CRAWL.max_in_flight,
         ge=1,
         description="Fetches in flight across hosts (empty: twice per_host_concurrency); each may hold a body in "
         "memory.",
     )
-    max_retries: int = Field(default=CrawlSettings().max_retries)
+    max_retries: int = Field(default=_CRAWL.max_retries)
     allow_private_external: bool = Field(
-        default=CrawlSettings().allow_private_external,
+        default=_CRAWL.allow_private_external,
         description="Also request hosts outside the website (links, redirect hops) that are on private, loopback or "
         "link-local addresses. Off: only the website's own hosts (url, same_site_hosts) may be private.",
     )
     max_sitemaps: int = Field(
-        default=CrawlSettings().max_sitemaps, description="Sitemaps (indexes included) read per website per crawl."
+        default=_CRAWL.max_sitemaps, description="Sitemaps (indexes included) read per website per crawl."
     )
     max_template_chain: int = Field(
-        default=CrawlSettings().max_template_chain,
+        default=_CRAWL.max_template_chain,
         description="Pages of one path template (digits abstracted, e.g. /cal/#/#/), each found on the previous one, "
         "before the line is treated as a crawler trap.",
     )
@@ -101,8 +100,8 @@ class CrawlerConfig(dg.ConfigurableResource):
         le=1.0,
         description="Similarity ratio from which two pages are near duplicates; 1.0 disables.",
     )
-    ocr_languages: str = Field(default=PdfSettings().languages, description="Tesseract languages, '+'-separated.")
-    ocr_dpi: int = Field(default=PdfSettings().dpi, description="Rendering resolution of scanned pages.")
+    ocr_languages: str = Field(default=_PDF.languages, description="Tesseract languages, '+'-separated.")
+    ocr_dpi: int = Field(default=_PDF.dpi, description="Rendering resolution of scanned pages.")
     workers: int = Field(default=os.cpu_count() or 1, description="Processes for parsing, OCR and dedup.")
     checkpoint_every_rows: int = Field(
         default=FLUSH_ROWS,
@@ -115,18 +114,18 @@ class CrawlerConfig(dg.ConfigurableResource):
         description="A crawl interrupted less than this long ago is resumed; an older one is started afresh.",
     )
     page_time_budget_s: float = Field(
-        default=ExtractionBudget().page_time_s or 0.0,
+        default=_BUDGET.page_time_s or 0.0,
         ge=0,
         description="Seconds one HTML page may take to parse before it is stopped and recorded with an error; "
         "0: no limit.",
     )
     max_markup_depth: int = Field(
-        default=ExtractionBudget().max_markup_depth,
+        default=_BUDGET.max_markup_depth,
         ge=1,
         description="Pages whose tags nest deeper than this are read flattened to this depth (lxml keeps 255).",
     )
     ocr_time_budget_s: float = Field(
-        default=PdfSettings().ocr_budget_s or 0.0,
+        default=_PDF.ocr_budget_s or 0.0,
         ge=0,
         description="Seconds of OCR per PDF; past them the document keeps the pages read, with an error. 0: no limit.",
     )
@@ -187,19 +186,19 @@ class ParquetWarehouse(dg.ConfigurableResource):
         default=DEFAULT_KEEP_VERSIONS, ge=1, description="Published versions kept per partition (for roll-backs)."
     )
     max_row_drop_share: float = Field(
-        default=GatePolicy().max_row_drop_share,
+        default=_GATES.max_row_drop_share,
         ge=0.0,
         le=1.0,
         description="A new version with fewer rows than (1 - this) x the current one is refused; 1.0 accepts any drop.",
     )
     max_error_share: float = Field(
-        default=GatePolicy().max_error_share,
+        default=_GATES.max_error_share,
         ge=0.0,
         le=1.0,
         description="Share of records with an error above which the error_share check warns.",
     )
     max_distinct_drop_share: float = Field(
-        default=GatePolicy().max_distinct_drop_share,
+        default=_GATES.max_distinct_drop_share,
         ge=0.0,
         le=1.0,
         description="A new raw_pages or parsed_pages version whose share of pages with a title, body or text of their "

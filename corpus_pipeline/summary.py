@@ -11,8 +11,7 @@ import polars as pl
 
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
 from corpus_pipeline.core.warehouse import Warehouse
-
-ASSETS = ("raw_pages", "parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
+from corpus_pipeline.history import ASSETS
 
 
 def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
