@@ -110,13 +110,17 @@ def _shingle_hashes(text: str) -> np.ndarray:
     ends = np.concatenate((spaces, [len(joined)])).tolist()
     if len(starts) >= SHINGLE_WORDS:
         starts, ends = starts[: len(starts) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :]
-    return _sha1_words(joined, starts, ends)
+    return _first_words(_sha1_digests(joined, starts, ends))
 
 
-def _sha1_words(joined: bytes, starts: list[int], ends: list[int]) -> np.ndarray:
-    """The first little-endian 32-bit word of the SHA-1 of each ``joined[start:end]``."""
+def _sha1_digests(joined: bytes, starts: list[int], ends: list[int]) -> bytes:
+    """The SHA-1 digests of each ``joined[start:end]``, concatenated."""
     sha1 = hashlib.sha1
-    digests = b"".join([sha1(joined[start:end]).digest() for start, end in zip(starts, ends, strict=True)])
+    return b"".join([sha1(joined[start:end]).digest() for start, end in zip(starts, ends, strict=True)])
+
+
+def _first_words(digests: bytes) -> np.ndarray:
+    """The first 32-bit word of each SHA-1 digest of ``digests``, little-endian (as datasketch reads it)."""
     return np.frombuffer(digests, dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
 
 
@@ -417,7 +421,7 @@ def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.nd
 
 class _Line:
     """A line of text as the keys and signatures see it: normalized, its words (UTF-8), and the SHA-1 digests of
-    its shingles that lie within it (:func:`_sha1_words`'s order, each 20 bytes)."""
+    its shingles that lie within it (:func:`_sha1_digests`)."""
 
     __slots__ = ("normalized", "words", "digests")
 
@@ -434,9 +438,7 @@ class _Line:
             starts.append(position)
             position += len(word) + 1
         ends = [start + len(word) for start, word in zip(starts, words, strict=True)]
-        bounds = zip(starts[: len(words) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :], strict=True)
-        sha1 = hashlib.sha1
-        self.digests = b"".join([sha1(joined[start:end]).digest() for start, end in bounds])
+        self.digests = _sha1_digests(joined, starts[: len(words) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :])
 
 
 def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
@@ -469,8 +471,7 @@ def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
             [sha1(b" ".join(around[k : k + SHINGLE_WORDS])).digest() for k in range(len(around) - SHINGLE_WORDS + 1)]
         )
         before = around[-(SHINGLE_WORDS - 1) :] if len(words) < SHINGLE_WORDS - 1 else words[-(SHINGLE_WORDS - 1) :]
-    hashes = np.frombuffer(b"".join(digests), dtype="<u4")[::_SHA1_WORDS].astype(np.uint32)
-    return key, _minhash_of(hashes), paragraphs.encode("utf-8", "surrogatepass")
+    return key, _minhash_of(_first_words(b"".join(digests))), paragraphs.encode("utf-8", "surrogatepass")
 
 
 def decoded(form: bytes) -> str:
@@ -496,8 +497,8 @@ def _verification_jobs(
     one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
     over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). A component's
     pairs go from the most alike (``agreement``, a pair's signature agreement) down, and a block holds whole
-    components (a big one alone). Blocks go costliest first; the pairs found
-    do not depend on their order. A pair that ``known`` scores goes with its score (see near_duplicate_pairs).
+    components (a big one alone). Blocks go costliest first; the pairs found do not depend on their order. A pair
+    that ``known`` scores goes with its score (see near_duplicate_pairs).
     """
     blocks = list(_blocks(_by_component(candidates, len(texts), agreement)))
     # The costliest blocks first (their pairs' summed lengths), so that the last ones, which a worker may run while
@@ -508,7 +509,10 @@ def _verification_jobs(
         scores = {}
         if known is not None:
             scores = {pair: score for pair in block if (score := known(*pair)) is not None}
-        yield _job(block, texts, prepare, threshold, scores)
+        # A block whose pairs to verify are all scored already reads no text; otherwise every text of its pairs may be
+        # read (the distances measured for one pair show others far).
+        needed = {i: texts[i] for pair in block for i in pair} if _reads_texts(block, scores, threshold) else {}
+        yield block, needed, prepare, threshold, scores
 
 
 def _blocks(ordered: list[tuple[int, tuple[int, int]]]) -> Iterator[list[tuple[int, int]]]:
@@ -523,17 +527,6 @@ def _blocks(ordered: list[tuple[int, tuple[int, int]]]) -> Iterator[list[tuple[i
         block.extend(members)
     if block:
         yield block
-
-
-def _job(
-    block: list[tuple[int, int]], texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str],
-    threshold: float, scores: dict[tuple[int, int], float],
-) -> tuple:
-    # A block whose pairs to verify are all scored already reads no text; otherwise every text of its pairs may be
-    # read (the distances measured for one pair show others far).
-    reads = _reads_texts(block, scores, threshold)
-    needed = {index: texts[index] for pair in block for index in pair} if reads else {}
-    return block, needed, prepare, threshold, scores
 
 
 def _reads_texts(block: list[tuple[int, int]], scores: dict[tuple[int, int], float], threshold: float) -> bool:
