@@ -94,14 +94,10 @@ def _minhash_of(hashes: np.ndarray) -> np.ndarray:
 
 
 def _shingle_hashes(text: str) -> np.ndarray:
-    """The first 32-bit word of each shingle's SHA-1 (little-endian, as datasketch reads it), a shingle repeated
-    as often as it occurs (a minimum does not depend on repeats).
-
-    Each shingle is a slice of the text's words joined by single spaces, UTF-8 encoded: a run of
-    ``SHINGLE_WORDS`` words joined the same way, without a string and an encoding per shingle (~0.5 of ~1.4 us a
-    shingle). A space never occurs within a word nor within a multi-byte UTF-8 character, so the spaces of the
-    joined bytes are the words' bounds.
-    """
+    """The first 32-bit word of each shingle's SHA-1 (little-endian, as datasketch reads it), repeats included (a
+    minimum does not depend on them). Shingles are slices of the text's words joined by single spaces and UTF-8
+    encoded, not a string and an encoding each (~0.5 of ~1.4 us a shingle): a space never occurs within a word nor
+    within a multi-byte UTF-8 character, so the spaces of the joined bytes are the words' bounds."""
     joined = b" ".join(line for line in _line_words(text) if line)
     if not joined:
         return np.empty(0, dtype=np.uint32)
@@ -144,12 +140,8 @@ def _similarity(
 
     Texts are paragraphs separated by newlines. Paragraph alignment pairs each paragraph with its most similar
     counterpart, in both directions, and keeps the weaker direction, so a page that shares only half of its
-    paragraphs with another stays well below any sensible threshold.
-
-    A score of ``threshold`` or more is exact; one below it is only known to be below it (work is cut short: an
-    alignment stops once it cannot reach the threshold, and the second direction is then not scored; a ratio that
-    the texts' characters show cannot reach the threshold or the alignment is not computed, and rapidfuzz stops one
-    that cannot).
+    paragraphs with another stays well below any sensible threshold. A score of ``threshold`` or more is exact; one
+    below it is only known to be below it (:func:`_aligned` and :func:`_ratio` stop once it is out of reach).
 
     ``ratio_bound`` is an upper bound of the texts' normalized Indel similarity (:func:`_ratio_bound`, or 1.0);
     ``paragraphs`` gives a text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its
