@@ -132,7 +132,7 @@ class ObjectStore:
             found = self._fs.find(self._path(folder))
         except FileNotFoundError:
             return []
-        root = self._path("") + "/" if self.prefix else f"{self.bucket}/"
+        root = self._path("") + "/"
         return sorted(name[len(root):] for name in found)
 
     def list(self, folder: str) -> list[str]:
@@ -141,7 +141,7 @@ class ObjectStore:
             found = self._fs.ls(self._path(folder), detail=True, refresh=True)
         except FileNotFoundError:
             return []
-        root = self._path("") + "/" if self.prefix else f"{self.bucket}/"
+        root = self._path("") + "/"
         return sorted(entry["name"][len(root):] for entry in found if entry["type"] == "file")
 
     def download(self, key: str, target: Path) -> None:

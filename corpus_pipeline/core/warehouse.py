@@ -68,9 +68,7 @@ def partition_key(asset: str, website: str) -> str:
     """``<asset>/website=<name>``, the partition's place under any root; refuses names that are not plain."""
     if not WEBSITE_NAME_PATTERN.fullmatch(website):
         raise PartitionPathError(f"invalid website name for a partition: {website!r}")
-    if not WEBSITE_NAME_PATTERN.fullmatch(asset.replace("_", "-")):
-        raise PartitionPathError(f"invalid asset name: {asset!r}")
-    return f"{asset}/website={website}"
+    return f"{whole_asset_key(asset)}/website={website}"
 
 
 def whole_asset_key(asset: str) -> str:
