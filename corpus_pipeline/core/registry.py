@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 import yaml
@@ -238,11 +238,9 @@ def _parse_website(entry: Any, where: str) -> Website:
 
     options: dict[str, Any] = {"name": name, "url": url}
     if "mode" in entry:
-        options["mode"] = _expect_choice(entry, "mode", ("sitemap", "crawl"), fail)
+        options["mode"] = _expect_choice(entry, "mode", get_args(Mode), fail)
     if "internal_links" in entry:
-        options["internal_links"] = _expect_choice(
-            entry, "internal_links", ("any", "internal", "external", "ignore"), fail
-        )
+        options["internal_links"] = _expect_choice(entry, "internal_links", get_args(InternalLinks), fail)
     for path_option in ("sitemap", "child"):
         if path_option in entry:
             options[path_option] = _path_or_url(entry, path_option, fail)
