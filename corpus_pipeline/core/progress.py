@@ -25,12 +25,13 @@ class Progress:
     """Counts items of one step and logs ``what: done/total (pct), rate/s, ~left`` through ``log``.
 
     ``total`` may be None (a crawl in recursive mode does not know it): the line then says done and rate only.
+    ``log`` may be None: the items are counted, nothing is told.
     ``clock`` is ``time.monotonic`` except in tests.
     """
 
     what: str
     total: int | None
-    log: Callable[[str], None]
+    log: Callable[[str], None] | None
     every_s: float = DEFAULT_EVERY_S
     min_gap_s: float = DEFAULT_MIN_GAP_S
     unit: str = "pages"
@@ -47,6 +48,8 @@ class Progress:
         """``items`` more done; logs when a tenth of the total is passed (``min_gap_s`` after the last line, or the last
         item) or ``every_s`` went by since the last line."""
         self.done += items
+        if self.log is None:
+            return
         now = self.clock()
         tenth_passed = bool(self.total) and self.done * TENTHS >= self._next_tenth * (self.total or 0)
         finished = bool(self.total) and self.done >= (self.total or 0)

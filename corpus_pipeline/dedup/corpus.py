@@ -99,7 +99,7 @@ def deduplicate(
         order = [k for k in _page_order(groups["url"].gather(distinct_rows).to_list()) if keyed_distinct[k] is None]
         rows_in_order = [distinct_rows[k] for k in order]
         costs = contents.str.len_bytes().fill_null(0).gather(rows_in_order).to_list()
-        keying = Progress("dedup: keys and signatures", len(rows_in_order), log or _quiet, unit="texts")
+        keying = Progress("dedup: keys and signatures", len(rows_in_order), log, unit="texts")
         keyed_in_order = map_text_blocks(
             content_keys_signatures_and_forms, _Texts(contents, rows_in_order), pool, workers, costs=costs,
             progress=keying.advance,
@@ -124,7 +124,7 @@ def deduplicate(
         forms = _Forms([keyed[row][2] for row in rows], _Texts(contents, rows))
         del keyed
         text_of = [digest_of_row[row] for row in rows]
-        verifying = _PairsProgress(log or _quiet)
+        verifying = _PairsProgress(log)
         verified: list[tuple[int, int, float]] = []
         pairs = near_duplicate_pairs(
             # No pool: no workers (not some started there for the texts' number, when the memo knows most of them).
@@ -173,7 +173,7 @@ class _PairsProgress:
     """The verification's progress (candidate pairs verified of how many), as a :class:`Progress` once the number of
     candidates is known."""
 
-    def __init__(self, log: Callable[[str], None]) -> None:
+    def __init__(self, log: Callable[[str], None] | None) -> None:
         self._log = log
         self._progress: Progress | None = None
 
@@ -181,10 +181,6 @@ class _PairsProgress:
         if self._progress is None:
             self._progress = Progress("dedup: near-duplicate candidates verified", total, self._log, unit="pairs")
         self._progress.advance(done - self._progress.done)
-
-
-def _quiet(line: str) -> None:
-    """No log."""
 
 
 def _corpus(

@@ -63,7 +63,7 @@ def ocr_pdf_pages(
         if workers == 1 and settings.ocr_budget_s is None:
             texts: list[str | Unfinished] = [read(page) for page in pages]
         else:
-            told = log if log is not None and len(pages) >= OCR_PROGRESS_FROM_PAGES else _quiet
+            told = log if len(pages) >= OCR_PROGRESS_FROM_PAGES else None
             progress = Progress("OCR", len(pages), told, unit="pages")
             readings: Iterator[str | Unfinished] = map_within_budget(
                 read,
@@ -81,10 +81,6 @@ def ocr_pdf_pages(
     if failures:
         raise OcrError(failures[0].reason)
     return {page: text for page, text in zip(pages, texts, strict=True) if isinstance(text, str)}
-
-
-def _quiet(line: str) -> None:
-    """A log that keeps its lines to itself."""
 
 
 def _unread(page: int, why: Unfinished) -> Unfinished:
