@@ -18,7 +18,7 @@ import shutil
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import polars as pl
 import pyarrow.parquet as pq
@@ -32,7 +32,7 @@ EXPORT_ASSET = "training_export"  # in a warehouse: <root>/training_export/ is t
 SPLIT = "train"
 # What the export's ``text`` is: the plain text (``content``) or its Markdown rendering (``markdown``).
 TextFormat = Literal["plain", "markdown"]
-TEXT_FORMATS: tuple[TextFormat, ...] = ("plain", "markdown")
+TEXT_FORMATS: tuple[TextFormat, ...] = get_args(TextFormat)
 
 
 @dataclass

@@ -37,10 +37,8 @@ _LATEST = datetime.max.replace(tzinfo=UTC)
 KEY_CHUNK = 2048  # texts per content-key job: ~0.3 s of one core, a few MB pickled
 _DECISION_COLUMNS = ["website", "url", "canonical_url", "category", "published", "chars"]
 # The estimated shingle Jaccard (share of equal MinHash values) at which the banding itself makes a pair a candidate
-# one time in ten: 1 - (1 - J ** ROWS) ** BANDS = 0.1, J = 0.136 with 42 bands of 3 rows. A candidate whose
-# signatures agree less shared its band by chance (the few shingles of a template line or a common sentence): the
-# banding finds pairs this dissimilar too rarely for their verification to count, and they are most of the pairs
-# that grow with the square of the records.
+# one time in ten: 1 - (1 - J ** ROWS) ** BANDS = 0.1, J = 0.136 with 42 bands of 3 rows. The banding finds pairs
+# less alike too rarely for their verification to count: they are the chance pairs of the module's docstring.
 MIN_ESTIMATED_JACCARD = (1 - 0.9 ** (1 / BANDS)) ** (1 / ROWS)
 
 
