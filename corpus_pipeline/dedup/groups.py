@@ -37,10 +37,7 @@ def build_canonical_url_groups(
     frame = grouped_columns(records)
     columns = frame.columns
     usable = pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != "")
-    if urls_to_ignore:
-        ignored = pl.any_horizontal(pl.col("url").str.contains(needle, literal=True) for needle in urls_to_ignore)
-    else:
-        ignored = pl.lit(False)
+    ignored = pl.col("url").str.contains_any(list(urls_to_ignore)) if urls_to_ignore else pl.lit(False)
     if "page_kind" in columns and not keep_listings:
         not_document = pl.col("page_kind").is_in(NOT_DOCUMENTS).fill_null(False)
     else:
