@@ -31,14 +31,8 @@ from corpus_pipeline.pdf.settings import PdfSettings
 # Crawl settings that change how fast or how often a site is asked, never which rows a crawl keeps.
 CRAWL_PACE_ONLY = frozenset(
     {
-        "adaptive_pace",
-        "per_host_concurrency",
-        "min_delay_s",
-        "max_delay_s",
-        "max_crawl_delay_s",
-        "max_in_flight",
-        "backoff_base_s",
-        "max_retry_after_s",
+        "adaptive_pace", "per_host_concurrency", "min_delay_s", "max_delay_s", "max_crawl_delay_s", "max_in_flight",
+        "backoff_base_s", "max_retry_after_s",
     }
 )
 # PDF settings that only spread the work (the process count follows the machine's cores); the OCR mode is
@@ -94,13 +88,8 @@ def raw_pages_version(crawl: CrawlSettings | None = None) -> str:
 
 def parsed_pages_version(extraction: ExtractionSettings | None = None, budget: ExtractionBudget | None = None) -> str:
     """Every extraction threshold and rule switch, and what one page may cost."""
-    return code_version(
-        {
-            "extraction": _fields(extraction or DEFAULT_SETTINGS),
-            "budget": _fields(budget or ExtractionBudget()),
-        },
-        PARSED_PAGES_SOURCES,
-    )
+    settings = {"extraction": _fields(extraction or DEFAULT_SETTINGS), "budget": _fields(budget or ExtractionBudget())}
+    return code_version(settings, PARSED_PAGES_SOURCES)
 
 
 def pdf_documents_version(pdf: PdfSettings | None = None) -> str:
@@ -112,9 +101,8 @@ def canonical_url_groups_version(
     urls_to_ignore: Iterable[str] = DEFAULT_URLS_TO_IGNORE, keep_query_keys: Iterable[str] = DEFAULT_KEPT_QUERY_KEYS
 ) -> str:
     """Which records are dropped and which query keys make a distinct canonical URL."""
-    return code_version(
-        {"urls_to_ignore": list(urls_to_ignore), "keep_query_keys": list(keep_query_keys)}, CANONICAL_URL_GROUPS_SOURCES
-    )
+    settings = {"urls_to_ignore": list(urls_to_ignore), "keep_query_keys": list(keep_query_keys)}
+    return code_version(settings, CANONICAL_URL_GROUPS_SOURCES)
 
 
 def corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
