@@ -393,7 +393,7 @@ class _Crawl:
         links = None
         page_url = result.final_url or task.url
         if result.kind == "html" and result.body:
-            links = self._links(result.body, page_url)
+            links = self._links(result.body, page_url, self._follows(task))
             robots |= from_meta(links.robots_meta)
         result.robots = robots.value
         if robots.noindex:
@@ -403,12 +403,22 @@ class _Crawl:
         # A snapshot of the room left (other pages' links may take it first: the main thread queues within it).
         return task, *self._from_page(task, links, page_url, self.frontier_limit - self.documents_claimed)
 
-    def _links(self, body: bytes, page_url: str) -> PageLinks:
+    def _links(self, body: bytes, page_url: str, follow: bool) -> PageLinks:
+        """The page's robots meta tags and translations, and its links when ``follow`` (else none: a page whose links
+        are not followed, a sitemap's page in most registries, is read for the others alone, in 0.4x the time)."""
         read = partial(extract_links, body, page_url, alternates=bool(self.website.langs),
-                       robots_names=self.robots_meta_names, follow_nofollow=self.website.follow_nofollow_links)
+                       robots_names=self.robots_meta_names, follow_nofollow=self.website.follow_nofollow_links,
+                       links=follow)
         if self.link_memo is None:
             return read()
-        return self.link_memo.links(body, page_url, self.link_options, read)
+        return self.link_memo.links(body, page_url, f"{self.link_options};links={follow}", read)
+
+    def _follows(self, task: CrawlTask) -> bool:
+        """Whether the links of the task's page are followed (its translations are, whenever ``langs`` asks)."""
+        if not task.follow_links:
+            return False
+        limit = self.website.max_recurse_level
+        return not (self.website.mode == "crawl" and limit != -1 and task.depth + 1 >= limit)
 
     def _retarget(self, task: CrawlTask, final_url: str | None) -> CrawlTask:
         """Category and link following follow where a redirect ended: a site page sent off-site is external."""
@@ -480,13 +490,10 @@ class _Crawl:
                     links.alternates[lang], task.depth, "alternate", task.url,
                     follow_links=task.follow_links and self.website.mode == "crawl", hreflang=lang,
                 ))
-        if not task.follow_links:
+        if not self._follows(task):
             return [t for t in tasks if t], 0
         crawl_mode = self.website.mode == "crawl"
-        limit = self.website.max_recurse_level
         next_depth = task.depth + 1
-        if crawl_mode and limit != -1 and next_depth >= limit:
-            return [t for t in tasks if t], 0
         mode = self.website.internal_links
         page_template = path_template(urlsplit(page_url).path)
         left_out = 0
@@ -563,7 +570,7 @@ class _Crawl:
             elif row.get("kind") == "html":
                 chains[task.url] = task.chain
                 page_url = row.get("final_url") or task.url
-                links = self._links(body, page_url)
+                links = self._links(body, page_url, self._follows(task))
                 if not (from_column(row.get("robots")) | from_meta(links.robots_meta)).nofollow:
                     # Links beyond the frontier were counted on the page's row when it was written.
                     room = self.frontier_limit - self.documents_claimed - len(from_pages)

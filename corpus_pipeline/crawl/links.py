@@ -30,19 +30,21 @@ class PageLinks:
 
 
 def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_names: frozenset[str] = frozenset(),
-                  follow_nofollow: bool = False) -> PageLinks:
+                  follow_nofollow: bool = False, links: bool = True) -> PageLinks:
     """All ``<a href>`` targets and ``<link rel=alternate hreflang>`` of a page; broken HTML gives what can be read.
 
     ``alternates=False`` leaves the ``<link>`` elements unread (a crawl without ``langs`` never uses them; a
-    multilingual page holds one per translation). Links marked ``rel=nofollow``, ``ugc`` or ``sponsored`` are left
-    out unless ``follow_nofollow``. The ``content`` of ``<meta>`` tags whose name (any case) is in ``robots_names``
-    is kept in ``robots_meta``.
+    multilingual page holds one per translation); ``links=False`` leaves the ``<a>`` and ``<area>`` elements unread
+    (a page whose links are not followed: ``links`` is then empty). Links marked ``rel=nofollow``, ``ugc`` or
+    ``sponsored`` are left out unless ``follow_nofollow``. The ``content`` of ``<meta>`` tags whose name (any case) is
+    in ``robots_names`` is kept in ``robots_meta``.
     """
     if not body or not body.strip():
         return PageLinks()
     # No tree: the parser hands the elements' attributes to _LinkTags as it reads, so a page of 20,000 links costs
     # its links, not a tree of 20,000 elements (16 such pages are read at once).
-    tags = frozenset(("a", "area") + (("link",) if alternates else ()) + (("meta",) if robots_names else ()))
+    tags = frozenset((("a", "area") if links else ()) + (("link",) if alternates else ())
+                     + (("meta",) if robots_names else ()))
     found = _LinkTags(tags)
     try:
         parser = etree.HTMLParser(recover=True, huge_tree=False, target=found)
@@ -56,7 +58,7 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_na
     if found.base is not None:
         base = absolutize(found.base, page_url) or page_url
     folder = base[: base.rfind("/") + 1] if _PLAIN_BASE.fullmatch(base) else None
-    links: dict[str, None] = {}
+    found_links: dict[str, None] = {}
     hrefs_seen: set[str] = set()
     translations: dict[str, str] = {}
     robots_meta: list[str] = []
@@ -84,8 +86,8 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_na
         hrefs_seen.add(href)
         target = join_link(href, base, folder)
         if target:
-            links.setdefault(target)
-    return PageLinks(tuple(links), translations, tuple(robots_meta))
+            found_links.setdefault(target)
+    return PageLinks(tuple(found_links), translations, tuple(robots_meta))
 
 
 class _LinkTags:

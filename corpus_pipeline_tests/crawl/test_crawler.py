@@ -351,6 +351,36 @@ def test_unchanged_sitemap_lastmod_skips_the_request(fast_settings, tmp_path):
         assert found["/b.html"]["outcome"] == "fetched" and site.hits("/b.html") == hits_before[1] + 1
 
 
+def test_links_read_for_a_crawl_that_did_not_follow_them_are_read_again_by_one_that_does(fast_settings, tmp_path):
+    routes = {
+        "/a.html": Route(body=page("/b.html", head='<meta name="robots" content="noindex">'), etag='"a1"'),
+        "/b.html": Route(body=page(), etag='"b1"'),
+    }
+    warehouse = Warehouse(tmp_path)
+    memo_path = tmp_path / "links.parquet"
+    with LoopbackSite(routes) as site:
+        routes["/sitemap.xml"] = Route(body=urlset(site, "/a.html"), content_type="application/xml")
+        ignoring = make_website(site.url("/"), internal_links="ignore")
+        with (
+            warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out,
+            PartitionWriter(memo_path, LINKS_MEMO_SCHEMA) as written,
+        ):
+            for row in crawl_website(ignoring, fast_settings, link_memo=LinkMemo(None, "reading 1", written)):
+                out.write(row)
+        first = by_url(pl.read_parquet(warehouse.path("raw_pages", "site")).to_dicts(), site)
+        assert first["/a.html"]["robots"] == "noindex" and "/b.html" not in first, "robots tags read, links not"
+        previous = PreviousCrawl.open(warehouse.path("raw_pages", "site"))
+        again = LinkMemo(memo_path, "reading 1")
+        list(crawl_website(ignoring, fast_settings, previous, link_memo=again))
+        assert again.kept == 1, "the same reading of the same page comes from the memo"
+        following = LinkMemo(memo_path, "reading 1")
+        found = by_url(list(crawl_website(make_website(site.url("/"), internal_links="any"), fast_settings, previous,
+                                          link_memo=following)), site)
+        assert following.kept == 0 and found["/a.html"]["outcome"] == "unchanged_lastmod", "last night's body"
+        assert found["/b.html"]["outcome"] == "fetched", "the page's links were read this time"
+        assert found["/a.html"]["robots"] == "noindex"
+
+
 def test_private_addresses_are_recognized_without_traffic():
     from corpus_pipeline.crawl.politeness import is_private_host
 

@@ -59,3 +59,12 @@ def test_links_in_document_order_with_or_without_the_alternates():
     assert with_alternates.links == without.links == expected
     assert with_alternates.alternates == {"de": "http://h:8/de/page.html"}
     assert without.alternates == {}
+
+
+def test_a_page_whose_links_are_not_followed_is_read_for_its_robots_tags_and_translations_alone():
+    body = PAGE.replace(b"</head>", b'<meta name="ROBOTS" content="noindex"></head>')
+    whole = extract_links(body, "http://h:8/section/page.html", robots_names=frozenset({"robots"}))
+    unfollowed = extract_links(body, "http://h:8/section/page.html", robots_names=frozenset({"robots"}), links=False)
+    assert whole.links and unfollowed.links == ()
+    assert unfollowed.alternates == whole.alternates == {"de": "http://h:8/de/page.html"}, "resolved against <base>"
+    assert unfollowed.robots_meta == whole.robots_meta == ("noindex",)
