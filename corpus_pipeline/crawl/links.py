@@ -13,6 +13,8 @@ from corpus_pipeline.core.urls import absolutize
 # urljoin puts it after the base's folder unchanged.
 _PLAIN_SEGMENT = r"(?!\.\.?(?:/|$))[A-Za-z0-9._~!$&'()*+,=@%-]+"
 _PLAIN_RELATIVE = re.compile(rf"{_PLAIN_SEGMENT}(?:/{_PLAIN_SEGMENT})*/?")
+# The same after a "/" (or "/" alone): urljoin puts it after the base's scheme and host unchanged.
+_PLAIN_ROOTED = re.compile(rf"/(?:{_PLAIN_RELATIVE.pattern})?")
 # A base whose folder such a path joins by concatenation: a lower-case http(s) scheme, a plain host, a path of plain
 # segments (none empty, ".", or ".."), no parameters, query or fragment.
 _PLAIN_BASE = re.compile(rf"https?://[A-Za-z0-9.:-]+(?:/{_PLAIN_SEGMENT})*/(?:{_PLAIN_SEGMENT})?")
@@ -120,7 +122,11 @@ class _LinkTags:
 
 def join_link(href: str, base: str, folder: str | None) -> str | None:
     """:func:`absolutize` of a stripped ``href``; ``folder`` (the base up to its last "/", when the base is plain)
-    joins a plain relative path by concatenation, as urljoin would, in a fraction of the time."""
-    if folder is not None and _PLAIN_RELATIVE.fullmatch(href):
-        return folder + href
+    joins a plain relative path, or a plain path from the root, by concatenation, as urljoin would, in a fraction
+    of the time."""
+    if folder is not None:
+        if _PLAIN_RELATIVE.fullmatch(href):
+            return folder + href
+        if _PLAIN_ROOTED.fullmatch(href):  # most links of a site built with root-relative URLs (Hugo's, Docsy's)
+            return folder[: folder.index("/", folder.index("//") + 2)] + href
     return absolutize(href, base)

@@ -38,6 +38,10 @@ bases = st.one_of(plain_bases, other_bases)
 @example("a//b", "http://h/x/")
 @example("a:b", "http://h/x/")
 @example("b", "http://h")
+@example("/a/b/", "http://h:8/x/y.html")
+@example("/", "http://h/x/")
+@example("//h2/a", "http://h/x/")
+@example("/a/../b", "http://h/x/")
 def test_join_link_is_absolutize(href, base):
     href = href.strip()
     folder = base[: base.rfind("/") + 1] if _PLAIN_BASE.fullmatch(base) else None
