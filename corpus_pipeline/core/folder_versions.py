@@ -30,7 +30,6 @@ from corpus_pipeline.core.versions import (
     VERSION_METADATA,
     ObjectPartitionHistory,
     PartitionHistory,
-    UnknownVersionError,
     Version,
 )
 
@@ -72,8 +71,8 @@ class _FolderVersions:
 
     def verify(self, version_id: str) -> None:
         """A folder version is checked by whoever reads its files; here only that the ledger holds it."""
-        if self._history()._read_ledger().find(version_id) is None:
-            raise UnknownVersionError(f"no version {version_id!r} in {self._history().location()}")
+        history = self._history()
+        history._known(history._read_ledger(), version_id)
 
     def _checked_current(self, version: Version, path: Path) -> Path | None:
         """A folder version's files are checked by their reader."""

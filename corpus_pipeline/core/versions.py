@@ -216,8 +216,7 @@ class PartitionHistory:
         """Keep ``value`` (JSON) under ``name`` as a fact of a version's file, as long as the version is kept: what a
         check measured of a candidate is then known of the current version the next night, without reading it."""
         ledger = self._read_ledger()
-        if ledger.find(version_id) is None:
-            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
+        self._known(ledger, version_id)
         facts = {**ledger.facts, version_id: {**ledger.facts.get(version_id, {}), name: value}}
         self._write_ledger(replace(ledger, facts=facts))
 
@@ -236,10 +235,7 @@ class PartitionHistory:
     def refuse(self, version_id: str, cause: str) -> Version:
         """Keep a version for inspection, marked as never current, with the one-line cause."""
         ledger = self._read_ledger()
-        version = ledger.find(version_id)
-        if version is None:
-            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
-        refused = replace(version, state=VersionState.REFUSED, cause=cause)
+        refused = replace(self._known(ledger, version_id), state=VersionState.REFUSED, cause=cause)
         self._write_ledger(ledger.with_version(refused))
         self._prune()
         return refused
@@ -260,12 +256,16 @@ class PartitionHistory:
 
     def verify(self, version_id: str) -> None:
         """Raise :class:`DamagedVersionError` unless the version's file is what the ledger recorded."""
-        version = self._read_ledger().find(version_id)
-        if version is None:
-            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
-        problem = self._damage(version)
+        problem = self._damage(self._known(self._read_ledger(), version_id))
         if problem is not None:
             raise DamagedVersionError(f"version {version_id} of {self.location()} is damaged: {problem}")
+
+    def _known(self, ledger: _Ledger, version_id: str) -> Version:
+        """The ledger's version ``version_id``; UnknownVersionError when it holds none."""
+        version = ledger.find(version_id)
+        if version is None:
+            raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
+        return version
 
     def _damage(self, version: Version, path: Path | None = None, decode_all: bool = True) -> str | None:
         """What is wrong with a version's file (or ``path``, a copy of it), in a few words, or None when it reads
