@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, islice
+from itertools import chain, groupby, islice
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -89,14 +90,20 @@ class KeyedRows:
     def take(self, positions: Sequence[tuple[int, int]]) -> pa.Table:
         """The rows at ``positions`` (row group, index), in that order, as an Arrow table of the file's columns: no
         Python object a value. Positions close in the file read few row groups (a few are cached)."""
-        groups = sorted({group for group, _ in positions})
-        offsets, start = {}, 0
-        for group in groups:
-            offsets[group] = start
-            start += self._file.metadata.row_group(group).num_rows
-        read = pa.concat_tables([self._table(group) for group in groups])
-        indices = pl.Series([offsets[group] + index for group, index in positions], dtype=pl.Int64).to_arrow()
-        return read.take(indices)
+        # Each run of positions in one row group is taken from that group's table alone, and a run of consecutive
+        # rows (an unchanged night's, in the order they were written) sliced: taking from the groups concatenated
+        # copied every text of those groups at each call.
+        pieces = []
+        for group, run in groupby(positions, key=itemgetter(0)):
+            table = self._table(group)
+            indexes = [index for _, index in run]
+            if indexes == list(range(indexes[0], indexes[0] + len(indexes))):
+                pieces.append(table.slice(indexes[0], len(indexes)))
+            else:
+                pieces.append(table.take(pl.Series(indexes, dtype=pl.Int64).to_arrow()))
+        return pa.concat_tables(pieces) if pieces else self._file.schema_arrow.empty_table().select(
+            self._columns or self._file.schema_arrow.names
+        )
 
     def _table(self, group: int) -> pa.Table:
         table = self._tables.get(group)

@@ -44,6 +44,19 @@ def test_keyed_rows_by_value_and_by_a_key_of_it(tmp_path: Path):
     assert [row["n"] for row in by_source.get_all("b")] == [2, 3] and by_source.count("b") == 2
 
 
+def test_rows_taken_by_position_come_in_the_order_asked_across_row_groups(tmp_path: Path):
+    path = tmp_path / "rows.parquet"
+    pq.write_table(pa.table({"url": [f"u{n}" for n in range(10)], "n": list(range(10))}), path, row_group_size=3)
+    rows = KeyedRows(path, "url")
+    positions = [rows.position(f"u{n}") for n in (3, 4, 5, 6, 1, 0, 9, 8, 2, 7)]
+    assert rows.take(positions).column("n").to_pylist() == [3, 4, 5, 6, 1, 0, 9, 8, 2, 7]
+    # A night with nothing changed asks for runs of consecutive rows, in the file's order.
+    assert rows.take([rows.position(f"u{n}") for n in range(10)]).to_pydict() == {
+        "url": [f"u{n}" for n in range(10)], "n": list(range(10))
+    }
+    assert rows.take([]).num_rows == 0
+
+
 def test_digest_tells_parts_apart():
     assert digest("ab", "c") != digest("a", "bc")
     assert digest(None) != digest("")
