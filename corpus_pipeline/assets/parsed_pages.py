@@ -80,7 +80,7 @@ def parsed_pages(
             # kind is decided from the whole website's records (extract/site_page_kinds.py), read back from the
             # draft, then written with the records to the version.
             night = parse_site(
-                partial(_html_pages, raw_path),
+                partial(_light_html_pages, raw_path),
                 iter_sitemaps(raw_path),
                 last_night,
                 inputs,
@@ -91,7 +91,6 @@ def parsed_pages(
                 sample_every=max(1, pages // CONTAINER_VOTERS),
                 log=context.log.info,
                 trim_every=TRIM_EVERY_RECORDS,
-                light_pages=partial(_light_html_pages, raw_path),
             )
             draft = Path(scratch) / RECORDS_FILE
             # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
@@ -143,13 +142,9 @@ def _parse(
     return parse_html_pages(pages, website, boilerplate, workers=workers, budget=budget)
 
 
-def _html_pages(raw_path: Path) -> Iterator[HtmlPage]:
-    for row in iter_documents(raw_path, kind="html"):
-        yield _html_page(row, row["body"])
-
-
 def _light_html_pages(raw_path: Path) -> Iterator[tuple[HtmlPage, Callable[[], bytes]]]:
-    """The HTML pages without their bodies, each with a loader of its body: a page whose record is kept is not read."""
+    """The HTML pages without their bodies, each with a loader of its body (parse_site reads each body for its digest,
+    and again only for a page it surveys or parses)."""
     bodies = DocumentBodies(raw_path)
     for row in iter_documents(raw_path, kind="html", body=False):
         yield _html_page(row, b""), partial(bodies.body, row["row"])

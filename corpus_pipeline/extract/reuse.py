@@ -54,7 +54,7 @@ from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page_input import HtmlPage
 from corpus_pipeline.extract.site_links import SitemapListing, page_key
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds
-from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey
+from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey, survey_json, survey_of_json
 
 # The memo's partitions in the warehouse: parsed_pages' companion, not an asset of its own.
 MEMO = "parse_memo"
@@ -92,6 +92,10 @@ MEMO_SCHEMA = pa.schema(
     + [
         pa.field("records_version", pa.string()),  # the parsed_pages version whose records the parse keys describe
         pa.field("kinds_key", pa.binary()),  # what that version's page-kind pass read (kinds_key), the same every row
+        # The first row only (null in the others): what the night's survey read (survey_input) and what it learned
+        # (site_survey.survey_json), for a night whose survey would read the same.
+        pa.field("survey_input", pa.binary()),
+        pa.field("site_survey", pa.large_string()),
     ]
 )
 _FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
@@ -103,6 +107,7 @@ _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
 FEW_TO_SURVEY, FEW_TO_PARSE = 64, 64
 # The files of a night's parse in its scratch folder (parse_site).
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
+SURVEY_FILE = "survey.json"  # the survey's input and what it learned (write_memo's survey_input and site_survey)
 # They are read back once, in this process: compressing them cost more CPU than their bytes on disk (the Debian
 # handbook's 55 MB of records: zstd written and read ~0.25 CPU s, uncompressed ~0.08).
 SCRATCH_COMPRESSION = "none"
@@ -143,6 +148,7 @@ class LastNight:
         self, memo_path: Path | None = None, records: KeyedRows | None = None, website: str = "",
         records_path: Path | None = None, kinds_key: bytes | None = None,
     ) -> None:
+        self._memo_path = memo_path
         # The memo is read twice over: its keys to decide, its facts only for the pages kept (their bulk).
         self._memo = KeyedRows(memo_path, "url", columns=_KEY_COLUMNS) if memo_path else None
         self._facts = KeyedRows(memo_path, "url", columns=_FACT_COLUMNS) if memo_path else None
@@ -168,6 +174,23 @@ class LastNight:
             return cls(memo_path)
         kinds_key = memo["kinds_key"][0]
         return cls(memo_path, KeyedRows(records_path, "url"), website, records_path, kinds_key)
+
+    def survey(self, survey_input: bytes, keys: Sequence[bytes]) -> tuple[SiteSurvey, pa.Table] | None:
+        """Last night's survey and its facts of every page (the memo's FACTS_SCHEMA columns, in its order), when
+        tonight's survey would read what it read: the same inputs (``survey_input``, :func:`survey_input`) and the
+        memo's pages those of tonight's survey ``keys``, one for one, in order. None otherwise."""
+        if self._memo_path is None:
+            return None
+        source = pq.ParquetFile(self._memo_path)
+        if source.metadata.num_rows == 0:
+            return None
+        head = source.read_row_group(0, columns=["survey_input", "site_survey"]).slice(0, 1).to_pylist()[0]
+        if head["survey_input"] != survey_input or head["site_survey"] is None:
+            return None
+        facts = source.read(columns=FACTS_SCHEMA.names)
+        if facts.column("survey_key").to_pylist() != list(keys):
+            return None
+        return survey_of_json(head["site_survey"]), facts
 
     def facts(self, url: str, survey_key: bytes) -> Callable[[], dict[str, Any]] | None:
         """A loader of the page's survey facts kept from last night (its memo row's fact columns), or None when its
@@ -238,22 +261,45 @@ def survey_key(page: Page, body_digest: bytes, sample_every: int, code_version: 
     return digest(code_version, url, lang_hint, body_digest, str(sample_every))
 
 
+def survey_input(keys: Iterable[bytes], sitemaps: Iterable[tuple[str, bytes]], sample_every: int,
+                 code_version: str) -> bytes:
+    """What a whole survey depends on: its pages' survey keys, in order (the template learner reads the pages in
+    order), and its sitemaps (address and body, in order)."""
+    return digest(
+        code_version, str(sample_every), b"".join(keys),
+        b"".join(digest(address, body) for address, body in sitemaps),
+    )
+
+
+@dataclass(frozen=True)
+class SurveyedPage:
+    """A page as the night's survey reads it: its page without its body, a loader of its body, and the digest of
+    that body and the page's survey key, computed as its body was read once."""
+
+    page: HtmlPage
+    body: Callable[[], bytes]
+    body_digest: bytes
+    survey_key: bytes
+
+
 def facts_mapper(
-    last_night: LastNight, facts_file: PartitionWriter, sample_every: int, code_version: str, tally: Tally
-) -> Callable[[Callable[[Page], PageFacts], Iterable[Page], int], Iterator[PageFacts]]:
-    """A ``map_facts`` for :func:`survey_site`: last night's facts of unchanged pages, the others read by
-    ``map_in_windows``; every page's facts are written to ``facts_file`` (FACTS_SCHEMA) in order and counted in
-    ``tally``."""
+    last_night: LastNight, facts_file: PartitionWriter, tally: Tally
+) -> Callable[[Callable[[Page], PageFacts], Iterable[SurveyedPage], int], Iterator[PageFacts]]:
+    """A ``map_facts`` for :func:`survey_site` over :class:`SurveyedPage`: last night's facts of unchanged pages, the
+    others read by ``map_in_windows`` (their bodies loaded then); every page's facts are written to ``facts_file``
+    (FACTS_SCHEMA) in order and counted in ``tally``."""
     from corpus_pipeline.extract.pool import map_in_windows
 
-    def map_facts(read: Callable[[Page], PageFacts], pages: Iterable[Page], workers: int) -> Iterator[PageFacts]:
-        def plan(page: Page) -> tuple[tuple[str, bytes, bytes], Callable[[], dict[str, Any]] | None]:
-            body_digest = digest(page[2])
-            key = survey_key(page, body_digest, sample_every, code_version)
-            return (page[0], body_digest, key), last_night.facts(page[0], key)
+    def map_facts(
+        read: Callable[[Page], PageFacts], pages: Iterable[SurveyedPage], workers: int
+    ) -> Iterator[PageFacts]:
+        def plan(page: SurveyedPage) -> tuple[tuple[str, bytes, bytes], Callable[[], dict[str, Any]] | None]:
+            url = page.page.url
+            return (url, page.body_digest, page.survey_key), last_night.facts(url, page.survey_key)
 
-        def read_facts(misses: Iterable[Page], workers: int = workers) -> Iterator[dict[str, Any]]:
-            return map(row_of_facts, map_in_windows(read, misses, workers))
+        def read_facts(misses: Iterable[SurveyedPage], workers: int = workers) -> Iterator[dict[str, Any]]:
+            bodies = ((miss.page.url, miss.page.hreflang, miss.body()) for miss in misses)
+            return map(row_of_facts, map_in_windows(read, bodies, workers))
 
         # Kept and read facts alike as memo rows: a kept row is written as it was read, not decoded and encoded again.
         few = partial(read_facts, workers=1)
@@ -290,7 +336,7 @@ def parse_key(
         page.hreflang,
         language,
         shown,
-        json.dumps(list(model.containers)),
+        _containers_json(model.containers),
     )
 
 
@@ -326,7 +372,7 @@ def records_with_reuse(
             raise ValueError(f"the survey's rows and the pages are out of step: {row['url']} and {page.url}")
         key = parse_key(page, row["body_digest"], row["language"], row["signatures"] or b"", survey.boilerplate,
                         parse_inputs)
-        light = dataclasses.replace(page, body=b"")  # what waits for its turn holds no body
+        light = dataclasses.replace(page, body=b"") if page.body else page  # what waits for its turn holds no body
         return (key, light), last_night.record(page.url, key)
 
     def parse_pages(
@@ -394,13 +440,24 @@ def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kin
     keys = pq.ParquetFile(scratch / PARSE_KEYS_FILE).read()
     if keys.num_rows != facts.metadata.num_rows:
         raise ValueError(f"{keys.num_rows} parse keys for {facts.metadata.num_rows} pages surveyed")
+    survey = json.loads((scratch / SURVEY_FILE).read_text())
     start = 0
     for group in range(facts.num_row_groups):
         table = facts.read_row_group(group)
         rows = table.num_rows
         for name in PARSE_KEYS_SCHEMA.names:
             table = table.append_column(name, keys.column(name).slice(start, rows))
-        constants = pl.DataFrame({"records_version": [records_version] * rows, "kinds_key": [kinds_key] * rows})
+        first = start == 0
+        constants = pl.DataFrame(
+            {
+                "records_version": [records_version] * rows,
+                "kinds_key": [kinds_key] * rows,
+                "survey_input": [bytes.fromhex(survey["input"]) if first else None] + [None] * (rows - 1),
+                "site_survey": [survey["survey"] if first else None] + [None] * (rows - 1),
+            },
+            schema={"records_version": pl.String, "kinds_key": pl.Binary, "survey_input": pl.Binary,
+                    "site_survey": pl.String},
+        )
         for name in constants.columns:
             table = table.append_column(name, constants[name].to_arrow().cast(MEMO_SCHEMA.field(name).type))
         writer.write_table(table)
@@ -414,6 +471,12 @@ def kinds_key(draft: Path, columns: Iterable[str], parse_inputs: str = "") -> by
     frame = pl.read_parquet(draft, columns=list(columns))
     hashes = np.sort(frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3).to_numpy())
     return digest(parse_inputs, str(frame.height), ",".join(frame.columns), hashes.tobytes())
+
+
+@lru_cache(maxsize=8)
+def _containers_json(containers: tuple[str, ...]) -> str:
+    """The containers as a parse key holds them: written once a night, not once a page."""
+    return json.dumps(list(containers))
 
 
 def _packed(signatures: list[int]) -> bytes:
@@ -439,8 +502,9 @@ class SiteParse:
     records: Tally
     survey_s: float
     parse_s: float
+    survey_reused: bool = False  # last night's survey stood (every page's survey key and the sitemaps unchanged)
 
-    def metadata(self) -> dict[str, int | float]:
+    def metadata(self) -> dict[str, int | float | bool]:
         """The materialization's counts: pages kept and recomputed, and pages per second of the survey and parse."""
         return {
             "records_reused": self.records.kept,
@@ -450,11 +514,12 @@ class SiteParse:
             "survey_pages_per_s": round(_rate(self.facts.kept + self.facts.computed, self.survey_s), 1),
             "parse_pages_per_s": round(_rate(self.records.kept + self.records.computed, self.parse_s), 1),
             "parsed_pages_per_s": round(_rate(self.records.computed, self.parse_s), 1),
+            "survey_reused": self.survey_reused,
         }
 
 
 def parse_site(
-    pages: Callable[[], Iterable[HtmlPage]],
+    pages: Callable[[], Iterable[tuple[HtmlPage, Callable[[], bytes]]]],
     sitemaps: Iterable[tuple[str, bytes]],
     last_night: LastNight,
     parse_inputs: str,
@@ -466,16 +531,16 @@ def parse_site(
     sample_every: int,
     log: Callable[[str], None],
     trim_every: int = 64,
-    light_pages: Callable[[], Iterable[tuple[HtmlPage, Callable[[], bytes]]]] | None = None,
 ) -> SiteParse:
     """Survey the website, then write each page's record to ``scratch/records.parquet`` (RECORD_SCHEMA, with the
     survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` for
     :func:`write_memo`.
 
-    ``pages()`` yields the website's HTML pages, the same each call, in order; ``parse(pages, model, workers)``
-    parses the pages whose inputs changed (parse_html_pages). ``light_pages()``, when given, yields the same pages
-    without their bodies, each with a loader of its body: the parse reads the bodies of the pages it parses only (the
-    survey read every one). Progress goes to ``log`` every tenth of the pages or 30 s.
+    ``pages()`` yields the website's HTML pages without their bodies, each with a loader of its body, in order;
+    ``parse(pages, model, workers)`` parses the pages whose inputs changed (parse_html_pages). Each body is read once
+    for its digest; again only to survey or parse its page. When every page's survey key and the sitemaps are last
+    night's, last night's survey stands (what it learned and its facts of each page). Progress goes to ``log`` every
+    tenth of the pages or 30 s.
     """
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.extract.site_survey import survey_site
@@ -483,14 +548,27 @@ def parse_site(
     facts_path = scratch / FACTS_FILE
     facts_tally = Tally(Progress("survey", pages_total, log))
     started = time.monotonic()
+    surveyed = [_surveyed(page, body, sample_every, parse_inputs) for page, body in pages()]
+    listed = list(sitemaps)
+    survey_in = survey_input((page.survey_key for page in surveyed), listed, sample_every, parse_inputs)
+    kept_survey = last_night.survey(survey_in, [page.survey_key for page in surveyed])
     with PartitionWriter(facts_path, FACTS_SCHEMA, compression=SCRATCH_COMPRESSION) as facts_file:
-        survey = survey_site(
-            ((page.url, page.hreflang, page.body) for page in pages()),
-            sitemaps,
-            workers=workers,
-            container_sample_every=sample_every,
-            map_facts=facts_mapper(last_night, facts_file, sample_every, parse_inputs, facts_tally),
-        )
+        if kept_survey is not None:
+            survey, facts = kept_survey
+            facts_file.write_table(facts)
+            facts_tally.kept = len(surveyed)
+            log(f"survey: the {len(surveyed):,} pages and the sitemaps are last night's: its survey stands")
+        else:
+            survey = survey_site(
+                surveyed,
+                listed,
+                workers=workers,
+                container_sample_every=sample_every,
+                map_facts=facts_mapper(last_night, facts_file, facts_tally),
+            )
+    survey_kept = kept_survey is not None
+    (scratch / SURVEY_FILE).write_text(json.dumps({"input": survey_in.hex(), "survey": survey_json(survey)}))
+    del listed
     survey_s = time.monotonic() - started
     return_freed_memory()  # what the survey's reading of the bodies left, before the parse reads them again
 
@@ -500,19 +578,20 @@ def parse_site(
         PartitionWriter(scratch / RECORDS_FILE, RECORD_SCHEMA, compression=SCRATCH_COMPRESSION) as writer,
         PartitionWriter(scratch / PARSE_KEYS_FILE, PARSE_KEYS_SCHEMA, compression=SCRATCH_COMPRESSION) as keys,
     ):
-        paired = light_pages() if light_pages is not None else ((page, None) for page in pages())
         # A page's key is asked for twice (its sitemap lastmod, its record's survey facts), its record soon after the
         # page: canonicalizing its URL once took the Debian handbook's 2,667 pages 0.037 -> 0.019 CPU s.
         key_of = lru_cache(maxsize=4096)(page_key)
         records = records_with_reuse(
-            ((_with_sitemap_lastmod(page, survey.listed, key_of), body) for page, body in paired),
+            ((_with_sitemap_lastmod(page.page, survey.listed, key_of), page.body) for page in surveyed),
             memo_rows(facts_path, ["url", "body_digest", "language", "signatures"]), survey, last_night, parse_inputs,
             lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )
         draft = _Draft(writer, last_night)
         for written, (record, nightly) in enumerate(records, start=1):
             if isinstance(record, KeptRecord):
-                draft.keep(record, nightly | survey.facts_for(record.url, key_of))
+                # A kept record was written with the survey of the night its memo describes: when that survey stands,
+                # its in_sitemap and inlinks are tonight's already (and its URL need not be canonicalized for them).
+                draft.keep(record, nightly if survey_kept else nightly | survey.facts_for(record.url, key_of))
             else:
                 draft.write(record | survey.facts_for(record["url"], key_of))
             records_tally.count(isinstance(record, KeptRecord))
@@ -521,7 +600,14 @@ def parse_site(
                 # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
         draft.flush()
-    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started)
+    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started, survey_kept)
+
+
+def _surveyed(page: HtmlPage, body: Callable[[], bytes], sample_every: int, code_version: str) -> SurveyedPage:
+    """``page`` (without its body) with its body's digest and its survey key: its body read once, then let go."""
+    body_digest = digest(body())
+    key = survey_key((page.url, page.hreflang, b""), body_digest, sample_every, code_version)
+    return SurveyedPage(page, body, body_digest, key)
 
 
 class _Draft:
@@ -558,7 +644,8 @@ def _with_sitemap_lastmod(
     """``page`` with the ``lastmod`` its sitemap entry gives, when raw_pages has none for it: a page reached by a
     link before the crawl read the sitemap listing it. Its date then does not hang on the order of the crawl.
     ``key_of`` is page_key or a cache of it (SitemapListing.lastmod's key)."""
-    key = key_of(page.url) if page.sitemap_lastmod is None else None
+    # A website whose sitemaps give no lastmod (the Debian handbook's) has no URL to canonicalize here.
+    key = key_of(page.url) if page.sitemap_lastmod is None and listing.lastmods else None
     if key and (lastmod := listing.lastmods.get(key)) is not None:
         return dataclasses.replace(page, sitemap_lastmod=lastmod)
     return page

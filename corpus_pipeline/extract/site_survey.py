@@ -7,16 +7,20 @@ Each page is parsed once, on worker processes, for both the boilerplate model
 from __future__ import annotations
 
 import dataclasses
+import json
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
+from typing import Any
 
 from lxml import etree
 
 from corpus_pipeline.extract.boilerplate import (
     BoilerplateLearner,
     BoilerplateModel,
+    PageTemplate,
     page_signatures,
     parse_page,
     template_language,
@@ -60,12 +64,13 @@ class PageFacts:
 
 
 def survey_site(
-    pages: Iterable[tuple[str, str | None, bytes]], sitemaps: Iterable[tuple[str, bytes]] = (), workers: int = 2,
+    pages: Iterable[Any], sitemaps: Iterable[tuple[str, bytes]] = (), workers: int = 2,
     container_sample_every: int = 1,
-    map_facts: Callable[[Callable[[Page], PageFacts], Iterable[Page], int], Iterable[PageFacts]] = map_in_windows,
+    map_facts: Callable[[Callable[[Page], PageFacts], Iterable[Any], int], Iterable[PageFacts]] = map_in_windows,
 ) -> SiteSurvey:
     """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps (``(address,
-    body)`` each).
+    body)`` each). ``pages`` are handed to ``map_facts`` as they are: another ``map_facts`` may take pages of another
+    shape (extract/reuse.py's, whose pages carry their body digest and a loader of their body).
 
     ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
     (raw_pages ``hreflang``) or None. Streams: memory holds one window of pages and the per-page signatures of
@@ -82,6 +87,44 @@ def survey_site(
         votes.append(facts.container)
     model = dataclasses.replace(learner.model(), containers=website_containers(votes))
     return SiteSurvey(model, sitemap_listing(sitemaps), links.counts())
+
+
+# The fields survey_json writes, of each class it writes: a field added to one of them is not carried over a night
+# (survey_of_json would leave it at its default) until survey_json writes it too.
+_SERIALIZED_FIELDS = {
+    SiteSurvey: ("boilerplate", "listed", "inlinks"),
+    BoilerplateModel: ("templates", "containers"),
+    PageTemplate: ("signatures",),
+    SitemapListing: ("keys", "lastmods"),
+}
+
+
+def survey_json(survey: SiteSurvey) -> str | None:
+    """The survey as JSON (for a night whose survey reads the same pages and sitemaps, extract/reuse.py), or None when
+    a class of it has fields that :func:`survey_of_json` would not give back."""
+    if any(tuple(f.name for f in dataclasses.fields(cls)) != names for cls, names in _SERIALIZED_FIELDS.items()):
+        return None
+    model, listed = survey.boilerplate, survey.listed
+    return json.dumps(
+        {
+            "templates": {language: sorted(template.signatures) for language, template in model.templates.items()},
+            "containers": list(model.containers),
+            "listed": sorted(listed.keys),
+            "lastmods": {key: moment.isoformat() for key, moment in listed.lastmods.items()},
+            "inlinks": dict(survey.inlinks),
+        }
+    )
+
+
+def survey_of_json(text: str) -> SiteSurvey:
+    """The survey :func:`survey_json` wrote, equal to it field for field."""
+    data = json.loads(text)
+    model = BoilerplateModel(
+        {language: PageTemplate(frozenset(signatures)) for language, signatures in data["templates"].items()},
+        tuple(data["containers"]),
+    )
+    lastmods = {key: datetime.fromisoformat(moment) for key, moment in data["lastmods"].items()}
+    return SiteSurvey(model, SitemapListing(frozenset(data["listed"]), lastmods), data["inlinks"])
 
 
 def _page_facts(page: Page, sample_every: int = 1) -> PageFacts:

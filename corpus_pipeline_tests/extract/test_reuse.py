@@ -9,7 +9,7 @@ import polars as pl
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page import HtmlPage
-from corpus_pipeline.extract.reuse import LastNight, facts_of_row, kinds_key, parse_key, row_of_facts
+from corpus_pipeline.extract.reuse import LastNight, facts_of_row, kinds_key, parse_key, row_of_facts, survey_input
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds
 from corpus_pipeline.extract.site_survey import PageFacts
@@ -96,3 +96,18 @@ def test_the_page_kinds_are_kept_whatever_the_order_the_crawl_gives_the_pages(tm
     assert kinds_key(tmp_path / "edited.parquet", KIND_COLUMNS) != key
     # The same records read by new code: the pass runs again.
     assert kinds_key(tmp_path / "draft.parquet", KIND_COLUMNS, "parsed_pages code v2") != key
+
+
+def test_a_survey_stands_only_over_the_same_pages_in_the_same_order_and_the_same_sitemaps():
+    keys = [bytes([n]) * 16 for n in range(4)]
+    sitemaps = [("http://site.test/sitemap.xml", b"<urlset><url><loc>http://site.test/a</loc></url></urlset>")]
+    before = survey_input(keys, sitemaps, 10, "v1")
+    assert survey_input(list(keys), list(sitemaps), 10, "v1") == before
+    # The template learner reads the pages in order: another order is another survey.
+    assert survey_input([keys[1], keys[0], *keys[2:]], sitemaps, 10, "v1") != before
+    assert survey_input(keys[:3], sitemaps, 10, "v1") != before
+    edited = [(sitemaps[0][0], sitemaps[0][1].replace(b"/a<", b"/b<"))]
+    assert survey_input(keys, edited, 10, "v1") != before
+    assert survey_input(keys, [], 10, "v1") != before
+    assert survey_input(keys, sitemaps, 11, "v1") != before
+    assert survey_input(keys, sitemaps, 10, "v2") != before

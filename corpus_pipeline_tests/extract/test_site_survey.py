@@ -1,6 +1,6 @@
 """The website survey the pipeline runs before extraction: its boilerplate model on a multilingual site."""
 
-from corpus_pipeline.extract.site_survey import survey_site
+from corpus_pipeline.extract.site_survey import survey_json, survey_of_json, survey_site
 from corpus_pipeline_tests.extract.test_boilerplate import SITE, TOPICS, multilingual_site, parsed
 
 
@@ -48,3 +48,15 @@ def test_archives_the_cms_declares_teach_no_template_so_a_post_keeps_the_teaser_
     post = parsed(pages[1][0], pages[1][2], survey.boilerplate, None, markup=None)["content"]
     assert teaser[1] in post
     assert "Copyright" not in post, "the posts still teach the template"
+
+
+def test_a_survey_kept_for_the_next_night_comes_back_equal_field_for_field():
+    pages = multilingual_site(copy_declares="en")
+    urls = "".join(f"<url><loc>{url}</loc><lastmod>2024-03-0{n % 9 + 1}T10:00:00+02:00</lastmod></url>"
+                   for n, (url, _, _) in enumerate(pages))
+    sitemap = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'.encode()
+    survey = survey_site(pages, [(f"{SITE}/sitemap.xml", sitemap)], workers=1)
+    assert survey.boilerplate.templates and survey.listed.lastmods and survey.inlinks  # something to lose
+    text = survey_json(survey)
+    assert text is not None
+    assert survey_of_json(text) == survey
