@@ -12,6 +12,7 @@ environment variables or files, never from run config.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from dataclasses import dataclass
@@ -196,10 +197,8 @@ class ObjectStore:
 
     def delete(self, key: str) -> None:
         """Remove an object; a missing one is no error."""
-        try:
+        with contextlib.suppress(FileNotFoundError):
             self._fs.rm_file(self._path(key))
-        except FileNotFoundError:
-            pass
 
     def delete_folder(self, folder: str) -> None:
         """Remove every object under a folder key."""
