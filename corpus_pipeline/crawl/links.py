@@ -20,6 +20,12 @@ _PLAIN_ROOTED = re.compile(rf"/(?:{_PLAIN_RELATIVE.pattern})?")
 _PLAIN_BASE = re.compile(rf"https?://[A-Za-z0-9.:-]+(?:/{_PLAIN_SEGMENT})*/(?:{_PLAIN_SEGMENT})?")
 # rel values by which a page says it does not vouch for a link (Google's link attributes): not followed by default.
 UNFOLLOWED_RELS = frozenset({"nofollow", "ugc", "sponsored"})
+# Encodings in which a "<" and the letters of a tag name after it are read from their ASCII bytes and from nothing else
+# (what _read_head's count of tags in the bytes relies on). A page declaring another one is read whole.
+_ASCII_TAGS_ENCODING = re.compile(
+    r"\s*(?:utf-?8|(?:us-)?ascii|iso[-_]?8859-\d{1,2}|latin-?1|windows-125\d|cp125\d|shift[-_]jis|euc-jp|euc-kr|gb2312"
+    r"|gbk|gb18030|big5|koi8-[ru])\s*", re.IGNORECASE)
+_CHARSET = re.compile(r"charset\s*=\s*[\"']?([^\s;\"']*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -47,18 +53,25 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_na
     # its links, not a tree of 20,000 elements (16 such pages are read at once).
     tags = frozenset((("a", "area") if links else ()) + (("link",) if alternates else ())
                      + (("meta",) if robots_names else ()))
-    found = _LinkTags(tags)
-    try:
-        parser = etree.HTMLParser(recover=True, huge_tree=False, target=found)
-        parser.feed(body)
-        parser.close()
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+    if not tags:
         return PageLinks()
-    finally:
-        elements, found.elements = found.elements, []  # the parser and its target hold each other until a collection
+    head = None if links else _read_head(body, tags)
+    if head is not None:
+        elements, base_href = head
+    else:
+        found = _LinkTags(tags)
+        try:
+            parser = etree.HTMLParser(recover=True, huge_tree=False, target=found)
+            parser.feed(body)
+            parser.close()
+        except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+            return PageLinks()
+        finally:
+            # The parser and its target hold each other until a collection.
+            elements, found.elements, base_href = found.elements, [], found.base
     base = page_url
-    if found.base is not None:
-        base = absolutize(found.base, page_url) or page_url
+    if base_href is not None:
+        base = absolutize(base_href, page_url) or page_url
     folder = base[: base.rfind("/") + 1] if _PLAIN_BASE.fullmatch(base) else None
     found_links: dict[str, None] = {}
     hrefs_seen: set[str] = set()
@@ -92,19 +105,64 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_na
     return PageLinks(tuple(found_links), translations, tuple(robots_meta))
 
 
+def _read_head(body: bytes, tags: frozenset[str]) -> tuple[list[tuple[str, str | None, str | None, str | None]],
+                                                      str | None] | None:
+    """The elements of ``tags`` (no ``<a>``) and the ``<base href>`` of a page, read from its start to its last spelling
+    of one of those tags when that gives all of them (else None: the page is to be read whole).
+
+    Robots meta tags and translations are in a page's head, a few kilobytes of a 200 KB Docsy page. Each element of a
+    tag starts with ``<tag`` in the bytes (any case; an encoding of ASCII tags, no NUL), so once the parser has met as
+    many elements of each tag as the bytes spell, the rest of the page holds none. The parser is fed up to the ``>``
+    after the last spelling and not closed first: it hands over a start tag only once it has read the whole of it.
+    """
+    wanted = tags | {"base"} if "link" in tags else tags  # <base> resolves translations
+    if b"\0" in body or body.startswith(b"\x4c\x6f\xa7\x94"):  # UTF-16 or UTF-32; EBCDIC's "<?xm"
+        return None
+    lowered = body.lower()
+    if lowered.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml"):
+        return None  # its XML declaration may name an encoding
+    spellings = {tag: lowered.count(b"<" + tag.encode()) for tag in wanted}
+    last = max(lowered.rfind(b"<" + tag.encode()) for tag in wanted)
+    if last < 0:
+        return [], None
+    end = lowered.find(b">", last)
+    if end < 0 or 2 * end > len(body):
+        return None  # a page with such tags far down is read whole anyway
+    found = _LinkTags(tags, counted=wanted)
+    try:
+        parser = etree.HTMLParser(recover=True, huge_tree=False, target=found)
+        parser.feed(body[: end + 1])
+        complete = found.met == spellings and all(_ASCII_TAGS_ENCODING.fullmatch(name) for name in found.encodings)
+        head = (found.elements, found.base)
+        parser.close()
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return None
+    finally:
+        found.elements = []  # the parser and its target hold each other until a collection
+    return head if complete else None
+
+
 class _LinkTags:
     """Parser target: the wanted elements in document order, as (tag, href, rel, hreflang) or, for ``<meta>``,
-    (meta, name, content, None), and the first ``<base href>``."""
+    (meta, name, content, None), and the first ``<base href>``. With ``counted``, also how many elements of those
+    tags it met (``met``) and the encodings their ``<meta>`` tags declare (``encodings``)."""
 
-    def __init__(self, tags: frozenset[str]) -> None:
+    def __init__(self, tags: frozenset[str], counted: frozenset[str] = frozenset()) -> None:
         self.tags = tags
         self.elements: list[tuple[str, str | None, str | None, str | None]] = []
         self.base: str | None = None
+        self.counted = counted
+        self.met = dict.fromkeys(counted, 0)
+        self.encodings: list[str] = []
 
     def start(self, tag, attrib) -> None:
         if not isinstance(tag, str):
             return
         tag = tag.lower()
+        if tag in self.counted:
+            self.met[tag] += 1
+            if tag == "meta" and ("charset" in attrib or "http-equiv" in attrib):
+                self.encodings.extend(_declared_encodings(attrib))
         if tag in self.tags:
             if tag == "meta":
                 self.elements.append((tag, attrib.get("name"), attrib.get("content"), None))
@@ -118,6 +176,17 @@ class _LinkTags:
 
     def close(self) -> None:
         return None
+
+
+def _declared_encodings(attrib) -> list[str]:
+    """The encodings a ``<meta charset>`` or ``<meta http-equiv content="...; charset=...">`` may declare: the parser
+    reads the rest of the page in the first one ("?" when it cannot be told, which no encoding matches)."""
+    declared = [attrib["charset"]] if "charset" in attrib else []
+    content = attrib.get("content") or ""
+    if "http-equiv" in attrib and "charset" in content.lower():
+        charset = _CHARSET.search(content)
+        declared.append(charset.group(1) if charset else "?")
+    return declared
 
 
 def join_link(href: str, base: str, folder: str | None) -> str | None:

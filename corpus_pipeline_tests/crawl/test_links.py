@@ -72,3 +72,49 @@ def test_a_page_whose_links_are_not_followed_is_read_for_its_robots_tags_and_tra
     assert whole.links and unfollowed.links == ()
     assert unfollowed.alternates == whole.alternates == {"de": "http://h:8/de/page.html"}, "resolved against <base>"
     assert unfollowed.robots_meta == whole.robots_meta == ("noindex",)
+
+
+FILLER = "<p>" + "Body text. " * 400 + "</p>"
+UTF7_NOINDEX = b"+ADw-meta name+AD0-robots content+AD0-noindex+AD4-"  # <meta name=robots content=noindex> in UTF-7
+HEADS = {
+    "plain": '<meta charset="utf-8"><meta name="robots" content="noindex"><title>t</title>',
+    "upper case, other attributes first": "<META CONTENT=NOINDEX NAME=ROBOTS>",
+    "a > inside the last tag's quotes": '<meta name="robots" content="x>y, noindex">',
+    "a spelling in a script before": '<script>var m = "<meta name=robots content=none>";</script>'
+                                     '<meta name="robots" content="noindex">',
+    "a spelling in a comment after": '<meta name="robots" content="noindex"><!-- <meta name="robots" content="none"> -->',
+    "a <metadata> element": '<meta name="robots" content="noindex"><metadata>x</metadata>',
+    "the declared encoding after the tag": '<meta name="robots" content="noindex\u00a0"><meta charset="utf-8">',
+    "an unclosed comment": '<meta name="robots" content="noindex"><!-- <meta name="robots" content="none">',
+    "the page ends inside the tag": '<meta name="robots" content="noindex',
+}
+
+
+def test_the_head_of_a_page_gives_the_robots_tags_and_translations_the_whole_page_gives():
+    bodies = [f"<html><head>{head}</head><body>{FILLER}</body></html>".encode() for head in HEADS.values()]
+    bodies += [
+        # The tags far down the page (a meta tag in the body, a <base> after the translations).
+        f"<html><head></head><body>{FILLER}<meta name=robots content=nofollow></body></html>".encode(),
+        b'<html><head><link rel="alternate" hreflang="de" href="de.html"><base href="/x/"></head><body>'
+        + FILLER.encode() + b'<base href="/y/"></body></html>',
+        b'<html><head><link rel="alternate" hreflang="de" href="de.html"></head><body>' + FILLER.encode()
+        + b'<base href="/y/"></body></html>',
+        # Encodings in which the tags are not ASCII bytes: UTF-7 (declared two ways), UTF-16, and an XML declaration
+        # naming one (which this parser may or may not follow).
+        b'<html><head><meta charset="utf-7">' + UTF7_NOINDEX + b"</head><body>" + FILLER.encode() + b"</body></html>",
+        b'<html><head><meta http-equiv="content-type" content="text/html; charset=UTF-7">' + UTF7_NOINDEX
+        + b"</head><body>" + FILLER.encode() + b"</body></html>",
+        f"<html><head><meta name=robots content=noindex></head><body>{FILLER}</body></html>".encode("utf-16"),
+        b'<?xml version="1.0" encoding="utf-7"?><html><head>' + UTF7_NOINDEX + b"</head><body>" + FILLER.encode()
+        + b"<meta name=robots content=nofollow></body></html>",
+    ]
+    names = frozenset({"robots"})
+    said = 0
+    for body in bodies:
+        whole = extract_links(body, "http://h/a/b.html", robots_names=names)
+        for alternates in (False, True):
+            head = extract_links(body, "http://h/a/b.html", robots_names=names, links=False, alternates=alternates)
+            assert head.robots_meta == whole.robots_meta, body[:120]
+            assert head.alternates == (whole.alternates if alternates else {}), body[:120]
+        said += bool(whole.robots_meta)
+    assert said == len(bodies) - 3, "every page but the three without a robots tag says one"
