@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from lxml import etree, html
 
+from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.text import WORD, ReadWords, line_key
 
@@ -129,7 +130,7 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
     held: dict[etree._Element, float] = {}
     leaves = _leaf_blocks(body)
     for leaf in leaves:
-        tokens = line_key(leaf.text_content()).split()
+        tokens = line_key(text_content(leaf)).split()
         if not tokens:
             continue
         kept = evidence.read_share(tokens) * len(tokens)

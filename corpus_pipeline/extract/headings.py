@@ -16,6 +16,7 @@ from itertools import islice
 
 from lxml import etree, html
 
+from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.metadata import TITLE_SEPARATORS
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.text import WORD, line_key
@@ -38,7 +39,7 @@ def heading_anchors(
     if titles is None:
         titles = page_titles(document) if settings.headline_left_out else ()
     for heading in document.iter(*_HEADINGS):
-        text = " ".join(heading.text_content().split())
+        text = " ".join(text_content(heading).split())
         if not text or len(text.split()) > settings.max_heading_words:
             continue
         if (key := line_key(text)) and any(_is_headline(key, title) for title in titles):
@@ -68,7 +69,7 @@ def page_titles(document: html.HtmlElement) -> tuple[str, ...]:
         parts = {line_key(part) for title in found for part in TITLE_SEPARATORS.split(title)}
         # One part only: where the site's name is an h1 too ("dotenv 17.2.3 – dotenv Release Notes", both parts h1s
         # in WordPress's block themes), the h1s do not tell the headline from the name.
-        named = {key for h1 in islice(document.iter("h1"), _MOST_H1) if (key := line_key(h1.text_content())) in parts}
+        named = {key for h1 in islice(document.iter("h1"), _MOST_H1) if (key := line_key(text_content(h1))) in parts}
         if len(named) == 1 and (key := named.pop()) not in keys:
             keys.append(_Part(key))
     return tuple(keys)

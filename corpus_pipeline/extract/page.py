@@ -21,7 +21,7 @@ from corpus_pipeline.extract.consent import remove_consent_banners
 from corpus_pipeline.extract.content_container import container_elements, reader_agrees
 from corpus_pipeline.extract.decode import decode_html
 from corpus_pipeline.extract.headings import page_titles, without_headline
-from corpus_pipeline.extract.html_tree import parse_html
+from corpus_pipeline.extract.html_tree import parse_html, text_content
 from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
 from corpus_pipeline.extract.markdown import (
     DEFAULT_MARKDOWN_OPTIONS,
@@ -427,7 +427,7 @@ def _words_up_to(text: str, most: int) -> int:
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:
     headings = []
     for node in document.iter(tag):
-        text = " ".join(node.text_content().split()).strip(" #↑🔗¶")
+        text = " ".join(text_content(node).split()).strip(" #↑🔗¶")
         if text:
             headings.append(text)
     return headings

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from lxml import etree, html
 
 from corpus_pipeline.core.urls import absolutize
+from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.site_links import page_key
 from corpus_pipeline.extract.structured_data import ld_json_objects, microdata_types
 
@@ -157,7 +158,7 @@ def link_names(document: html.HtmlElement, url: str) -> frozenset[str]:
                 continue
         elif ":" in href.split("/", 1)[0]:  # mailto:, javascript:, tel:
             continue
-        name = " ".join(_WORD.findall(_TEXT(anchor).lower()))
+        name = " ".join(_WORD.findall(text_content(anchor).lower()))
         if name:
             names.add(name)
             if len(names) >= MAX_LINK_NAMES:
@@ -166,7 +167,6 @@ def link_names(document: html.HtmlElement, url: str) -> frozenset[str]:
 
 
 _SITE_LINKS = etree.XPath("descendant::a[@href != '' and not(starts-with(normalize-space(@href), '#'))]")
-_TEXT = etree.XPath("string()")
 
 
 def link_list(content: str, names: frozenset[str]) -> int:
