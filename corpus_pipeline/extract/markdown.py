@@ -27,6 +27,7 @@ from urllib.parse import quote, urljoin
 
 from lxml import etree
 
+from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.markup import BLOCK_TAGS
 from corpus_pipeline.extract.text import line_key
 
@@ -676,6 +677,10 @@ def _tex_of(node: etree._Element) -> tuple[str, bool] | None:
 
 def _code_text(pre: etree._Element) -> str:
     """A code block's text as the page shows it: line breaks where it breaks lines (``<br>``, a block per line)."""
+    if next(pre.iterdescendants(*BLOCK_TAGS), None) is None:  # no <br> (one of them) or block inside
+        # Its text nodes as they are (most blocks: a highlighter's spans), serialized by lxml, not walked span by span.
+        text = text_content(pre)
+        return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n")
     pieces: list[str] = []
     for event, node in etree.iterwalk(pre, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else ""
