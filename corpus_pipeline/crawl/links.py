@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ UNFOLLOWED_RELS = frozenset({"nofollow", "ugc", "sponsored"})
 _ASCII_TAGS_ENCODING = re.compile(
     r"\s*(?:utf-?8|(?:us-)?ascii|iso[-_]?8859-\d{1,2}|latin-?1|windows-125\d|cp125\d|shift[-_]jis|euc-jp|euc-kr|gb2312"
     r"|gbk|gb18030|big5|koi8-[ru])\s*", re.IGNORECASE)
+_XML_DECLARATION = re.compile(rb"[\xef\xbb\xbf \t\r\n]*<\?xml", re.IGNORECASE)
 _CHARSET = re.compile(r"charset\s*=\s*[\"']?([^\s;\"']*)", re.IGNORECASE)
 
 
@@ -116,16 +118,16 @@ def _read_head(body: bytes, tags: frozenset[str]) -> tuple[list[tuple[str, str |
     after the last spelling and not closed first: it hands over a start tag only once it has read the whole of it.
     """
     wanted = tags | {"base"} if "link" in tags else tags  # <base> resolves translations
-    if b"\0" in body or body.startswith(b"\x4c\x6f\xa7\x94"):  # UTF-16 or UTF-32; EBCDIC's "<?xm"
-        return None
-    lowered = body.lower()
-    if lowered.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml"):
-        return None  # its XML declaration may name an encoding
-    spellings = {tag: lowered.count(b"<" + tag.encode()) for tag in wanted}
-    last = max(lowered.rfind(b"<" + tag.encode()) for tag in wanted)
+    if b"\0" in body or body.startswith(b"\x4c\x6f\xa7\x94") or _XML_DECLARATION.match(body):
+        return None  # UTF-16 or UTF-32; EBCDIC's "<?xm"; an XML declaration may name an encoding
+    spellings = dict.fromkeys(wanted, 0)
+    last = -1
+    for spelling in _spellings(wanted).finditer(body):
+        spellings[spelling.group(1).lower().decode()] += 1
+        last = spelling.start()
     if last < 0:
         return [], None
-    end = lowered.find(b">", last)
+    end = body.find(b">", last)
     if end < 0 or 2 * end > len(body):
         return None  # a page with such tags far down is read whole anyway
     found = _LinkTags(tags, counted=wanted)
@@ -140,6 +142,12 @@ def _read_head(body: bytes, tags: frozenset[str]) -> tuple[list[tuple[str, str |
     finally:
         found.elements = []  # the parser and its target hold each other until a collection
     return head if complete else None
+
+
+@functools.cache
+def _spellings(tags: frozenset[str]) -> re.Pattern[bytes]:
+    """``<tag`` for any of ``tags``, in any case (ASCII's, as the parser's), the tag in group 1."""
+    return re.compile(b"<(" + b"|".join(sorted(tag.encode() for tag in tags)) + b")", re.IGNORECASE)
 
 
 class _LinkTags:
