@@ -55,7 +55,7 @@ WORKERS = 2
 COMPARED = ("parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
 # What an edit adds to a page's text: a paragraph of its own, after the page's first paragraph.
 EDIT = "<p>Note of night {night}: this paragraph was added to measure what an edited page costs the next night.</p>"
-METADATA = ("records_reused", "records_parsed", "survey_pages_read", "survey_pages_per_s", "parse_pages_per_s")
+METADATA = ("records_reused", "records_parsed", "survey_pages_read", "sitemaps_reused", "survey_pages_per_s", "parse_pages_per_s")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ A memo, kept beside parsed_pages as a versioned partition of its own (``parse_me
 
 - the survey's reading of the page (:class:`PageFacts`: its template language, block signatures, links, container
   vote), keyed by its URL, language hint, body digest and the code version: the next survey reads only changed
-  pages;
+  pages (and, in its first row, the sitemaps' listing, kept while the sitemaps and the code are the same);
 - the page's *parse key*, the digest of everything its record depends on, and the parsed_pages version whose records
   it describes: a page whose parse key is unchanged, while that version is still current, keeps its record;
 - the values the site-wide pass of page kinds rewrites (``SitePageKinds``' columns), as the page's own parse left
@@ -52,9 +52,16 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page_input import HtmlPage
-from corpus_pipeline.extract.site_links import SitemapListing, page_key
+from corpus_pipeline.extract.site_links import SitemapListing, page_key, sitemap_listing
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds
-from corpus_pipeline.extract.site_survey import Page, PageFacts, SiteSurvey, survey_json, survey_of_json
+from corpus_pipeline.extract.site_survey import (
+    Page,
+    PageFacts,
+    SiteSurvey,
+    listing_json,
+    listing_of_json,
+    survey_of_facts,
+)
 
 # The memo's partitions in the warehouse: parsed_pages' companion, not an asset of its own.
 MEMO = "parse_memo"
@@ -92,10 +99,10 @@ MEMO_SCHEMA = pa.schema(
     + [
         pa.field("records_version", pa.string()),  # the parsed_pages version whose records the parse keys describe
         pa.field("kinds_key", pa.binary()),  # what that version's page-kind pass read (kinds_key), the same every row
-        # The first row only (null in the others): what the night's survey read (survey_input) and what it learned
-        # (site_survey.survey_json), for a night whose survey would read the same.
-        pa.field("survey_input", pa.binary()),
-        pa.field("site_survey", pa.large_string()),
+        # The first row only (null in the others): what the night's sitemaps were (sitemaps_input) and what they
+        # list (site_survey.listing_json), for a night whose sitemaps are the same.
+        pa.field("sitemaps_input", pa.binary()),
+        pa.field("sitemap_listing", pa.large_string()),
     ]
 )
 _FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
@@ -107,7 +114,7 @@ _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
 FEW_TO_SURVEY, FEW_TO_PARSE = 64, 64
 # The files of a night's parse in its scratch folder (parse_site).
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
-SURVEY_FILE = "survey.json"  # the survey's input and what it learned (write_memo's survey_input and site_survey)
+SITEMAPS_FILE = "sitemaps.json"  # the sitemaps' digest and listing (write_memo's sitemaps_input and sitemap_listing)
 # They are read back once, in this process: compressing them cost more CPU than their bytes on disk (the Debian
 # handbook's 55 MB of records: zstd written and read ~0.25 CPU s, uncompressed ~0.08).
 SCRATCH_COMPRESSION = "none"
@@ -175,22 +182,37 @@ class LastNight:
         kinds_key = memo["kinds_key"][0]
         return cls(memo_path, KeyedRows(records_path, "url"), website, records_path, kinds_key)
 
-    def survey(self, survey_input: bytes, keys: Sequence[bytes]) -> tuple[SiteSurvey, pa.Table] | None:
-        """Last night's survey and its facts of every page (the memo's FACTS_SCHEMA columns, in its order), when
-        tonight's survey would read what it read: the same inputs (``survey_input``, :func:`survey_input`) and the
-        memo's pages those of tonight's survey ``keys``, one for one, in order. None otherwise."""
+    def listing(self, sitemaps_input: bytes) -> SitemapListing | None:
+        """Last night's sitemap listing, when tonight's sitemaps are last night's (``sitemaps_input``, see
+        :func:`sitemaps_input`); else None."""
         if self._memo_path is None:
             return None
         source = pq.ParquetFile(self._memo_path)
         if source.metadata.num_rows == 0:
             return None
-        head = source.read_row_group(0, columns=["survey_input", "site_survey"]).slice(0, 1).to_pylist()[0]
-        if head["survey_input"] != survey_input or head["site_survey"] is None:
+        head = source.read_row_group(0, columns=["sitemaps_input", "sitemap_listing"]).slice(0, 1).to_pylist()[0]
+        if head["sitemaps_input"] != sitemaps_input or head["sitemap_listing"] is None:
             return None
-        facts = source.read(columns=FACTS_SCHEMA.names)
-        if facts.column("survey_key").to_pylist() != list(keys):
+        return listing_of_json(head["sitemap_listing"])
+
+    def kept_facts(self, pages: Sequence[tuple[str, bytes]]) -> tuple[pa.Table, bool] | None:
+        """Last night's survey facts of every page of ``pages`` (``(url, survey_key)`` each, tonight's order), as the
+        memo's FACTS_SCHEMA rows in that order, when every page's are kept (its URL's last memo row has its survey
+        key, as :meth:`facts` asks), and whether those rows are the memo's every row once each (the same pages as
+        last night, in any order); None when a page's survey inputs changed."""
+        if self._memo_path is None or not pages:
             return None
-        return survey_of_json(head["site_survey"]), facts
+        facts = pq.ParquetFile(self._memo_path).read(columns=FACTS_SCHEMA.names)
+        last_row = {url: row for row, url in enumerate(facts.column("url").to_pylist())}
+        keys = facts.column("survey_key").to_pylist()
+        rows = []
+        for url, key in pages:
+            row = last_row.get(url)
+            if row is None or keys[row] != key:
+                return None
+            rows.append(row)
+        whole = len(rows) == facts.num_rows and sorted(rows) == list(range(facts.num_rows))
+        return facts.take(pa.array(rows, pa.int64())), whole
 
     def facts(self, url: str, survey_key: bytes) -> Callable[[], dict[str, Any]] | None:
         """A loader of the page's survey facts kept from last night (its memo row's fact columns), or None when its
@@ -261,14 +283,10 @@ def survey_key(page: Page, body_digest: bytes, sample_every: int, code_version: 
     return digest(code_version, url, lang_hint, body_digest, str(sample_every))
 
 
-def survey_input(keys: Iterable[bytes], sitemaps: Iterable[tuple[str, bytes]], sample_every: int,
-                 code_version: str) -> bytes:
-    """What a whole survey depends on: its pages' survey keys, in order (the template learner reads the pages in
-    order), and its sitemaps (address and body, in order)."""
-    return digest(
-        code_version, str(sample_every), b"".join(keys),
-        b"".join(digest(address, body) for address, body in sitemaps),
-    )
+def sitemaps_input(sitemaps: Iterable[tuple[str, bytes]], code_version: str) -> bytes:
+    """What the sitemaps' listing depends on: each sitemap's address and body, in order (an entry listed twice
+    keeps the first lastmod it was given), and the code that reads them."""
+    return digest(code_version, b"".join(digest(address, body) for address, body in sitemaps))
 
 
 @dataclass(frozen=True)
@@ -440,7 +458,7 @@ def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kin
     keys = pq.ParquetFile(scratch / PARSE_KEYS_FILE).read()
     if keys.num_rows != facts.metadata.num_rows:
         raise ValueError(f"{keys.num_rows} parse keys for {facts.metadata.num_rows} pages surveyed")
-    survey = json.loads((scratch / SURVEY_FILE).read_text())
+    sitemaps = json.loads((scratch / SITEMAPS_FILE).read_text())
     start = 0
     for group in range(facts.num_row_groups):
         table = facts.read_row_group(group)
@@ -452,11 +470,11 @@ def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kin
             {
                 "records_version": [records_version] * rows,
                 "kinds_key": [kinds_key] * rows,
-                "survey_input": [bytes.fromhex(survey["input"]) if first else None] + [None] * (rows - 1),
-                "site_survey": [survey["survey"] if first else None] + [None] * (rows - 1),
+                "sitemaps_input": [bytes.fromhex(sitemaps["input"]) if first else None] + [None] * (rows - 1),
+                "sitemap_listing": [sitemaps["listing"] if first else None] + [None] * (rows - 1),
             },
-            schema={"records_version": pl.String, "kinds_key": pl.Binary, "survey_input": pl.Binary,
-                    "site_survey": pl.String},
+            schema={"records_version": pl.String, "kinds_key": pl.Binary, "sitemaps_input": pl.Binary,
+                    "sitemap_listing": pl.String},
         )
         for name in constants.columns:
             table = table.append_column(name, constants[name].to_arrow().cast(MEMO_SCHEMA.field(name).type))
@@ -502,7 +520,7 @@ class SiteParse:
     records: Tally
     survey_s: float
     parse_s: float
-    survey_reused: bool = False  # last night's survey stood (every page's survey key and the sitemaps unchanged)
+    sitemaps_reused: bool = False  # last night's sitemap listing stood (the sitemaps unchanged)
 
     def metadata(self) -> dict[str, int | float | bool]:
         """The materialization's counts: pages kept and recomputed, and pages per second of the survey and parse."""
@@ -514,7 +532,7 @@ class SiteParse:
             "survey_pages_per_s": round(_rate(self.facts.kept + self.facts.computed, self.survey_s), 1),
             "parse_pages_per_s": round(_rate(self.records.kept + self.records.computed, self.parse_s), 1),
             "parsed_pages_per_s": round(_rate(self.records.computed, self.parse_s), 1),
-            "survey_reused": self.survey_reused,
+            "sitemaps_reused": self.sitemaps_reused,
         }
 
 
@@ -538,9 +556,9 @@ def parse_site(
 
     ``pages()`` yields the website's HTML pages without their bodies, each with a loader of its body, in order;
     ``parse(pages, model, workers)`` parses the pages whose inputs changed (parse_html_pages). Each body is read once
-    for its digest; again only to survey or parse its page. When every page's survey key and the sitemaps are last
-    night's, last night's survey stands (what it learned and its facts of each page). Progress goes to ``log`` every
-    tenth of the pages or 30 s.
+    for its digest; again only to survey or parse its page. When every page's survey facts are kept, they are copied
+    by Arrow and the survey learns from them without reading a page; when the sitemaps are last night's, their listing
+    is. Progress goes to ``log`` every tenth of the pages or 30 s.
     """
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.extract.site_survey import survey_site
@@ -550,14 +568,19 @@ def parse_site(
     started = time.monotonic()
     surveyed = [_surveyed(page, body, sample_every, parse_inputs) for page, body in pages()]
     listed = list(sitemaps)
-    survey_in = survey_input((page.survey_key for page in surveyed), listed, sample_every, parse_inputs)
-    kept_survey = last_night.survey(survey_in, [page.survey_key for page in surveyed])
+    sitemaps_in = sitemaps_input(listed, parse_inputs)
+    listing = last_night.listing(sitemaps_in)
+    kept_facts = last_night.kept_facts([(page.page.url, page.survey_key) for page in surveyed])
     with PartitionWriter(facts_path, FACTS_SCHEMA, compression=SCRATCH_COMPRESSION) as facts_file:
-        if kept_survey is not None:
-            survey, facts = kept_survey
+        if kept_facts is not None:
+            # Every page's survey facts are kept: copied by Arrow, and the survey learned again from them in
+            # tonight's order (the crawl's order varies from night to night, and the template learner reads
+            # neighbours).
+            facts, _ = kept_facts
             facts_file.write_table(facts)
             facts_tally.kept = len(surveyed)
-            log(f"survey: the {len(surveyed):,} pages and the sitemaps are last night's: its survey stands")
+            survey = survey_of_facts(map(facts_of_row, table_rows(facts)),
+                                     listing if listing is not None else sitemap_listing(listed))
         else:
             survey = survey_site(
                 surveyed,
@@ -565,9 +588,13 @@ def parse_site(
                 workers=workers,
                 container_sample_every=sample_every,
                 map_facts=facts_mapper(last_night, facts_file, facts_tally),
+                listed=listing,
             )
-    survey_kept = kept_survey is not None
-    (scratch / SURVEY_FILE).write_text(json.dumps({"input": survey_in.hex(), "survey": survey_json(survey)}))
+    kept_sitemaps = {"input": sitemaps_in.hex(), "listing": listing_json(survey.listed)}
+    (scratch / SITEMAPS_FILE).write_text(json.dumps(kept_sitemaps))
+    # The same pages' facts as last night's and the same sitemaps: the survey's in_sitemap and inlinks of each page
+    # are what the night the memo describes gave its records.
+    same_links = listing is not None and kept_facts is not None and kept_facts[1]
     del listed
     survey_s = time.monotonic() - started
     return_freed_memory()  # what the survey's reading of the bodies left, before the parse reads them again
@@ -589,9 +616,10 @@ def parse_site(
         draft = _Draft(writer, last_night)
         for written, (record, nightly) in enumerate(records, start=1):
             if isinstance(record, KeptRecord):
-                # A kept record was written with the survey of the night its memo describes: when that survey stands,
-                # its in_sitemap and inlinks are tonight's already (and its URL need not be canonicalized for them).
-                draft.keep(record, nightly if survey_kept else nightly | survey.facts_for(record.url, key_of))
+                # A kept record was written with the survey of the night its memo describes: when its pages' facts
+                # and sitemaps are tonight's, its in_sitemap and inlinks are tonight's already (and its URL need not
+                # be canonicalized for them).
+                draft.keep(record, nightly if same_links else nightly | survey.facts_for(record.url, key_of))
             else:
                 draft.write(record | survey.facts_for(record["url"], key_of))
             records_tally.count(isinstance(record, KeptRecord))
@@ -600,7 +628,7 @@ def parse_site(
                 # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
         draft.flush()
-    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started, survey_kept)
+    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started, listing is not None)
 
 
 def _surveyed(page: HtmlPage, body: Callable[[], bytes], sample_every: int, code_version: str) -> SurveyedPage:

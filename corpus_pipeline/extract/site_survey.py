@@ -20,7 +20,6 @@ from lxml import etree
 from corpus_pipeline.extract.boilerplate import (
     BoilerplateLearner,
     BoilerplateModel,
-    PageTemplate,
     page_signatures,
     parse_page,
     template_language,
@@ -67,6 +66,7 @@ def survey_site(
     pages: Iterable[Any], sitemaps: Iterable[tuple[str, bytes]] = (), workers: int = 2,
     container_sample_every: int = 1,
     map_facts: Callable[[Callable[[Page], PageFacts], Iterable[Any], int], Iterable[PageFacts]] = map_in_windows,
+    listed: SitemapListing | None = None,
 ) -> SiteSurvey:
     """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps (``(address,
     body)`` each). ``pages`` are handed to ``map_facts`` as they are: another ``map_facts`` may take pages of another
@@ -77,54 +77,41 @@ def survey_site(
     the previous page of each language, never the website's bodies. One page in ``container_sample_every`` (chosen by
     its URL, so the same pages each night) votes for the element that holds the website's documents. ``map_facts`` reads
     each page's :class:`PageFacts`, in order (``map_in_windows``'s signature; extract/reuse.py's keeps last night's
-    facts of unchanged pages).
+    facts of unchanged pages). ``listed``, when given, is the sitemaps' listing already read (the sitemaps are then
+    not read).
     """
+    listing = listed if listed is not None else sitemap_listing(sitemaps)
+    read = partial(_page_facts, sample_every=container_sample_every)
+    return survey_of_facts(map_facts(read, pages, workers), listing)
+
+
+def survey_of_facts(facts: Iterable[PageFacts], listed: SitemapListing) -> SiteSurvey:
+    """The survey of a website whose pages' facts are ``facts`` (in the pages' order: the template learner compares
+    neighbours) and whose sitemaps list ``listed``."""
     learner, links, votes = BoilerplateLearner(), InlinkCounter(), []
-    for facts in map_facts(partial(_page_facts, sample_every=container_sample_every), pages, workers):
-        if facts.teaches:
-            learner.add(facts.language, facts.signatures)
-        links.add(facts.links)
-        votes.append(facts.container)
+    for page in facts:
+        if page.teaches:
+            learner.add(page.language, page.signatures)
+        links.add(page.links)
+        votes.append(page.container)
     model = dataclasses.replace(learner.model(), containers=website_containers(votes))
-    return SiteSurvey(model, sitemap_listing(sitemaps), links.counts())
+    return SiteSurvey(model, listed, links.counts())
 
 
-# The fields survey_json writes, of each class it writes: a field added to one of them is not carried over a night
-# (survey_of_json would leave it at its default) until survey_json writes it too.
-_SERIALIZED_FIELDS = {
-    SiteSurvey: ("boilerplate", "listed", "inlinks"),
-    BoilerplateModel: ("templates", "containers"),
-    PageTemplate: ("signatures",),
-    SitemapListing: ("keys", "lastmods"),
-}
-
-
-def survey_json(survey: SiteSurvey) -> str | None:
-    """The survey as JSON (for a night whose survey reads the same pages and sitemaps, extract/reuse.py), or None when
-    a class of it has fields that :func:`survey_of_json` would not give back."""
-    if any(tuple(f.name for f in dataclasses.fields(cls)) != names for cls, names in _SERIALIZED_FIELDS.items()):
+def listing_json(listed: SitemapListing) -> str | None:
+    """The sitemaps' listing as JSON (kept for a night whose sitemaps are the same, extract/reuse.py), or None when
+    :class:`SitemapListing` has fields that :func:`listing_of_json` would not give back."""
+    if tuple(f.name for f in dataclasses.fields(SitemapListing)) != ("keys", "lastmods"):
         return None
-    model, listed = survey.boilerplate, survey.listed
-    return json.dumps(
-        {
-            "templates": {language: sorted(template.signatures) for language, template in model.templates.items()},
-            "containers": list(model.containers),
-            "listed": sorted(listed.keys),
-            "lastmods": {key: moment.isoformat() for key, moment in listed.lastmods.items()},
-            "inlinks": dict(survey.inlinks),
-        }
-    )
+    lastmods = {key: moment.isoformat() for key, moment in listed.lastmods.items()}
+    return json.dumps({"keys": sorted(listed.keys), "lastmods": lastmods})
 
 
-def survey_of_json(text: str) -> SiteSurvey:
-    """The survey :func:`survey_json` wrote, equal to it field for field."""
+def listing_of_json(text: str) -> SitemapListing:
+    """The listing :func:`listing_json` wrote, equal to it field for field."""
     data = json.loads(text)
-    model = BoilerplateModel(
-        {language: PageTemplate(frozenset(signatures)) for language, signatures in data["templates"].items()},
-        tuple(data["containers"]),
-    )
     lastmods = {key: datetime.fromisoformat(moment) for key, moment in data["lastmods"].items()}
-    return SiteSurvey(model, SitemapListing(frozenset(data["listed"]), lastmods), data["inlinks"])
+    return SitemapListing(frozenset(data["keys"]), lastmods)
 
 
 def _page_facts(page: Page, sample_every: int = 1) -> PageFacts:

@@ -5,17 +5,28 @@ import random
 from datetime import UTC, datetime
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from corpus_pipeline.extract.boilerplate import BoilerplateModel, PageTemplate
 from corpus_pipeline.extract.content_container import ContainerVote
 from corpus_pipeline.extract.page import HtmlPage
-from corpus_pipeline.extract.reuse import LastNight, facts_of_row, kinds_key, parse_key, row_of_facts, survey_input
+from corpus_pipeline.extract.reuse import (
+    FACTS_SCHEMA,
+    LastNight,
+    facts_of_row,
+    kinds_key,
+    parse_key,
+    row_of_facts,
+    sitemaps_input,
+)
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds
 from corpus_pipeline.extract.site_survey import PageFacts
 
 FACTS = PageFacts("fr", frozenset({1 << 95 | 7, 3 << 64 | 5, 12}), frozenset({"/a", "/b"}), ContainerVote("main", 40), False)
 LS = (FACTS.language, row_of_facts(FACTS)["signatures"])  # packed, as the memo holds them
+SITE = "http://site.test"
 PAGE = HtmlPage("http://site.test/fr/a.html", b"<html></html>", "text/html", datetime(2026, 1, 1, tzinfo=UTC))
 
 
@@ -98,16 +109,32 @@ def test_the_page_kinds_are_kept_whatever_the_order_the_crawl_gives_the_pages(tm
     assert kinds_key(tmp_path / "draft.parquet", KIND_COLUMNS, "parsed_pages code v2") != key
 
 
-def test_a_survey_stands_only_over_the_same_pages_in_the_same_order_and_the_same_sitemaps():
-    keys = [bytes([n]) * 16 for n in range(4)]
-    sitemaps = [("http://site.test/sitemap.xml", b"<urlset><url><loc>http://site.test/a</loc></url></urlset>")]
-    before = survey_input(keys, sitemaps, 10, "v1")
-    assert survey_input(list(keys), list(sitemaps), 10, "v1") == before
-    # The template learner reads the pages in order: another order is another survey.
-    assert survey_input([keys[1], keys[0], *keys[2:]], sitemaps, 10, "v1") != before
-    assert survey_input(keys[:3], sitemaps, 10, "v1") != before
-    edited = [(sitemaps[0][0], sitemaps[0][1].replace(b"/a<", b"/b<"))]
-    assert survey_input(keys, edited, 10, "v1") != before
-    assert survey_input(keys, [], 10, "v1") != before
-    assert survey_input(keys, sitemaps, 11, "v1") != before
-    assert survey_input(keys, sitemaps, 10, "v2") != before
+def test_a_sitemap_listing_is_kept_only_for_the_same_sitemaps_in_the_same_order_and_code():
+    sitemaps = [(f"http://site.test/{name}.xml", f"<urlset><url><loc>http://site.test/{name}</loc></url></urlset>".encode())
+                for name in ("a", "b")]
+    before = sitemaps_input(sitemaps, "v1")
+    assert sitemaps_input(list(sitemaps), "v1") == before
+    # An entry listed by two sitemaps keeps the first lastmod it was given: another order may list otherwise.
+    assert sitemaps_input(sitemaps[::-1], "v1") != before
+    assert sitemaps_input([(sitemaps[0][0], sitemaps[0][1].replace(b"/a<", b"/c<")), sitemaps[1]], "v1") != before
+    assert sitemaps_input([(sitemaps[0][0] + "?p=2", sitemaps[0][1]), sitemaps[1]], "v1") != before
+    assert sitemaps_input(sitemaps[:1], "v1") != before
+    assert sitemaps_input(sitemaps, "v2") != before
+
+
+def test_every_pages_kept_facts_come_in_tonights_order_and_say_whether_they_are_last_nights_pages(tmp_path):
+    memo = tmp_path / "memo.parquet"
+    rows = [row_of_facts(PageFacts("en", frozenset({n}), frozenset({f"{SITE}/{n}"}))) | {
+        "url": f"{SITE}/{n}", "body_digest": bytes([n]) * 16, "survey_key": bytes([n]) * 16,
+    } for n in range(4)]
+    pq.write_table(pa.Table.from_pylist(rows, schema=FACTS_SCHEMA), memo)
+    last_night = LastNight(memo)
+    shuffled = [(f"{SITE}/{n}", bytes([n]) * 16) for n in (2, 0, 3, 1)]
+    facts, whole = last_night.kept_facts(shuffled)
+    assert whole and facts.column("url").to_pylist() == [url for url, _ in shuffled]
+    assert [facts_of_row(row).signatures for row in facts.to_pylist()] == [frozenset({n}) for n in (2, 0, 3, 1)]
+    # A page gone since: every page tonight is kept, but not last night's pages.
+    assert last_night.kept_facts(shuffled[:3])[1] is False
+    # A page whose survey inputs changed, or a new page: no page's facts are taken whole.
+    assert last_night.kept_facts([*shuffled[:3], (f"{SITE}/1", b"\x09" * 16)]) is None
+    assert last_night.kept_facts([*shuffled, (f"{SITE}/9", b"\x09" * 16)]) is None

@@ -1,6 +1,6 @@
 """The website survey the pipeline runs before extraction: its boilerplate model on a multilingual site."""
 
-from corpus_pipeline.extract.site_survey import survey_json, survey_of_json, survey_site
+from corpus_pipeline.extract.site_survey import PageFacts, listing_json, listing_of_json, survey_of_facts, survey_site
 from corpus_pipeline_tests.extract.test_boilerplate import SITE, TOPICS, multilingual_site, parsed
 
 
@@ -50,13 +50,23 @@ def test_archives_the_cms_declares_teach_no_template_so_a_post_keeps_the_teaser_
     assert "Copyright" not in post, "the posts still teach the template"
 
 
-def test_a_survey_kept_for_the_next_night_comes_back_equal_field_for_field():
+def test_a_survey_learned_again_from_its_pages_facts_and_a_kept_listing_is_the_survey():
     pages = multilingual_site(copy_declares="en")
     urls = "".join(f"<url><loc>{url}</loc><lastmod>2024-03-0{n % 9 + 1}T10:00:00+02:00</lastmod></url>"
                    for n, (url, _, _) in enumerate(pages))
     sitemap = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'.encode()
-    survey = survey_site(pages, [(f"{SITE}/sitemap.xml", sitemap)], workers=1)
+    read: list[PageFacts] = []
+
+    def keep_facts(read_page, items, workers):
+        for facts in map(read_page, items):
+            read.append(facts)
+            yield facts
+
+    survey = survey_site(pages, [(f"{SITE}/sitemap.xml", sitemap)], workers=1, map_facts=keep_facts)
     assert survey.boilerplate.templates and survey.listed.lastmods and survey.inlinks  # something to lose
-    text = survey_json(survey)
+    text = listing_json(survey.listed)
     assert text is not None
-    assert survey_of_json(text) == survey
+    kept = listing_of_json(text)
+    assert kept == survey.listed
+    assert survey_of_facts(read, kept) == survey
+    assert survey_site(pages, [], workers=1, listed=kept) == survey
