@@ -16,7 +16,6 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
-import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -90,20 +89,29 @@ class KeyedRows:
     def take(self, positions: Sequence[tuple[int, int]]) -> pa.Table:
         """The rows at ``positions`` (row group, index), in that order, as an Arrow table of the file's columns: no
         Python object a value. Positions close in the file read few row groups (a few are cached)."""
-        # Each run of positions in one row group is taken from that group's table alone, and a run of consecutive
-        # rows (an unchanged night's, in the order they were written) sliced: taking from the groups concatenated
-        # copied every text of those groups at each call.
-        pieces = []
-        for group, run in groupby(positions, key=itemgetter(0)):
-            table = self._table(group)
-            indexes = [index for _, index in run]
-            if indexes == list(range(indexes[0], indexes[0] + len(indexes))):
-                pieces.append(table.slice(indexes[0], len(indexes)))
-            else:
-                pieces.append(table.take(pl.Series(indexes, dtype=pl.Int64).to_arrow()))
-        return pa.concat_tables(pieces) if pieces else self._file.schema_arrow.empty_table().select(
-            self._columns or self._file.schema_arrow.names
-        )
+        if not positions:
+            return self._file.schema_arrow.empty_table().select(self._columns or self._file.schema_arrow.names)
+        runs = [(group, [index for _, index in run]) for group, run in groupby(positions, key=itemgetter(0))]
+        if all(indexes == list(range(indexes[0], indexes[0] + len(indexes))) for _, indexes in runs):
+            # Runs of consecutive rows (an unchanged night's kept records, in the order they were written): slices of
+            # the groups' tables, nothing copied.
+            return pa.concat_tables([self._table(group).slice(indexes[0], len(indexes)) for group, indexes in runs])
+        # Any order (a crawl's): each group's rows taken from its table alone, then put in the order asked. A take
+        # from the groups concatenated copied every value of those groups at each call.
+        by_group: dict[int, list[int]] = {}
+        for group, index in positions:
+            by_group.setdefault(group, []).append(index)
+        pieces, where, start = [], {}, 0
+        for group, indexes in by_group.items():
+            pieces.append(self._table(group).take(pa.array(indexes, pa.int64())))
+            where[group] = start
+            start += len(indexes)
+        seen: dict[int, int] = dict.fromkeys(by_group, 0)
+        order = []
+        for group, _ in positions:
+            order.append(where[group] + seen[group])
+            seen[group] += 1
+        return pa.concat_tables(pieces).combine_chunks().take(pa.array(order, pa.int64()))
 
     def _table(self, group: int) -> pa.Table:
         table = self._tables.get(group)
