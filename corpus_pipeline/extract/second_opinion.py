@@ -3,7 +3,7 @@
 trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block
 and drops its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster)
 keep them. When most of trafilatura's text is contained in Resiliparse's and Resiliparse found much
-more text (neither a grid of one-word lines nor mostly code), trafilatura missed content, and the two are
+more text (not a grid of one-word lines), trafilatura missed content, and the two are
 merged; otherwise trafilatura's text stands alone.
 Measured on wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds
 in ``settings.py`` were chosen.
@@ -16,7 +16,7 @@ from collections import Counter
 from resiliparse.extract.html2text import extract_plain_text
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import WORD, contained_share, line_key, mean_words_per_line, reads_as_code
+from corpus_pipeline.extract.text import WORD, contained_share, line_key, mean_words_per_line
 
 
 def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
@@ -51,7 +51,7 @@ def missed_content(
 ) -> bool:
     """Whether ``second`` holds content ``primary`` missed: ``primary`` is empty and ``second`` is not, or most of
     ``primary`` is in ``second``, which is much longer and adds lines of ``min_words_per_added_line`` words on
-    average (``settings.min_words_per_added_line`` when not given) that are not mostly code.
+    average (``settings.min_words_per_added_line`` when not given).
 
     ``primary_count`` and ``second_count``: the texts' numbers of words (runs of word characters in the texts as
     they are), when the caller has counted them already.
@@ -71,7 +71,7 @@ def missed_content(
     added = _added_lines(primary, second)
     if min_words_per_added_line is None:
         min_words_per_added_line = settings.min_words_per_added_line
-    return mean_words_per_line(added) >= min_words_per_added_line and _code_share(added) <= settings.max_code_share
+    return mean_words_per_line(added) >= min_words_per_added_line
 
 
 # The one character whose lower case splits a word in two: "İ" is "i" and a combining dot, which is no word's
@@ -118,9 +118,4 @@ def _added_lines(primary: str, second: str) -> list[str]:
     """The lines of ``second`` that ``primary`` lacks."""
     known = {line_key(line) for line in primary.split("\n")}
     return [line for line in second.split("\n") if (key := line_key(line)) and key not in known]
-
-
-def _code_share(lines: list[str]) -> float:
-    """Share of ``lines`` that read as code (signatures, impls, expressions)."""
-    return sum(map(reads_as_code, lines)) / len(lines) if lines else 0.0
 

@@ -73,9 +73,6 @@ class ExtractionSettings:
     min_words_per_added_line: float = 2.5
     # Lines a product page's second opinion adds must average this many words: paragraphs, not spec rows.
     min_prose_words_per_line: float = 20
-    # Nor may it be mostly code: API references list impls their own text leaves out (a Rust std page fell from
-    # 0.79 to 0.57 when they were merged; wcxb-dev documentation 0.917 -> 0.919).
-    max_code_share: float = 0.5
 
     # -- card grids (card_grid.py, main_content.py) ----------------------------------------------------------------
     card_grids: bool = True  # switch: off never adds a page's card grid
@@ -84,9 +81,6 @@ class ExtractionSettings:
     # A group where one member holds this share of the words is the page's layout, not a list of records (a
     # documentation index's largest chapter holds half, which is why the bound is not lower).
     max_card_share: float = 0.9
-    # A grid split into columns is one grid: its cards' containers laid out alike up to this many levels above
-    # their parent are its other columns (python3.11-doc's index pages list their entries in two table cells).
-    grid_column_levels: int = 2
     # The grid joins the text when it holds this many times more words (wcxb-dev listings 0.599 -> 0.643,
     # collections 0.601 -> 0.642; 1.5x to 3x all gain 0.007 to 0.008 overall).
     min_grid_growth: float = 2

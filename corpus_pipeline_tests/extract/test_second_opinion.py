@@ -97,16 +97,6 @@ def test_a_stricter_caller_takes_only_prose_from_the_second_opinion():
     assert merge_missed_content(title, f"{title}\n{specs}") != title  # the default threshold takes spec rows
 
 
-def test_signatures_and_impls_an_api_reference_lists_are_not_missed_content():
-    """A reference page's own prose stands; the trait impls beside it, mostly code, are not merged in."""
-    prose = "Result is the type used for returning and propagating errors."
-    impls = "\n".join(f"impl<T, E> Trait{i} for Result<T, E> where T: Trait{i}, E: Trait{i}," for i in range(20))
-    assert merge_missed_content(prose, f"{prose}\n{impls}") == prose
-    sections = "\n".join(SERVICES)  # prose with a stray `f(x) -> y` line is still prose
-    merged = merge_missed_content(prose, f"{prose}\n{sections}\nCall f(x) -> y to convert.")
-    assert merged.split("\n") == [prose, *SERVICES, "Call f(x) -> y to convert."]
-
-
 def _words(text: str) -> int:
     return len(re.findall(r"\w+", text))
 
