@@ -69,7 +69,6 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "header lines above the headline dropped": {"max_header_line_words": 0},
     "degenerate lines dropped": {"min_degenerate_line_words": 10**9},
     "article bylines and author notes dropped": {"metadata_edge_lines": 0},
-    "ad labels dropped": {"ad_labels_removed": False},
     "article pointers at other stories dropped": {"story_pointers_removed": False},
     "line arbiter (its missing lines put back at 0.75)": {"min_arbiter_probability": 2.0},
 }

@@ -136,9 +136,6 @@ class ExtractionSettings:
     # many words and has at least this many words (a bare name is a byline, judged as one).
     max_author_name_words: int = 4
     min_author_bio_words: int = 4
-    # An ad slot's label ("Advertisement", "SKIP ADVERTISEMENT") is no text, on any page (page_labels.py; tuning
-    # +7 pages / -0, validation +1 / -0).
-    ad_labels_removed: bool = True
     # On a declared article, a labelled pointer at another story ("Read more: <headline>", "Related: ...") goes,
     # anywhere in the reading (page_labels.py; validation 0.86101 -> 0.86111, article benchmark 0.97500 -> 0.97577).
     # A longer line is a paragraph that opens like a label.
