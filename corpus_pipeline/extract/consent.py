@@ -34,24 +34,17 @@ _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentric
 # the article benchmark). The third, for the rare page that names a hint, strings that know their element, in one
 # walk, in document order (a union, "//@id | //@class", walks twice and sorts: 0.8 against 0.34 ms of a real
 # documentation page).
-# A numeric character reference's number (leading zeros aside; more digits name no character), and the named
-# references whose characters lower-case to letters, digits or underscores (html.entities.html5: &Idot; is "İ").
-_NUMERIC_REFERENCE = re.compile(r"&#0*(x0*[0-9a-f]{1,8}|[0-9]{1,9})")
-_NAMES_OF_WORD_CHARACTERS = ("&idot", "&underbar", "&fjlig", "&lowbar")
 _IDS = etree.XPath("//@id", smart_strings=False)
 _CLASSES = etree.XPath("//@class", smart_strings=False)
 _IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'class']")
 
 
-def remove_consent_banners(document: html.HtmlElement, source: str | None = None) -> list[str]:
+def remove_consent_banners(document: html.HtmlElement) -> list[str]:
     """Remove cookie-consent containers from a parsed page, in place.
 
     Returns a CSS selector for each container removed, so that extractors reading the page's HTML source
-    can leave the same containers out. ``source``: the HTML ``document`` was parsed from, when known; a source in
-    which no id or class can name a hint spares reading them (~2 ms of a Docsy page's ~4,800 classes).
+    can leave the same containers out.
     """
-    if source is not None and not _may_hold_hint(source):
-        return []
     doomed: dict[html.HtmlElement, None] = {}  # ordered, with set lookups: a hostile page may name thousands
     for node in _consent_named(document):  # in document order: a container comes before what it holds
         if node.tag not in ("html", "body") and node not in doomed and not any(
@@ -84,16 +77,3 @@ def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
 
 def _has_hint(text: str) -> bool:
     return any(hint in text for hint in _HINTS)
-
-
-def _may_hold_hint(source: str) -> bool:
-    """Whether an id or class parsed from ``source`` may hold a hint: the lower-cased source holds one, or a
-    character reference in it may spell a letter, digit or underscore of one, once lower-cased (``cook&#105;e``)."""
-    lowered = source.lower()
-    if _has_hint(lowered) or any(name in lowered for name in _NAMES_OF_WORD_CHARACTERS):
-        return True
-    for reference in _NUMERIC_REFERENCE.findall(lowered):
-        code = int(reference[1:], 16) if reference[0] == "x" else int(reference)
-        if code < 0x110000 and any(c.isascii() and (c.isalnum() or c == "_") for c in chr(code).lower()):
-            return True
-    return False

@@ -302,7 +302,7 @@ def _main_text(
     if not website.keep_code_blocks:
         removable += CODE_TAGS
     if website.markup:
-        _clear(document, removable, boilerplate, settings, text)
+        _clear(document, removable, boilerplate, settings)
         selected = markup_elements(document, website.markup)
         marked = join_blocks([element_text(node) for node in selected])
         return marked, Extraction.MARKUP, render_elements(selected, options)
@@ -315,7 +315,7 @@ def _main_text(
     # A tree stripped of its template is read differently (the Debian handbook's German index, stripped of only
     # "Download the ebook" and "Weiter", lost its three copyright lines to trafilatura and the merge): this way the
     # website's template removes its own lines and nothing else, whatever the extractors make of the page.
-    consent_banners, _ = _clear(document, removable, None, settings, text)
+    consent_banners, _ = _clear(document, removable, None, settings)
     template = boilerplate.lines(document) if boilerplate is not None else []
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
@@ -361,7 +361,7 @@ def _container_text(
     titles = page_titles(document) if settings.headline_left_out else ()
     template = {line_key(line) for line in boilerplate.lines(document)} if boilerplate is not None else set()
     authors = page_authors(document)
-    _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings, text)
+    _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
     for landmark in document.xpath(NAVIGATION_LANDMARKS):
         landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is
     # One walk gives both: the rendered lines' plain text is the elements' element_text, line for line.
@@ -397,16 +397,15 @@ def _without_edge_lines(text: str, template: set[str], headings: set[str]) -> st
 
 def _clear(
     document: html.HtmlElement, removable: tuple[str, ...], boilerplate: PageTemplate | None,
-    settings: ExtractionSettings, source: str,
+    settings: ExtractionSettings,
 ) -> tuple[list[str], list[str]]:
     """Remove what no reader should see, in place: ``removable`` tags, consent banners, the website's template
     (when given: the visible-text and ``markup`` readings, which keep every line of what they are given).
-    ``source``: the HTML the document was parsed from.
 
     Returns the consent banners' CSS selectors and the template's lines.
     """
     etree.strip_elements(document, *removable, with_tail=False)
-    consent_banners = remove_consent_banners(document, source) if settings.consent_banners_removed else []
+    consent_banners = remove_consent_banners(document) if settings.consent_banners_removed else []
     template = boilerplate.strip(document) if boilerplate is not None else []
     return consent_banners, template
 
@@ -415,7 +414,7 @@ def _cleaned(
     text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None, settings: ExtractionSettings
 ) -> html.HtmlElement:
     document = parse_html(text)
-    _clear(document, removable, boilerplate, settings, text)
+    _clear(document, removable, boilerplate, settings)
     return document
 
 
