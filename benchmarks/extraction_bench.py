@@ -60,6 +60,7 @@ ABLATIONS: dict[str, dict[str, object]] = {
     "card grid added": {"card_grids": False},
     "grid: reads as records": {"min_grid_words_per_line": 0.0},
     "grid: many short shop records": {"min_short_records": 10**9},
+    "grid: other columns of the grid": {"grid_column_levels": 0},
     "grid on articles: article's own sections": {"min_read_in_grid": 0.0, "max_read_in_one_card": 1.01},
     "page chrome is no document": {"max_chrome_words": 0},
     "reader comments removed": {"comments_removed": False},

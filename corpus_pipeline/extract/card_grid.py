@@ -44,7 +44,7 @@ def card_grid_cards(
     best = grid.best
     texts: list[list[str]] = []
     seen: set[str] = set()
-    for card in best:
+    for card in _with_other_columns(best, settings):
         card_lines = _block_lines(card)
         if card_lines and (key := "\n".join(card_lines)) not in seen:
             seen.add(key)
@@ -141,6 +141,33 @@ class _LargestGrid:
 
 def _words(text: str | None) -> int:
     return len(text.split()) if text else 0
+
+
+def _with_other_columns(cards: list[html.HtmlElement], settings: ExtractionSettings) -> list[html.HtmlElement]:
+    """The grid's cards and those of its other columns, in page order.
+
+    A grid laid out in columns (an index's entries split over two table cells, a shop's cards in one list per
+    column) is one run of cards per column; the columns are the containers laid out like the grid's own, the same
+    tags and classes up to a shared ancestor ``grid_column_levels`` levels above the cards' parent.
+    """
+    if not cards or settings.grid_column_levels <= 0:
+        return cards
+    chain = [cards[0].getparent()]
+    while len(chain) <= settings.grid_column_levels and (up := chain[-1].getparent()) is not None:
+        chain.append(up)
+    if len(chain) < 2:
+        return cards
+    columns = [chain[-1]]
+    for container in reversed(chain[:-1]):  # down from the shared ancestor, keeping the elements laid out alike
+        columns = _children_like(columns, container)
+    return _children_like(columns, cards[0])
+
+
+def _children_like(parents: list[html.HtmlElement], model: html.HtmlElement) -> list[html.HtmlElement]:
+    """The element children of ``parents`` with ``model``'s tag and classes, in page order."""
+    wanted = _signature(model)
+    children = (child for parent in parents for child in parent if isinstance(child.tag, str))
+    return [child for child in children if _signature(child) == wanted]
 
 
 def _signature(element: html.HtmlElement) -> tuple[str, str]:

@@ -81,6 +81,10 @@ class ExtractionSettings:
     # A group where one member holds this share of the words is the page's layout, not a list of records (a
     # documentation index's largest chapter holds half, which is why the bound is not lower).
     max_card_share: float = 0.9
+    # A grid split into columns is one grid: its cards' containers laid out alike up to this many levels above
+    # their parent are its other columns (python3.11-doc's index pages list their entries in two table cells; off:
+    # python3.11-doc 0.965 -> 0.959, one wcxb-dev validation page 0.92 -> 0.72).
+    grid_column_levels: int = 2
     # The grid joins the text when it holds this many times more words (wcxb-dev listings 0.599 -> 0.643,
     # collections 0.601 -> 0.642; 1.5x to 3x all gain 0.007 to 0.008 overall).
     min_grid_growth: float = 2

@@ -1,12 +1,14 @@
 """A listing's card grid: the repeated records that carry its content."""
 
 import re
+from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree, html
 
 from corpus_pipeline.extract.card_grid import CardGrid, card_grid_cards
+from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 
 JOBS = [
     ("Senior data engineer", "Build the pipelines behind our energy forecasts, fully remote."),
@@ -37,6 +39,17 @@ def test_the_largest_run_of_alike_siblings_is_read_card_by_card_without_their_me
     cards = "".join(_card(title, blurb) for title, blurb in JOBS)
     document = _page(f'<ul class="top">{menu}</ul><h1>Open positions</h1><ul class="jobs">{cards}</ul>')
     assert _grid_lines(document) == [line for job in JOBS for line in job]
+
+
+def test_a_grid_split_into_columns_is_read_whole_in_page_order_and_a_sidebar_list_stays_out():
+    jobs = [*JOBS, *((f"{title}, second team", blurb) for title, blurb in JOBS[:3])]  # eight: four per column
+    columns = "".join(f'<td><ul class="jobs">{"".join(_card(*job) for job in half)}</ul></td>' for half in (jobs[:4], jobs[4:]))
+    sidebar = "".join(_card(f"Office {city}", "Run the office.") for city in ("Lisbon", "Oslo", "Porto", "Riga"))
+    document = _page(f'<table class="index"><tr>{columns}</tr></table><div class="side"><ul class="jobs">{sidebar}</ul></div>')
+    assert _grid_lines(document) == [line for job in jobs for line in job]
+    one_column = replace(DEFAULT_SETTINGS, grid_column_levels=0)
+    read_alone = [line for card in card_grid_cards(document, one_column) for line in card]
+    assert read_alone in ([line for job in half for line in job] for half in (jobs[:4], jobs[4:]))  # one column only
 
 
 def test_a_page_wrapper_beside_empty_layout_divs_is_not_a_grid():
