@@ -281,6 +281,16 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
     assert not pages_of_previous(first.lazy(), first.lazy()), "fetched pages are not known to be the previous ones"
 
 
+def _crawl_stored(website, settings, warehouse, memo_path):
+    """A first crawl of ``website`` into the warehouse's raw_pages, its pages' links written to a link memo."""
+    with (
+        warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out,
+        PartitionWriter(memo_path, LINKS_MEMO_SCHEMA) as written,
+    ):
+        for row in crawl_website(website, settings, link_memo=LinkMemo(None, "reading 1", written)):
+            out.write(row)
+
+
 def test_a_recrawl_takes_the_links_of_unchanged_pages_from_the_link_memo(fast_settings, tmp_path):
     routes = {
         "/": Route(body=page("/a.html"), etag='"v1"'),
@@ -291,12 +301,7 @@ def test_a_recrawl_takes_the_links_of_unchanged_pages_from_the_link_memo(fast_se
     memo_path = tmp_path / "links.parquet"
     with LoopbackSite(routes) as site:
         website = make_website(site.url("/"), mode="crawl")
-        with (
-            warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out,
-            PartitionWriter(memo_path, LINKS_MEMO_SCHEMA) as written,
-        ):
-            for row in crawl_website(website, fast_settings, link_memo=LinkMemo(None, "reading 1", written)):
-                out.write(row)
+        _crawl_stored(website, fast_settings, warehouse, memo_path)
         previous = PreviousCrawl.open(warehouse.path("raw_pages", "site"))
         plain = list(crawl_website(website, fast_settings, previous))
         memo = LinkMemo(memo_path, "reading 1")
@@ -361,12 +366,7 @@ def test_links_read_for_a_crawl_that_did_not_follow_them_are_read_again_by_one_t
     with LoopbackSite(routes) as site:
         routes["/sitemap.xml"] = Route(body=urlset(site, "/a.html"), content_type="application/xml")
         ignoring = make_website(site.url("/"), internal_links="ignore")
-        with (
-            warehouse.writer("raw_pages", "site", RAW_PAGES_SCHEMA) as out,
-            PartitionWriter(memo_path, LINKS_MEMO_SCHEMA) as written,
-        ):
-            for row in crawl_website(ignoring, fast_settings, link_memo=LinkMemo(None, "reading 1", written)):
-                out.write(row)
+        _crawl_stored(ignoring, fast_settings, warehouse, memo_path)
         first = by_url(pl.read_parquet(warehouse.path("raw_pages", "site")).to_dicts(), site)
         assert first["/a.html"]["robots"] == "noindex" and "/b.html" not in first, "robots tags read, links not"
         previous = PreviousCrawl.open(warehouse.path("raw_pages", "site"))
