@@ -22,13 +22,7 @@ import polars as pl
 
 from corpus_pipeline.core.budget import WorkerPool
 from corpus_pipeline.dedup.corpus import _Texts  # the per-website stage's view of the texts, read on demand
-from corpus_pipeline.dedup.near import (
-    BANDS,
-    PARALLEL_FROM,
-    ROWS,
-    connected_components,
-    near_duplicate_pairs,
-)
+from corpus_pipeline.dedup.near import BANDS, ROWS, connected_components, near_duplicate_pairs, worker_pool
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
@@ -95,15 +89,17 @@ def deduplicate_across_websites(
     for row, record in enumerate(decisions):
         record["row"], record["merged_from"] = row, []
 
-    by_content: dict[str, list[dict]] = {}
-    for record, key in zip(decisions, content_keys(contents, workers), strict=True):
-        by_content.setdefault(key, []).append(record)
-    unique = [_merge(members, "same_content", {}) for members in by_content.values()]
-
-    texts = _Texts(contents, [record["row"] for record in unique])  # read on demand: no copy of every text
-    pairs = near_duplicate_pairs(
-        texts, threshold, workers, prepare=normalize_paragraphs, min_estimated_jaccard=min_estimated_jaccard
-    )
+    # One pool of workers for the content keys and the near duplicates (a pool's start: ~1 CPU s a worker).
+    with worker_pool(workers, records.height) as pool:
+        by_content: dict[str, list[dict]] = {}
+        for record, key in zip(decisions, content_keys(contents, pool), strict=True):
+            by_content.setdefault(key, []).append(record)
+        unique = [_merge(members, "same_content", {}) for members in by_content.values()]
+        texts = _Texts(contents, [record["row"] for record in unique])  # read on demand: no copy of every text
+        pairs = near_duplicate_pairs(
+            texts, threshold, workers, prepare=normalize_paragraphs, min_estimated_jaccard=min_estimated_jaccard,
+            pool=pool,
+        )
     best: dict[int, float] = {}
     for i, j, score in pairs:
         best[i], best[j] = max(best.get(i, 0.0), score), max(best.get(j, 0.0), score)
@@ -124,16 +120,14 @@ def deduplicate_across_websites(
     return _as_frame(records, kept), counts
 
 
-def content_keys(contents: pl.Series, workers: int = 1) -> list[str]:
-    """The exact-duplicate key of each text, in order; on ``workers`` processes from ``PARALLEL_FROM`` texts on
-    (on 5k bench records the keys were 12 % of the step's CPU, on one core while the workers waited)."""
-    if workers <= 1 or contents.len() <= PARALLEL_FROM:
+def content_keys(contents: pl.Series, pool: WorkerPool | None = None) -> list[str]:
+    """The exact-duplicate key of each text, in order; on ``pool``'s workers when given (on 5k bench records the keys
+    were 12 % of the step's CPU, on one core while the workers waited)."""
+    if pool is None:
         return [content_key(text or "") for text in contents]
-    # Kept workers (fresh interpreters); they take a chunk as they have room (two each at most), so the texts of all
-    # the chunks are never pickled at once.
-    with WorkerPool(workers) as pool:
-        chunks = (contents.slice(start, KEY_CHUNK).to_list() for start in range(0, contents.len(), KEY_CHUNK))
-        return [key for block in pool.map(_content_key_block, chunks) for key in block]
+    # Workers take a chunk as they have room (two each at most): the texts of all the chunks are never pickled at once.
+    chunks = (contents.slice(start, KEY_CHUNK).to_list() for start in range(0, contents.len(), KEY_CHUNK))
+    return [key for block in pool.map(_content_key_block, chunks) for key in block]
 
 
 def _content_key_block(texts: list[str | None]) -> list[str]:

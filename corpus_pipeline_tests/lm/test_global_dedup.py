@@ -6,7 +6,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus_pipeline.dedup.near import PARALLEL_FROM
+from corpus_pipeline.dedup.near import PARALLEL_FROM, worker_pool
 from corpus_pipeline.dedup.normalize import content_key
 from corpus_pipeline.lm.global_dedup import content_keys, deduplicate_across_websites, kept_records, record_id
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
@@ -77,7 +77,8 @@ def test_every_input_record_is_kept_or_listed_on_the_record_that_absorbed_it(tex
 
 def test_content_keys_on_workers_are_the_keys_of_one_process():
     texts = pl.Series([f"Text  number {i % 700}\nÉté {i}" if i % 3 else None for i in range(PARALLEL_FROM + 5)])
-    keys = content_keys(texts, workers=2)
+    with worker_pool(2, len(texts)) as pool:
+        keys = content_keys(texts, pool)
     assert keys == [content_key(text or "") for text in texts]
     assert len(set(keys)) < len(keys)
 
