@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from functools import partial
 from itertools import chain, groupby, islice, repeat
 from typing import Any, TypeVar
 
@@ -385,8 +386,8 @@ def _guided_sizes(costs: Sequence[int], workers: int) -> list[int]:
 
 
 def _text_jobs(
-    function: Callable[[list[str]], list[Result]], texts: Iterable[str], sizes: Sequence[int] | None = None
-) -> Iterator[tuple[Callable, list[str]]]:
+    function: Callable[[list], Any], texts: Iterable, sizes: Sequence[int] | None = None
+) -> Iterator[tuple[Callable[[list], Any], list]]:
     """Blocks of ``sizes`` texts (else of ``_CHUNK``), read only as each is sent."""
     iterator = iter(texts)
     for size in chain(sizes or (), repeat(_CHUNK)):
@@ -471,7 +472,7 @@ def decoded(form: bytes) -> str:
     return form.decode("utf-8", "surrogatepass")
 
 
-def _map_block(job: tuple[Callable[[list[str]], list[Result]], list[str]]) -> list[Result]:
+def _map_block(job: tuple[Callable[[list], Result], list]) -> Result:
     function, texts = job
     return function(texts)
 
@@ -700,22 +701,15 @@ def _signature_matrix(
     texts: Sequence[str] | Sequence[bytes], prepare: Callable[[Any], str], pool: WorkerPool | None
 ) -> np.ndarray:
     matrix = np.empty((len(texts), NUM_PERM), dtype=np.uint64)
-    jobs = _chunks(texts, prepare)
-    blocks = pool.map(_signature_block, jobs) if pool is not None else map(_signature_block, jobs)
+    jobs = _text_jobs(partial(_signatures, prepare), texts)
+    blocks = pool.map(_map_block, jobs) if pool is not None else map(_map_block, jobs)
     for start, block in zip(range(0, len(texts), _CHUNK), blocks, strict=True):
         matrix[start : start + len(block)] = block
     return matrix
 
 
-def _chunks(texts: Sequence[str] | Sequence[bytes], prepare) -> Iterator[tuple[list, Callable[[Any], str]]]:
-    iterator = iter(texts)
-    while chunk := list(islice(iterator, _CHUNK)):
-        yield chunk, prepare
-
-
-def _signature_block(job: tuple[list, Callable[[Any], str]]) -> np.ndarray:
-    texts, prepare = job
-    return np.stack([minhash_values(prepare(text)) for text in texts]) if texts else np.empty((0, NUM_PERM), np.uint64)
+def _signatures(prepare: Callable[[Any], str], texts: list) -> np.ndarray:
+    return np.stack([minhash_values(prepare(text)) for text in texts])
 
 
 def _candidates(signatures: np.ndarray, min_estimated_jaccard: float = 0.0) -> list[tuple[int, int]]:
