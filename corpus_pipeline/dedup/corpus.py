@@ -124,12 +124,11 @@ def deduplicate(
         forms = _Forms([keyed[row][2] for row in rows], _Texts(contents, rows))
         del keyed
         text_of = [digest_of_row[row] for row in rows]
-        verifying = _PairsProgress(log)
         verified: list[tuple[int, int, float]] = []
         pairs = near_duplicate_pairs(
             # No pool: no workers (not some started there for the texts' number, when the memo knows most of them).
             forms, threshold, workers if pool is not None else 1, prepare=decoded, pool=pool,
-            signatures=signatures, progress=verifying.tell, verified=verified,
+            signatures=signatures, log=log, verified=verified,
             known=(lambda i, j: memo.score(text_of[i], text_of[j])) if memo is not None else None,
             # The blocks' order, which their results do not depend on, by the texts' bytes: their forms, of about
             # that length, are not all made on a night that keeps most of them.
@@ -167,20 +166,6 @@ class _Forms(Sequence[bytes]):
             paragraphs = normalize_paragraphs(self.texts[index])  # as content_keys_signatures_and_forms'
             form = self.forms[index] = paragraphs.encode("utf-8", "surrogatepass")
         return form
-
-
-class _PairsProgress:
-    """The verification's progress (candidate pairs verified of how many), as a :class:`Progress` once the number of
-    candidates is known."""
-
-    def __init__(self, log: Callable[[str], None] | None) -> None:
-        self._log = log
-        self._progress: Progress | None = None
-
-    def tell(self, done: int, total: int) -> None:
-        if self._progress is None:
-            self._progress = Progress("dedup: near-duplicate candidates verified", total, self._log, unit="pairs")
-        self._progress.advance(done - self._progress.done)
 
 
 def _corpus(

@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from corpus_pipeline.core.budget import WorkerPool
+from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.dedup.normalize import content_key_of_paragraphs, normalize_content
 
 Result = TypeVar("Result")
@@ -267,7 +268,7 @@ def near_duplicate_pairs(
     min_estimated_jaccard: float = 0.0,
     pool: WorkerPool | None = None,
     signatures: np.ndarray | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
     known: Callable[[int, int], float | None] | None = None,
     lengths: Sequence[int] | None = None,
     verified: list[tuple[int, int, float]] | None = None,
@@ -290,8 +291,8 @@ def near_duplicate_pairs(
 
     ``pool`` (from :func:`worker_pool`) is used instead of starting workers here, so that a caller that has already
     used workers on the same texts does not start them again; ``signatures`` (a row of :func:`minhash_values` per
-    text, of its prepared form), when given, are used instead of computing them. ``progress(done, total)`` is told
-    the candidate pairs verified so far, after each block of them.
+    text, of its prepared form), when given, are used instead of computing them. ``log`` is told how many
+    candidate pairs are verified (every tenth or 30 s, :class:`Progress`).
 
     ``known(i, j)``, when given, is the score of a candidate pair as a verification of the same two texts at the same
     threshold gave it (last night's), or None: a known pair is not verified again, and a block whose pairs are all
@@ -312,15 +313,13 @@ def near_duplicate_pairs(
         del signatures
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement, known, lengths)
         blocks = pool.map_unordered(_verify_counted, jobs) if pool else map(_verify_counted, jobs)
+        progress = Progress("dedup: near-duplicate candidates verified", len(candidates), log, unit="pairs")
         pairs: list[tuple[int, int, float]] = []
-        done = 0
         for block, size in blocks:
             pairs.extend(pair for pair in block if pair[2] >= threshold)
             if verified is not None:
                 verified.extend(block)
-            done += size
-            if progress is not None:
-                progress(done, len(candidates))
+            progress.advance(size)
         return sorted(pairs)
 
 
