@@ -108,15 +108,6 @@ def pages_distinct_vs_current(
     return distinct_vs_current(before if same_as_current and before else page_distinctness(candidate), before, policy)
 
 
-def records_distinct_vs_current(
-    candidate: Path, current: Path | None, policy: GatePolicy, same_as_current: bool = False
-) -> CheckOutcome:
-    """distinct_vs_current for a record version (parsed_pages): its records' titles, then their texts.
-    ``same_as_current``: the caller knows the candidate's titles and texts are the current's (measured once)."""
-    before = record_distinctness(current) if current is not None else None
-    return distinct_vs_current(before if same_as_current and before else record_distinctness(candidate), before, policy)
-
-
 def page_distinctness(raw_pages: Path) -> list[Distinctness]:
     """Titles and bodies of a raw_pages file's usable HTML pages (titles first: the cause then shows the title)."""
     titles, bodies = DistinctValues("title"), DistinctValues("body", preview=False)

@@ -11,8 +11,9 @@ from corpus_pipeline.quality.checks import GatePolicy, refusal_cause
 from corpus_pipeline.quality.crawl import judge_crawl
 from corpus_pipeline.quality.distinct import (
     DistinctValues,
+    distinct_vs_current,
     pages_distinct_vs_current,
-    records_distinct_vs_current,
+    record_distinctness,
 )
 
 NOW = datetime(2026, 11, 28, tzinfo=UTC)
@@ -85,12 +86,12 @@ def test_a_fall_within_the_policy_passes_and_one_beyond_is_refused(tmp_path):
 def test_parsed_pages_sharing_one_text_under_their_own_titles_are_refused(tmp_path):
     current = records(Warehouse(tmp_path / "current"), [(f"Post {n}", f"The text of post {n}.") for n in range(8)])
     outage = records(Warehouse(tmp_path / "outage"), [(f"Post {n}", "We will be back soon.") for n in range(8)])
-    outcome = records_distinct_vs_current(outage, current, GatePolicy())
+    outcome = distinct_vs_current(record_distinctness(outage), record_distinctness(current), GatePolicy())
     assert outcome.cause == (
         "8 of 8 pages share one text (a soft outage?): distinct texts 1 of 8, 8 of 8 in the current version "
         "(max_distinct_drop_share 50%)"
     )
-    assert records_distinct_vs_current(current, current, GatePolicy()).passed
+    assert distinct_vs_current(record_distinctness(current), record_distinctness(current), GatePolicy()).passed
 
 
 def test_distinct_values_count_a_missing_value_as_one_and_preview_the_commonest():
@@ -102,14 +103,9 @@ def test_distinct_values_count_a_missing_value_as_one_and_preview_the_commonest(
     assert measure.most_common == "(none)" and measure.share == 0.75
 
 
-def test_pages_and_records_known_to_be_the_current_ones_are_measured_once_with_the_same_outcome(tmp_path):
-    # An unchanged night: the caller knows the candidate holds the current version's pages (records), one for one.
+def test_pages_known_to_be_the_current_ones_are_measured_once_with_the_same_outcome(tmp_path):
+    # An unchanged night: the caller knows the candidate holds the current version's pages, one for one.
     bodies = [page(f"Post {n % 4}") for n in range(10)]
     current, candidate = (crawl(Warehouse(tmp_path / name), bodies) for name in ("current", "candidate"))
     measured = pages_distinct_vs_current(candidate, current, GatePolicy())
     assert pages_distinct_vs_current(candidate, current, GatePolicy(), same_as_current=True) == measured
-    rows = [(f"Post {n % 4}", f"Text {n % 3}") for n in range(10)]
-    current, candidate = (records(Warehouse(tmp_path / f"records_{name}"), rows) for name in ("current", "candidate"))
-    measured = records_distinct_vs_current(candidate, current, GatePolicy())
-    assert measured.metadata["distinct_text_share"] == 0.3
-    assert records_distinct_vs_current(candidate, current, GatePolicy(), same_as_current=True) == measured
