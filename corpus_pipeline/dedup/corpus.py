@@ -37,7 +37,7 @@ _DECISION_COLUMNS = [
 
 
 class _Texts(Sequence[str]):
-    """Some rows of a text column, read on demand (no copies of the texts)."""
+    """Some rows of a text column, read on demand (no copies of the texts), by index (no slices)."""
 
     def __init__(self, column: pl.Series, rows: list[int]) -> None:
         self.column, self.rows = column, rows
@@ -46,8 +46,6 @@ class _Texts(Sequence[str]):
         return len(self.rows)
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self.column[row] or "" for row in self.rows[index]]
         return self.column[self.rows[index]] or ""
 
     def __iter__(self) -> Iterator[str]:
@@ -150,7 +148,7 @@ def deduplicate(
 
 class _Forms(Sequence[bytes]):
     """The texts' normalized forms (content_keys_signatures_and_forms'), made when first read for a text whose keys
-    came from the memo."""
+    came from the memo; by index (no slices)."""
 
     def __init__(self, forms: list[bytes | None], texts: _Texts) -> None:
         self.forms, self.texts = forms, texts
@@ -159,8 +157,6 @@ class _Forms(Sequence[bytes]):
         return len(self.forms)
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
         form = self.forms[index]
         if form is None:
             paragraphs = normalize_paragraphs(self.texts[index])  # as content_keys_signatures_and_forms'
