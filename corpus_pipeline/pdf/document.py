@@ -203,13 +203,16 @@ def _page_text(reader: PdfReader, index: int) -> str:
         return ""
 
 
-def _metadata_text(reader: PdfReader, field: str) -> str | None:
+def _metadata(reader: PdfReader, field: str) -> object:
+    """A field of the document's information dictionary; None when it is missing or unreadable."""
     try:
-        value = getattr(reader.metadata, field, None) if reader.metadata else None
+        return getattr(reader.metadata, field, None) if reader.metadata else None
     except (PyPdfError, ValueError, TypeError, KeyError):
         return None
-    value = " ".join(str(value).split()) if value else ""
-    return value or None
+
+
+def _metadata_text(reader: PdfReader, field: str) -> str | None:
+    return " ".join(str(_metadata(reader, field) or "").split()) or None
 
 
 def _document_title(reader: PdfReader, texts: list[str], url: str) -> str:
@@ -226,14 +229,8 @@ def _document_title(reader: PdfReader, texts: list[str], url: str) -> str:
 def _document_date(
     reader: PdfReader, fields: tuple[str, ...] = ("modification_date", "creation_date")
 ) -> datetime | None:
-    for field in fields:
-        try:
-            value = getattr(reader.metadata, field, None) if reader.metadata else None
-        except (PyPdfError, ValueError, TypeError, KeyError):
-            value = None
-        if isinstance(value, datetime):
-            return to_utc(value)
-    return None
+    dates = (_metadata(reader, field) for field in fields)
+    return next((to_utc(date) for date in dates if isinstance(date, datetime)), None)
 
 
 def _canonical(url: str) -> str:
