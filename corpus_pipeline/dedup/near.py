@@ -12,7 +12,7 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from functools import partial
 from itertools import chain, groupby, islice, repeat
 from typing import Any, TypeVar
@@ -323,16 +323,11 @@ def near_duplicate_pairs(
         return sorted(pairs)
 
 
-@contextmanager
-def worker_pool(workers: int, size: int) -> Iterator[WorkerPool | None]:
+def worker_pool(workers: int, size: int) -> AbstractContextManager[WorkerPool | None]:
     """The processes that :func:`near_duplicate_pairs` and :func:`map_text_blocks` share for ``size`` texts: None
     (work in this process) below ``PARALLEL_FROM`` texts or with one worker."""
-    if workers <= 1 or size <= PARALLEL_FROM:
-        yield None
-        return
     # Fresh interpreters: a fork of the corpus step would map its memory again in each worker's RSS.
-    with WorkerPool(workers) as pool:
-        yield pool
+    return WorkerPool(workers) if workers > 1 and size > PARALLEL_FROM else nullcontext()
 
 
 def map_text_blocks(
