@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
-from functools import partial
+from functools import cache, partial
 from itertools import chain, groupby, islice, repeat
 from typing import Any, TypeVar
 
@@ -650,20 +650,13 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     value below it), in the order given; its texts are a sequence or a dict, by index, and a pair it scores already
     takes that score. A pair whose texts the block's passed pairs already join is not verified."""
     candidates, texts, prepare, threshold, scores = job
-    prepared: dict[int, tuple[str, tuple[np.ndarray, np.ndarray]]] = {}
     joined: dict[int, int] = {}  # union-find over the block's texts
-    paragraphs: dict[str, _Paragraphs] = {}  # by prepared text: its paragraphs and the searches against them
+    paragraphs_of = cache(_paragraphs_of)  # by prepared text: its paragraphs and the searches against them
 
-    def paragraphs_of(prepared_text: str) -> _Paragraphs:
-        if prepared_text not in paragraphs:
-            paragraphs[prepared_text] = _paragraphs_of(prepared_text)
-        return paragraphs[prepared_text]
-
+    @cache
     def text(index: int) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
-        if index not in prepared:
-            normalized = prepare(texts[index])
-            prepared[index] = normalized, _characters(normalized)
-        return prepared[index]
+        normalized = prepare(texts[index])
+        return normalized, _characters(normalized)
 
     def root(index: int) -> int:
         while joined.get(index, index) != index:
