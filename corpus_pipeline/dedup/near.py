@@ -134,9 +134,8 @@ def _line_words(text: str) -> Iterator[bytes]:
 
 
 def _similarity(
-    a: str, b: str, threshold: float, ratio_bound: float,
-    paragraphs: Callable[[str], _Paragraphs] | None = None,
-    ratio: Callable[[str, str, float, float], float] | None = None,
+    a: str, b: str, threshold: float, ratio_bound: float, paragraphs: Callable[[str], _Paragraphs],
+    ratio: Callable[[str, str, float, float], float],
 ) -> float:
     """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
 
@@ -148,20 +147,18 @@ def _similarity(
     ``ratio_bound`` is an upper bound of the texts' normalized Indel similarity (:func:`_ratio_bound`, or 1.0);
     ``paragraphs`` gives a text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its
     other pairs), and ``ratio`` stands for :func:`_ratio` (a block's, which may know the answer from other pairs)."""
-    _ratio_of = ratio or _ratio
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
-    target = paragraphs or _paragraphs_of
     if a.count("\n") < 1 or b.count("\n") < 1:
-        return _ratio_of(a, b, threshold, ratio_bound)
-    forward = _aligned(target(a).lines, target(b), threshold)
-    aligned = min(forward, _aligned(target(b).lines, target(a), threshold)) if forward >= threshold else forward
+        return ratio(a, b, threshold, ratio_bound)
+    forward = _aligned(paragraphs(a).lines, paragraphs(b), threshold)
+    aligned = min(forward, _aligned(paragraphs(b).lines, paragraphs(a), threshold)) if forward >= threshold else forward
     # The direct ratio counts only where it beats the alignment: with the alignment as its cutoff, rapidfuzz
     # computes it only near the diagonal (copies of one page align within a point of their ratio: a band a tenth
     # of the threshold's, where most of the verification's time went).
-    return max(aligned, _ratio_of(a, b, max(threshold, aligned), ratio_bound))
+    return max(aligned, ratio(a, b, max(threshold, aligned), ratio_bound))
 
 
 def _paragraphs_of(text: str) -> _Paragraphs:

@@ -20,6 +20,8 @@ from corpus_pipeline.dedup.near import (
     _Distances,
     _guided_sizes,
     _Paragraphs,
+    _paragraphs_of,
+    _ratio,
     _ratio_bound,
     _reads_texts,
     _similarity,
@@ -40,7 +42,7 @@ PARAGRAPHS = st.lists(st.lists(WORDS, min_size=1, max_size=12).map(" ".join), mi
 def similarity(a: str, b: str, threshold: float = 0.0) -> float:
     """The near-duplicate rule on two texts, bounded by their characters as a verification block bounds it."""
     bound = _ratio_bound(_characters(a), _characters(b), len(a) + len(b)) if threshold > 0 else 1.0
-    return _similarity(a, b, threshold, bound)
+    return _similarity(a, b, threshold, bound, _paragraphs_of, _ratio)
 
 
 def shingles(text: str) -> set[bytes]:
