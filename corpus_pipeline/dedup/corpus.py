@@ -17,7 +17,7 @@ import polars as pl
 
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
-from corpus_pipeline.dedup.election import election_key
+from corpus_pipeline.dedup.election import ELECTION_COLUMNS, election_key
 from corpus_pipeline.dedup.near import (
     connected_components,
     content_keys_signatures_and_forms,
@@ -30,10 +30,7 @@ from corpus_pipeline.dedup.normalize import normalize_paragraphs
 from corpus_pipeline.dedup.reuse import DedupMemo
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 
-_DECISION_COLUMNS = [
-    "url", "canonical_url", "category", "date", "lang", "alternates", "candidate_urls", "in_sitemap", "inlinks",
-    "rel_canonical", "page_kind", "title_inlinks",
-]
+_DECISION_COLUMNS = [*ELECTION_COLUMNS, "canonical_url", "candidate_urls"]
 
 
 class _Texts(Sequence[str]):

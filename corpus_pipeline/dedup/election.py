@@ -6,6 +6,11 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 _OLDEST = datetime.min.replace(tzinfo=UTC)
+# What election_key reads of a record, besides its length.
+ELECTION_COLUMNS = (
+    "url", "rel_canonical", "category", "alternates", "lang", "in_sitemap", "inlinks", "date", "page_kind",
+    "title_inlinks",
+)
 
 
 def declares_its_own_language(record: dict) -> bool:

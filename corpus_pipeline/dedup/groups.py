@@ -8,14 +8,8 @@ import polars as pl
 
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA, RECORD_COLUMNS
 from corpus_pipeline.core.urls import DEFAULT_KEPT_QUERY_KEYS, InvalidUrlError, canonical_url
-from corpus_pipeline.dedup.election import election_key
+from corpus_pipeline.dedup.election import ELECTION_COLUMNS, election_key
 
-# What the grouping and the election read of a record (dedup.election.election_key, _key below); the texts
-# themselves stay in the collected frame, of which only the elected rows are gathered.
-_ELECTION_COLUMNS = (
-    "url", "rel_canonical", "category", "alternates", "lang", "in_sitemap", "inlinks", "date", "page_kind",
-    "title_inlinks",
-)
 # Kinds of pages that are not documents (extract/page_kind.py): out of the groups unless the website keeps them.
 NOT_DOCUMENTS = ("listing", "error_page")
 
@@ -42,10 +36,11 @@ def build_canonical_url_groups(
         not_document = pl.col("page_kind").is_in(NOT_DOCUMENTS).fill_null(False)
     else:
         not_document = pl.lit(False)
-    # Row numbers and the election's few columns, not the records: a site's texts are held once, in `frame`.
+    # Row numbers and the election's few columns (_key reads two of them), not the records: a site's texts are held
+    # once, in `frame`, of which only the elected rows are gathered.
     candidates = frame.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_row"),
-        *(c for c in _ELECTION_COLUMNS if c in columns),
+        *(c for c in ELECTION_COLUMNS if c in columns),
         length=pl.col("content").fill_null("").str.len_chars(),
         _usable=usable,
         _listing=usable & ~ignored & not_document,
