@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from lxml import etree, html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import WORD
+from corpus_pipeline.extract.text import word_count
 
 # Subtrees whose text is never a record of the list (site menus, filters, page furniture).
 _NOT_RECORDS = frozenset({
@@ -78,8 +78,8 @@ class CardGrid:
         on from one piece into the next).
         """
         if self._cards is not None:
-            return sum(len(WORD.findall(line)) for card in self._cards for line in card)
-        return len(WORD.findall("\n".join(_TEXT_PIECES(self._document))))
+            return sum(word_count(line) for card in self._cards for line in card)
+        return word_count("\n".join(_TEXT_PIECES(self._document)))
 
 
 class _LargestGrid:

@@ -26,7 +26,7 @@ import numpy as np
 from lxml import html
 
 from corpus_pipeline.extract.html_tree import text_content
-from corpus_pipeline.extract.text import WORD, line_key, reads_as_code
+from corpus_pipeline.extract.text import WORD, line_key, reads_as_code, word_count
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("models") / "line_arbiter.json"
 FORMAT = "corpus_pipeline.line_arbiter/1"
@@ -246,7 +246,7 @@ def _run_words(lines: list[str], in_reading: list[bool]) -> list[int]:
     start = 0
     for i in range(len(lines) + 1):
         if i == len(lines) or in_reading[i]:
-            run = sum(len(WORD.findall(line)) for line in lines[start:i])
+            run = sum(map(word_count, lines[start:i]))
             totals += [run] * (i - start) + ([0] if i < len(lines) else [])
             start = i + 1
     return totals
@@ -302,8 +302,8 @@ def _page_features(
     reading: str, second: str, page_type: str | None, path: str, second_words: int | None = None,
     reading_words: int | None = None,
 ) -> list[float]:
-    ours = len(WORD.findall(reading)) if reading_words is None else reading_words
-    theirs = len(WORD.findall(second)) if second_words is None else second_words
+    ours = word_count(reading) if reading_words is None else reading_words
+    theirs = word_count(second) if second_words is None else second_words
     return [
         math.log1p(ours), math.log1p(theirs), math.log((ours + 1) / (theirs + 1)),
         *(page_type == t for t in PAGE_TYPES), *(path == p for p in PATHS),

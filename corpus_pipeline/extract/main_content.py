@@ -52,6 +52,7 @@ from corpus_pipeline.extract.text import (
     contained_share,
     line_key,
     mean_words_per_line,
+    word_count,
     word_counts,
 )
 
@@ -116,7 +117,7 @@ def extract_main_content(
         # the page again, on the third of Debian handbook pages read twice, was ~1 % of the CPU of all their parses).
         fresh_document = partial(_same, document)
     second = resiliparse_main_text(text, skipped)
-    second_words = _word_count(second)  # counted once: the readings' checks and the arbiter compare with it
+    second_words = word_count(second)  # counted once: the readings' checks and the arbiter compare with it
     extracted = _read(document, fresh_document, url, page_type, second, second_words, settings)
     extracted = _arbitrated(extracted, document, second, second_words, page_type, settings)
     if page_type == "article" and settings.metadata_edge_lines > 0:
@@ -145,7 +146,7 @@ def _read(
             precise, _, counted = _checked_trafilatura(
                 document, fresh_document, url, second_words, settings.min_precise_share, settings, favor_precision=True
             )
-            precise_words = _word_count(precise) if counted is None else counted  # the fast reading's, counted there
+            precise_words = word_count(precise) if counted is None else counted  # the fast reading's, counted there
             if precise.strip() and precise_words >= settings.min_precise_share * second_words:
                 return _finished(
                     precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings, precise, precise_words
@@ -156,7 +157,7 @@ def _read(
         # Resiliparse, which parses HTML as browsers do, sees it all.
         default = read = _trafilatura(document, url)
         path = Extraction.TRAFILATURA_FULL
-        if (default_words := _word_count(default)) < settings.max_failed_share * second_words:
+        if (default_words := word_count(default)) < settings.max_failed_share * second_words:
             default, path = _merged(default, second, path, settings, None, default_words, second_words)
         if not default:
             default, path = second, Extraction.RESILIPARSE_ONLY if second else path
@@ -203,7 +204,7 @@ def _merged(
     if not missed_content(primary, second, min_words, settings, primary_count=primary_words, second_count=second_words):
         return primary, path
     merged = merged_content(primary, second)
-    return merged, Extraction.SECOND_OPINION_MERGED if _word_count(primary) else Extraction.RESILIPARSE_ONLY
+    return merged, Extraction.SECOND_OPINION_MERGED if word_count(primary) else Extraction.RESILIPARSE_ONLY
 
 
 def _finished(
@@ -222,7 +223,7 @@ def _finished(
     if cards is None:
         return MainContent(restored, path, words)
     if words is None:
-        words = _word_count(restored)
+        words = word_count(restored)
     if not _grid_joins(restored, cards, settings, words, article):
         return MainContent(restored, path, words)
     grid = _lines_of(cards.cards())
@@ -235,7 +236,7 @@ def _is_page_chrome(extracted: str, settings: ExtractionSettings) -> bool:
     """Whether a reading is a few short lines (menu entries, buttons, taglines) rather than prose."""
     lines = [line for line in extracted.split("\n") if line.strip()]
     return (
-        0 < _word_count(extracted) < settings.max_chrome_words
+        0 < word_count(extracted) < settings.max_chrome_words
         and mean_words_per_line(lines) < settings.max_chrome_words_per_line
     )
 
@@ -250,7 +251,7 @@ def _grid_around(extracted: str, grid: CardGrid | None, settings: ExtractionSett
     for card in cards:
         text = "\n".join(card)
         # A card of fewer words than that share cannot hold it (the cheap test spares most cards the count).
-        if _word_count(text) >= enough and contained_share(read, word_counts(text)) >= settings.max_read_in_one_card:
+        if word_count(text) >= enough and contained_share(read, word_counts(text)) >= settings.max_read_in_one_card:
             return None
     return grid
 
@@ -275,7 +276,7 @@ def _grid_joins(
     """Whether the page's card grid holds records the extractor left out: far more words, reading as records
     (``words``: the extraction's word count, when counted already; ``article``: an article's reading, which the grid
     must hold spread over its cards, see :func:`_grid_around`)."""
-    most = settings.min_grid_growth * (_word_count(extracted) if words is None else words)
+    most = settings.min_grid_growth * (word_count(extracted) if words is None else words)
     if article is not None:
         # An article's page holds far more words than twice the article's, so the bound below spares no article the
         # walk; once the cards are found it is their words, and spares most articles comparing them with the article's
@@ -286,7 +287,7 @@ def _grid_joins(
     if article is not None and _grid_around(article, grid, settings) is None:
         return False
     cards = grid.cards()
-    if not cards or _word_count(_lines_of(cards)) <= most:
+    if not cards or word_count(_lines_of(cards)) <= most:
         return False
     return _reads_as_records(cards, settings)
 
@@ -303,7 +304,7 @@ def _checked_trafilatura(
     if not settings.fast_trafilatura_first:
         return _trafilatura(document, url, **options), False, None
     quick = _trafilatura(document, url, fast=True, **options)
-    found = _word_count(quick)
+    found = word_count(quick)
     if found and min_share * expected <= found <= settings.max_fast_growth * max(expected, settings.min_expected_words):
         return quick, True, found
     return _trafilatura(fresh_document(), url, **options), False, None
@@ -322,7 +323,3 @@ def _trafilatura(
 
 def _same(document: html.HtmlElement) -> html.HtmlElement:
     return document
-
-
-def _word_count(text: str) -> int:
-    return len(WORD.findall(text))

@@ -51,7 +51,7 @@ from corpus_pipeline.extract.page_input import DEFAULT_BUDGET, ExtractionBudget,
 from corpus_pipeline.extract.page_kind import link_list, link_names, page_declarations
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import WORD, KeyedLines, join_blocks, line_key, normalize_whitespace
+from corpus_pipeline.extract.text import WORD, KeyedLines, join_blocks, line_key, normalize_whitespace, word_count
 
 # Elements that never hold the language content of a page (the reference's list).
 NON_CONTENT_TAGS = (
@@ -367,7 +367,7 @@ def _container_text(
     # One walk gives both: the rendered lines' plain text is the elements' element_text, line for line.
     rendering = render_elements([e for e in elements if e.getparent() is not None], options)
     held = plain_of(rendering)
-    own_words = sum(len(WORD.findall(line)) for line in held.split("\n") if line_key(line) not in template)
+    own_words = sum(word_count(line) for line in held.split("\n") if line_key(line) not in template)
     if not WORD.search(held) or not reader_agrees(held, resiliparse_main_text(text, comments), own_words):
         return None
     lines = without_headline(held.replace("\n\n", "\n"), titles, settings)
@@ -392,7 +392,7 @@ def _without_edge_lines(text: str, template: set[str], headings: set[str]) -> st
     while own and start > 0 and line_key(lines[start - 1]) in headings:
         start -= 1
     kept = "\n".join(lines[start : own[-1] + 1]) if own else ""
-    return kept if 2 * len(WORD.findall(kept)) >= len(WORD.findall(text)) else text
+    return kept if 2 * word_count(kept) >= word_count(text) else text
 
 
 def _clear(

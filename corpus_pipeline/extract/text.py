@@ -43,7 +43,24 @@ def line_key(line: str) -> str:
 
 
 def _key(line: str) -> str:
+    if line.isascii():
+        return b" ".join(_ascii_words(line.lower())).decode()
     return " ".join(WORD.findall(line.lower()))
+
+
+def word_count(text: str) -> int:
+    """The number of words (``WORD``) in ``text``."""
+    return len(_ascii_words(text)) if text.isascii() else len(WORD.findall(text))
+
+
+def _ascii_words(text: str) -> list[bytes]:
+    """``WORD.findall`` of an ASCII text, as bytes: its bytes that are no word character become spaces, and it is split
+    there (~3x faster than the regular expression, which looks up each character's Unicode class)."""
+    return text.encode().translate(_NON_WORD_AS_SPACE).split()
+
+
+# ASCII's word characters (letters, digits, '_') as they are, every other byte a space.
+_NON_WORD_AS_SPACE = bytes(c if chr(c).isascii() and (chr(c).isalnum() or chr(c) == "_") else 32 for c in range(256))
 
 
 # A page's lines are keyed ~5 times each (the template's filter, both readings, the line arbiter, the second opinion,
@@ -70,7 +87,7 @@ def contained_share(words: Counter, within: Counter) -> float:
 
 def mean_words_per_line(lines: list[str]) -> float:
     """Average number of words on the given lines (0.0 for none)."""
-    return sum(len(WORD.findall(line)) for line in lines) / len(lines) if lines else 0.0
+    return sum(map(word_count, lines)) / len(lines) if lines else 0.0
 
 
 def reads_as_code(line: str) -> bool:

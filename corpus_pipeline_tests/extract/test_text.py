@@ -8,7 +8,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
-from corpus_pipeline.extract.text import KeyedLines, line_key
+from corpus_pipeline.extract.text import KeyedLines, line_key, word_count
 
 NOTICE = "Colour and model availability may vary depending on country, region or carrier."
 QUESTION = "Which dish from your childhood would you still cook for friends today?"
@@ -105,3 +105,11 @@ def test_a_line_key_is_its_lower_cased_words_whether_remembered_or_not(lines):
     # Asked twice: the second answer of a remembered key is the first one's.
     for line in lines + lines:
         assert line_key(line) == " ".join(re.findall(r"\w+", line.lower()))
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=300) | st.text(max_size=300))
+def test_the_words_of_an_ascii_text_or_any_other_are_those_of_the_regular_expression(text):
+    # ASCII texts take a faster path (their bytes split), the others the expression itself.
+    assert word_count(text) == len(re.findall(r"\w+", text))
+    assert line_key(text) == " ".join(re.findall(r"\w+", text.lower()))
+
