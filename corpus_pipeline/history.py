@@ -8,7 +8,7 @@ Usage::
     python -m corpus_pipeline.history demo --roll-back raw_pages --to 20261124T020000123456Z-a1b2c3
 
 ``--roll-back all`` moves every asset to the versions of one earlier run (the newest run that published all five,
-before the newest current version), or changes nothing. A roll-back first checks the file it restores (readable
+or kept some current instead of writing them again, before the newest current version), or changes nothing. A roll-back first checks the file it restores (readable
 Parquet with the rows the ledger recorded) and refuses a damaged one.
 
 A roll-back is recorded in Dagster (a materialization of the partition, with the version it restored)
@@ -97,8 +97,9 @@ def _versions_of_earlier_run(histories: dict[str, PartitionHistory]) -> dict[str
     by_run: dict[str, dict[str, Version]] = {}
     for asset, history in histories.items():
         for version in history.versions():
-            if version.state is VersionState.PUBLISHED and version.run_id is not None:
-                by_run.setdefault(version.run_id, {})[asset] = version
+            if version.state is VersionState.PUBLISHED:
+                for run in history.runs_of(version):  # a version kept by a later run is that run's too
+                    by_run.setdefault(run, {})[asset] = version
     complete = {run: versions for run, versions in by_run.items() if len(versions) == len(histories)}
     earlier = [versions for versions in complete.values() if max(v.id for v in versions.values()) < newest_current]
     if not earlier:

@@ -5,13 +5,13 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
-from corpus_pipeline.assets.incremental import asset_code_version, open_kept, publish_version_memo
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, publish_version_memo
+from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups, grouped_columns
-from corpus_pipeline.dedup.reuse import GROUPS_MEMO, GROUPS_MEMO_SCHEMA, memo_table, records_key, with_nightly_columns
+from corpus_pipeline.dedup.reuse import GROUPS_MEMO, GROUPS_MEMO_SCHEMA, memo_table, records_key
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import UNIQUE_CANONICAL_URLS, judge_records, unique_canonical_urls
@@ -39,8 +39,8 @@ def canonical_url_groups(
     warehouse: ParquetWarehouse,
 ):
     """One row per canonical URL: its candidate URLs and the elected record (urls_to_ignore, listings and error pages
-    dropped here, unless the website's registry entry keeps its listings). A night whose records (their fetch times
-    aside) are those the current version was grouped from keeps its groups (``groups_reused``)."""
+    dropped here, unless the website's registry entry keeps its listings). A night whose records are those the current
+    version was grouped from keeps that version (``groups_reused``) and writes none."""
     store = warehouse.open()
     website = context.partition_key
     records = pl.concat(
@@ -54,29 +54,32 @@ def canonical_url_groups(
     with store.history(ASSET, website).lock() as history, store.history(GROUPS_MEMO, website).lock() as memo:
         frame = grouped_columns(records)
         inputs = frame.height
-        # Grouping is a function of the set of records: a night whose records are last night's keeps its groups.
+        # Grouping is a function of the set of records: a night whose records are the current version's keeps it.
         key = records_key(frame, settings)
         current = history.current_file()
-        kept = open_kept(context, history, memo, key, current, "groups_version") if key is not None else None
-        if kept is not None:
-            groups, counts = with_nightly_columns(kept.records, frame, on="url"), kept.counts
-        else:
-            groups, counts = build_canonical_url_groups(
-                frame.lazy(),
-                urls_to_ignore=crawler_config.urls_to_ignore,
-                keep_query_keys=crawler_config.keep_query_keys,
-                keep_listings=keep_listings,
-            )
+        kept = kept_counts(context, history, memo, key, "groups_version")
+        if kept is not None and current is not None:
+            del frame
+            outcomes = judge_records(current, current, inputs, warehouse.gate_policy(), with_errors=False)
+            outcomes.append(unique_canonical_urls(current))
+            metadata = {**kept, "groups_reused": True}
+            yield from keep_current_if_good(context, history, current, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW,
+                                            metadata)
+            return
+        groups, counts = build_canonical_url_groups(
+            frame.lazy(),
+            urls_to_ignore=crawler_config.urls_to_ignore,
+            keep_query_keys=crawler_config.keep_query_keys,
+            keep_listings=keep_listings,
+        )
         del frame
         with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(groups)
-        if key is not None:
-            table = memo_table(key, version.version_id, counts, GROUPS_MEMO_SCHEMA)
-            publish_version_memo(memo, table, context.run.run_id)
+        publish_version_memo(memo, memo_table(key, version.version_id, counts, GROUPS_MEMO_SCHEMA), context.run.run_id)
         del groups
         return_freed_memory()  # every record of the website went through this process
 
         outcomes = judge_records(version.path, current, inputs, warehouse.gate_policy(), with_errors=False)
         outcomes.append(unique_canonical_urls(version.path))
-        metadata = {**counts, "groups_reused": kept is not None}
+        metadata = {**counts, "groups_reused": False}
         yield from publish_if_good(context, history, version, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW, metadata)

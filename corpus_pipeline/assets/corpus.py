@@ -1,6 +1,8 @@
 """corpus: the final deduplicated corpus of a website."""
 
 import time
+from pathlib import Path
+from typing import Any
 
 import dagster as dg
 
@@ -8,12 +10,12 @@ from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.incremental import (
     asset_code_version,
+    kept_counts,
     open_dedup_memo,
-    open_kept,
     publish_dedup_memo,
     publish_version_memo,
 )
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
@@ -23,10 +25,9 @@ from corpus_pipeline.dedup.reuse import (
     DedupMemo,
     inputs_key,
     memo_table,
-    with_nightly_columns,
 )
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
+from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, CheckOutcome
 from corpus_pipeline.quality.records import (
     NO_EMPTY_CONTENT,
     NO_IGNORED_URLS,
@@ -69,36 +70,40 @@ def corpus(
         store.history(CORPUS_MEMO, website).lock() as memo,
         store.history(DEDUP_MEMO, website).lock() as dedup_memo,
     ):
-        # Deduplication is a function of its input: a night whose records are last night's keeps last night's corpus.
+        # Deduplication is a function of its input: a night whose records are the current corpus's keeps it.
         key = inputs_key(groups, settings)
         current = history.current_file()
-        kept = open_kept(context, history, memo, key, current)
-        started = time.monotonic()
-        known: dict[str, int] = {}
-        if kept is not None:
+        kept = kept_counts(context, history, memo, key)
+        if kept is not None and current is not None:
             context.log.info(f"dedup: the {groups.height:,} records are those of the current version: kept")
-            records, counts = with_nightly_columns(kept.records, groups), kept.counts
-        else:
-            # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the
-            # parse, and a night that keeps its corpus needs neither.
-            from corpus_pipeline.dedup.corpus import deduplicate
+            inputs = groups.height
+            del groups
+            yield from keep_current_if_good(
+                context, history, current, _judged(current, current, inputs, crawler_config, warehouse),
+                CORPUS_SCHEMA, PREVIEW, {**kept, "dedup_reused": True},
+            )
+            return
+        # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the
+        # parse, and a night that keeps its corpus needs neither.
+        from corpus_pipeline.dedup.corpus import deduplicate
 
-            # What the last deduplication learned of its texts and pairs spares their keys and verifications.
-            last = open_dedup_memo(context, dedup_memo, settings)
-            learned = DedupMemo({}, {})
-            context.log.info(
-                f"dedup: {groups.height:,} records, exact then near duplicates"
-                + (f" ({len(last.keys):,} texts and {len(last.scores):,} pairs known)" if last else "")
-            )
-            records, counts = deduplicate(
-                groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
-                log=context.log.info, memo=last, learned=learned,
-            )
-            publish_dedup_memo(dedup_memo, learned, settings, context.run.run_id)
-            known = {
-                "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
-                "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
-            }
+        # What the last deduplication learned of its texts and pairs spares their keys and verifications.
+        started = time.monotonic()
+        last = open_dedup_memo(context, dedup_memo, settings)
+        learned = DedupMemo({}, {})
+        context.log.info(
+            f"dedup: {groups.height:,} records, exact then near duplicates"
+            + (f" ({len(last.keys):,} texts and {len(last.scores):,} pairs known)" if last else "")
+        )
+        records, counts = deduplicate(
+            groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
+            log=context.log.info, memo=last, learned=learned,
+        )
+        publish_dedup_memo(dedup_memo, learned, settings, context.run.run_id)
+        known = {
+            "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
+            "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
+        }
         seconds = time.monotonic() - started
         rate = groups.height / max(seconds, 1e-9)
         context.log.info(
@@ -111,11 +116,18 @@ def corpus(
         del records, groups
         return_freed_memory()  # every text of the website went through this process as Python objects
 
-        outcomes = judge_records(version.path, current, inputs, warehouse.gate_policy(), with_errors=False)
-        outcomes += [
-            unique_canonical_urls(version.path),
-            no_ignored_urls(version.path, crawler_config.urls_to_ignore),
-            no_empty_content(version.path),
-        ]
-        metadata = {**counts, **known, "dedup_records_per_s": round(rate, 1), "dedup_reused": kept is not None}
+        outcomes = _judged(version.path, current, inputs, crawler_config, warehouse)
+        metadata: dict[str, Any] = {**counts, **known, "dedup_records_per_s": round(rate, 1), "dedup_reused": False}
         yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, metadata)
+
+
+def _judged(
+    path: Path, current: Path | None, inputs: int, crawler_config: CrawlerConfig, warehouse: ParquetWarehouse
+) -> list[CheckOutcome]:
+    """The corpus checks of the version at ``path`` beside the ``current`` one, from ``inputs`` records."""
+    outcomes = judge_records(path, current, inputs, warehouse.gate_policy(), with_errors=False)
+    return outcomes + [
+        unique_canonical_urls(path),
+        no_ignored_urls(path, crawler_config.urls_to_ignore),
+        no_empty_content(path),
+    ]

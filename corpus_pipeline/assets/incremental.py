@@ -15,7 +15,7 @@ import pyarrow as pa
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.versions import PartitionHistory
-from corpus_pipeline.dedup.reuse import DEDUP_MEMO_SCHEMA, DedupMemo, KeptVersion, dedup_memo, kept_version
+from corpus_pipeline.dedup.reuse import DEDUP_MEMO_SCHEMA, DedupMemo, dedup_memo, kept_version_counts
 from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
 from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
@@ -92,16 +92,16 @@ def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: 
     memo.publish(version.version_id)
 
 
-def open_kept(
+def kept_counts(
     context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, key: bytes,
-    current_file: Path | None, version_column: str = "corpus_version",
-) -> KeptVersion | None:
-    """The current version (``current_file``, see :func:`open_last_night`) when its memo says it was computed from
-    records whose key is ``key`` (dedup/reuse.py: corpus, canonical_url_groups); None on a full night."""
+    version_column: str = "corpus_version",
+) -> dict[str, int] | None:
+    """The counts of the current version when its memo says it was computed from records whose key is ``key``
+    (dedup/reuse.py: corpus, canonical_url_groups): the night keeps it. None otherwise, and on a full night."""
     if full_night(context):
         return None
     current = history.current()
-    return kept_version(memo.current_file(), current_file, current.id if current else None, key, version_column)
+    return kept_version_counts(memo.current_file(), current.id if current else None, key, version_column)
 
 
 def open_dedup_memo(context: dg.AssetExecutionContext, memo: PartitionHistory, settings: str) -> DedupMemo | None:

@@ -13,6 +13,7 @@ from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, publish_memo
 from corpus_pipeline.assets.publishing import (
     asset_check_specs,
+    keep_current_if_good,
     known_distinctness,
     publish_if_good,
     remember_distinctness,
@@ -105,9 +106,15 @@ def parsed_pages(
                 kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
             last_night.close()
             return_freed_memory()
-            with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
-                write_with_page_kinds(version, draft, kinds)
-            publish_memo(memo, Path(scratch), version.version_id, kinds_input, context.run.run_id)
+            # Every record and kind the current version's: that version stands, and so does its memo.
+            kept = (
+                current is not None and current_version is not None and kinds_reused
+                and night.holds_records_of(current_version.rows)
+            )
+            if not kept:
+                with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
+                    write_with_page_kinds(version, draft, kinds)
+                publish_memo(memo, Path(scratch), version.version_id, kinds_input, context.run.run_id)
         survey = night.survey
         # Which element of the website's template its documents were read from (extract/content_container.py):
         # "none" when its pages agree on none and each page is read alone.
@@ -116,6 +123,13 @@ def parsed_pages(
         counts["page_kinds_reused"] = kinds_reused
 
         policy = warehouse.gate_policy()
+        if kept:
+            assert current is not None and current_version is not None
+            standing = known_distinctness(history, current_version.id) or record_distinctness(current)
+            outcomes = judge_records(current, current, pages, policy)
+            outcomes.append(distinct_vs_current(standing, standing, policy))
+            yield from keep_current_if_good(context, history, current, outcomes, RECORD_SCHEMA, PREVIEW, counts)
+            return
         outcomes = judge_records(version.path, current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
         # and shows here, where most records share one main text.
@@ -155,7 +169,7 @@ def _html_page(row: dict, body: bytes) -> HtmlPage:
         url=row["final_url"] or row["url"],
         body=body,
         content_type=row["content_type"],
-        fetched_at=row["fetched_at"],
+        fetched_at=row["body_fetched_at"],
         sitemap_lastmod=row["sitemap_lastmod"],
         http_last_modified=row["last_modified"],
         category=row["category"],

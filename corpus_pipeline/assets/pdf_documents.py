@@ -7,7 +7,7 @@ import dagster as dg
 from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import pdf_documents_version
 from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_pdf_memo
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
 from corpus_pipeline.assets.reporting import count_values, declared_metadata
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
@@ -15,7 +15,7 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
 from corpus_pipeline.extract.site_links import SitemapListing, page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.pdf.reuse import NIGHTLY_COLUMNS, PDF_MEMO, pdf_key
+from corpus_pipeline.pdf.reuse import PDF_MEMO, pdf_key
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
@@ -62,6 +62,13 @@ def pdf_documents(
         # A PDF whose body and reading settings are unchanged since the current version keeps its records: no
         # second OCR (pdf/reuse.py).
         current = history.current_file()
+        standing = history.current()
+        if not pdfs and current is not None and standing is not None and standing.rows == 0:
+            # No PDF tonight, none in the current version: that version is the night's.
+            outcomes = judge_records(current, current, pdfs, warehouse.gate_policy())
+            counts: dict[str, int | float] = {"pdfs_reused": 0, "pdfs_read": 0}
+            yield from keep_current_if_good(context, history, current, outcomes, RECORD_SCHEMA, PREVIEW, counts)
+            return
         last_night = open_last_pdfs(context, history, memo, current)
         progress = Progress("PDFs", pdfs, context.log.info, unit="PDFs")
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
@@ -70,8 +77,7 @@ def pdf_documents(
                 kept = last_night.kept(url, key)
                 records = kept() if kept else _pdf_records(context, row, website.name, website.default_lang, settings)
                 for record in records:
-                    nightly = {column: row[column] for column in NIGHTLY_COLUMNS}
-                    version.write(record | nightly | {"in_sitemap": page_key(record["url"]) in listed})
+                    version.write(record | {"in_sitemap": page_key(record["url"]) in listed})
                 last_night.remember(url, key, records, kept is not None)
                 progress.advance()
         last_night.close()
@@ -94,7 +100,7 @@ def _pdf_records(context: dg.AssetExecutionContext, row: dict, website: str, def
             row["body"],
             url=url,
             website=website,
-            fetched_at=row["fetched_at"],
+            fetched_at=row["body_fetched_at"],
             category=row["category"],
             default_lang=default_lang,
             settings=settings,
@@ -117,7 +123,7 @@ def _unreadable(website: str, url: str, row: dict, reason: str) -> dict:
         "h2": [],
         "kind": "pdf",
         "category": row["category"],
-        "fetched_at": row["fetched_at"],
+        "fetched_at": row["body_fetched_at"],
         "alternates": [],
         "error": reason,
     }

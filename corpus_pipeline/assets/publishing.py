@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -78,6 +79,28 @@ def publish_if_good(
     )
 
 
+def keep_current_if_good(
+    context: dg.AssetExecutionContext,
+    history: PartitionHistory,
+    path: Path,
+    outcomes: Sequence[CheckOutcome],
+    schema: pa.Schema,
+    preview_columns: Sequence[str],
+    counts: Mapping[str, Any] | None = None,
+) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
+    """Report the current version (its file at ``path``) as the night's, without writing a new one: the night's
+    output would be that very version (its inputs are the ones it was made from). ``outcomes`` judge it as it stands;
+    a blocking one that fails fails the run with its cause and leaves it current, for there is nothing better."""
+    current = history.current()
+    if current is None:
+        raise ValueError(f"{history.location()} has no current version to keep")
+    asset, website = context.asset_key.to_user_string(), context.partition_key
+    yield from _publish_or_fail(
+        history, current.id, outcomes, f"{asset} for '{website}'",
+        lambda: partition_metadata(path, schema, preview_columns, counts), publish=False, run_id=context.run.run_id,
+    )
+
+
 def publish_whole_if_good(
     context: dg.AssetExecutionContext,
     history: PartitionHistory,
@@ -96,28 +119,37 @@ def _publish_or_fail(
     outcomes: Sequence[CheckOutcome],
     label: str,
     metadata: Callable[[], Mapping[str, Any]],
+    publish: bool = True,
+    run_id: str | None = None,
 ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
+    """Publish ``version_id`` (or, with ``publish`` False, keep it for run ``run_id``: it is the current version)
+    when no blocking outcome failed; otherwise refuse it (a new one) and fail with the cause."""
     results = [_check_result(outcome) for outcome in outcomes]
     cause = refusal_cause(outcomes)
     previous = history.current()
     if cause is not None:
-        history.refuse(version_id, cause)
+        if publish:
+            history.refuse(version_id, cause)
         yield from results
         raise dg.Failure(
             description=f"{label}: {cause}",
             metadata={
-                "refused_version": version_id,
+                "refused_version" if publish else "kept_version": version_id,
                 "current_version": previous.id if previous else "none",
                 "refused_path": dg.MetadataValue.path(history.uri_of(version_id)),
             },
             allow_retries=False,  # the same inputs (a crawl: the same broken night) would be refused again
         )
-    history.publish(version_id)
+    if publish:
+        history.publish(version_id)
+    elif run_id is not None:
+        history.keep_for_run(version_id, run_id)
     published = {
         **metadata(),
         "path": dg.MetadataValue.path(history.current_uri()),
         "version": version_id,
         "previous_version": previous.id if previous else "none",
+        "version_kept": not publish,
     }
     yield dg.MaterializeResult(metadata=published, check_results=results)
 

@@ -46,6 +46,11 @@ RAW_PAGES_COLUMN_DOCS = MappingProxyType(
             "Seconds the URL's requests waited for the host's pace (requests in flight, delay between starts) before "
             "they could start, retries and redirect hops included; null in partitions written before the column."
         ),
+        "body_fetched_at": (
+            "When the crawl first fetched the body as it is (UTC): this row's fetched_at for a new body, an earlier "
+            "crawl's for the same one (a 304, an unchanged sitemap lastmod, the same bytes again); null without a "
+            "body, and in partitions written before the column."
+        ),
     }
 )
 
@@ -66,7 +71,10 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "lang": "Two-letter language: the page's, its hreflang, or detected; the website default last.",
         "category": "The website's registry category, or 'external' for pages off the website.",
         "kind": "html, pdf (text layer) or pdf_ocr (Tesseract).",
-        "fetched_at": "When the document was fetched (UTC).",
+        "fetched_at": (
+            "When the crawl first fetched the document as it is (UTC): raw_pages' body_fetched_at. A night that finds "
+            "it unchanged does not move it."
+        ),
         "alternates": "hreflang translations of the page: {lang, url}.",
         "rel_canonical": "The page's same-host <link rel=canonical>, null when absent.",
         "error": "Why the record has no usable text; null when fine.",

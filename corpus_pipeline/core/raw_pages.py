@@ -39,8 +39,12 @@ DOCUMENT_COLUMNS = (
     "hreflang",
     "indexable",
     "fetched_at",
+    "body_fetched_at",
     "body",
 )
+# A column added to raw_pages later, read from another in a partition written before it: its bodies were fetched when
+# its rows were decided.
+_READ_BEFORE_ADDED = {"body_fetched_at": "fetched_at"}
 
 
 def count_documents(path: Path, kind: str) -> int:
@@ -63,8 +67,13 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
     other (what boilerplate learning wants) without ever sorting the whole website in memory. With ``body=False``
     the bodies are not read: each document has its ``row`` in the file instead, for :class:`DocumentBodies`.
     """
-    columns = [name for name in DOCUMENT_COLUMNS if body or name != "body"]
-    for number, batch in enumerate(_batches(pq.ParquetFile(path), batch_rows, columns)):
+    parquet = pq.ParquetFile(path)
+    present = parquet.schema_arrow.names
+    sources = {
+        name: name if name in present else _READ_BEFORE_ADDED[name]
+        for name in DOCUMENT_COLUMNS if body or name != "body"
+    }
+    for number, batch in enumerate(_batches(parquet, batch_rows, sorted(set(sources.values())))):
         # Only the small key columns are filtered and sorted, and each selected row is converted straight from the
         # batch: filtering, sorting and converting the whole batch held its bodies four times at once (reading the
         # Debian handbook's pages peaked 109 MiB above the process's imports with batches of 512 rows).
@@ -74,7 +83,7 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
             continue
         keys = batch.select(["final_url", "url"]).take(selected)
         order = selected.take(pc.sort_indices(keys, sort_keys=[("final_url", "ascending"), ("url", "ascending")]))
-        readers = [(name, value_reader(batch.column(name))) for name in columns]
+        readers = [(name, value_reader(batch.column(source))) for name, source in sources.items()]
         indexes = order.to_pylist()
         del selected, keys, order
         # Each row is converted as it is asked for: converting the whole batch first held its bodies twice, as

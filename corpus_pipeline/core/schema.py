@@ -37,6 +37,7 @@ RAW_PAGES_SCHEMA = pa.schema(
         pa.field("body", pa.large_binary()),
         pa.field("robots", pa.string()),  # crawl/robots_meta.py
         pa.field("pace_wait_s", pa.float64()),  # crawl/throttle.py
+        pa.field("body_fetched_at", UTC_TIMESTAMP),  # when the body was first fetched as it is
     ]
 )
 

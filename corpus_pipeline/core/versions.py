@@ -50,6 +50,9 @@ VERSIONS_DIR = "_versions"
 LEDGER_FILE = "versions.json"
 LOCK_FILE = ".lock"
 DEFAULT_KEEP_VERSIONS = 3
+# The facts of a version (record_facts) listing the runs that kept it current instead of writing one (keep_for_run),
+# the last few: a roll-back to one of them finds it.
+KEPT_BY_RUNS, KEPT_RUNS_NOTED = "kept_by_runs", 8
 LEASE_OBJECT = ".lease"
 VERSION_METADATA = "corpus-version"  # on an object store's data.parquet: the id of the version it is a copy of
 LOG = logging.getLogger(__name__)
@@ -153,6 +156,15 @@ class PartitionHistory:
     def facts(self, version_id: str, name: str) -> Any | None:
         """What :meth:`record_facts` kept of a version under ``name``, or None."""
         return self._read_ledger().facts.get(version_id, {}).get(name)
+
+    def keep_for_run(self, version_id: str, run_id: str) -> None:
+        """Note that run ``run_id`` kept the current version ``version_id`` as its output instead of writing one."""
+        runs = self.facts(version_id, KEPT_BY_RUNS) or []
+        self.record_facts(version_id, KEPT_BY_RUNS, [*runs[1 - KEPT_RUNS_NOTED:], run_id])
+
+    def runs_of(self, version: Version) -> list[str]:
+        """The runs whose output the version is: the one that wrote it, then those that kept it (keep_for_run)."""
+        return ([version.run_id] if version.run_id else []) + list(self.facts(version.id, KEPT_BY_RUNS) or [])
 
     def path_of(self, version_id: str) -> Path:
         """The Parquet file of one version."""

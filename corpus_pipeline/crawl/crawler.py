@@ -434,7 +434,7 @@ class _Crawl:
     def _fetch(self, task: CrawlTask, hop_guard: HopGuard) -> FetchResult:
         host = urlsplit(task.url).hostname or ""
         cached = self.previous.lookup(task.url) if self.previous is not None else None
-        if cached is None:
+        if cached is None or self.previous is None:
             return self.fetcher.fetch(task.url, host, task.expected, hop_guard=hop_guard)
         if (
             self.website.skip_unchanged_lastmod
@@ -445,6 +445,9 @@ class _Crawl:
         result = self.fetcher.fetch(task.url, host, task.expected, cached.conditional_headers(), hop_guard)
         if result.outcome == FetchOutcome.NOT_MODIFIED:
             return self._from_cache(task.url, cached, result)
+        if result.body is not None and result.body == self.previous.body(task.url):
+            # The same bytes again (a server that sends no validators): the document is as it was since then.
+            result.body_fetched_at = cached.body_fetched_at
         return result
 
     def _from_cache(self, url: str, cached, result: FetchResult) -> FetchResult:
@@ -455,6 +458,7 @@ class _Crawl:
         result.content_type = cached.content_type
         result.etag = result.etag or cached.etag
         result.last_modified = result.last_modified or cached.last_modified
+        result.body_fetched_at = cached.body_fetched_at
         if not result.robots_headers and cached.robots:  # a 304 need not repeat X-Robots-Tag: last time's holds
             result.robots_headers = (cached.robots,)
         return result
@@ -601,6 +605,8 @@ class _Crawl:
 
     def _row(self, task: CrawlTask, result: FetchResult) -> dict:
         keep_body = result.outcome in USABLE_OUTCOMES and result.kind in ("html", "pdf", "sitemap", "robots")
+        body = result.body if keep_body else None
+        fetched_at = result.fetched_at or datetime.now(UTC)
         return {
             "website": self.website.name,
             "url": task.url,
@@ -624,8 +630,9 @@ class _Crawl:
             "hreflang": task.hreflang,
             "indexable": task.indexable,
             "robots": result.robots,
-            "fetched_at": result.fetched_at or datetime.now(UTC),
-            "body": result.body if keep_body else None,
+            "fetched_at": fetched_at,
+            "body": body,
+            "body_fetched_at": (result.body_fetched_at or fetched_at) if body is not None else None,
         }
 
 

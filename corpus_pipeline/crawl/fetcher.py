@@ -62,6 +62,7 @@ class FetchResult:
     pace_wait_s: float = 0.0  # time spent waiting for the host's pace (crawl/throttle.py), attempts and hops included
     bytes: int = 0
     fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    body_fetched_at: datetime | None = None  # when the body was first fetched as it is (None: now, at fetched_at)
     redirect_to: str | None = None  # Location of a redirect not yet followed (never stored)
     robots_headers: tuple[str, ...] = ()  # X-Robots-Tag fields of the final response, each as sent
     robots: str | None = None  # the directives that bind us, once the crawler has read the page (crawl/robots_meta.py)

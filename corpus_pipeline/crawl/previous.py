@@ -18,9 +18,11 @@ import pyarrow.parquet as pq
 from corpus_pipeline.core.arrow_values import table_rows
 from corpus_pipeline.core.outcomes import USABLE_OUTCOMES
 
-_VALIDATOR_COLUMNS = ["url", "final_url", "outcome", "kind", "content_type", "etag", "last_modified", "sitemap_lastmod"]
+_VALIDATOR_COLUMNS = [
+    "url", "final_url", "outcome", "kind", "content_type", "etag", "last_modified", "sitemap_lastmod", "fetched_at",
+]
 # Columns added to raw_pages later: read when the partition has them (a partition written before has not).
-_LATER_COLUMNS = ["robots"]
+_LATER_COLUMNS = ["robots", "body_fetched_at"]
 _CACHED_ROW_GROUPS = 4
 
 
@@ -37,6 +39,7 @@ class CachedFetch:
     row_group: int
     row_index: int
     robots: str | None = None  # the page's robots directives last time (its X-Robots-Tag is not in a 304)
+    body_fetched_at: datetime | None = None  # when its body was first fetched as it is
 
     def conditional_headers(self) -> dict[str, str]:
         """``If-None-Match`` / ``If-Modified-Since`` for a conditional GET."""
@@ -70,6 +73,7 @@ class PreviousCrawl:
                     entries[row["url"]] = CachedFetch(
                         row["final_url"], row["kind"], row["content_type"], row["etag"],
                         row["last_modified"], row["sitemap_lastmod"], group, index, row.get("robots"),
+                        row.get("body_fetched_at") or row["fetched_at"],
                     )
         return cls(parquet, entries)
 

@@ -6,8 +6,7 @@ version was deduplicated from, with the settings and code, and that version's co
 same takes the current version's records instead of deduplicating again. The memo beside canonical_url_groups
 (``groups_memo``) holds the same of the records (parsed_pages and pdf_documents) its current version was grouped from,
 digested as a set of rows: the crawl's order of pages varies from night to night, and the grouping does not depend on
-it (the election's key ends with the URL, and a website's records have one URL each). A kept record takes tonight's
-NIGHTLY_COLUMNS, from its record by URL.
+it (the election's key ends with the URL, and a website's records have one URL each).
 
 A night with some records changed deduplicates them all again, from what the last deduplication learned of their
 texts: a second memo (``dedup_memo``) holds, by text digest, each text's content key and MinHash signature, and, by
@@ -31,9 +30,6 @@ import pyarrow as pa
 from corpus_pipeline.core.reuse import digest
 
 CORPUS_MEMO = "corpus_memo"
-# Columns that change every night while the documents do not, and that deduplication does not read: no part of the key;
-# a kept record takes tonight's value, from the input record of its canonical URL (a corpus record is one of them).
-NIGHTLY_COLUMNS = ("fetched_at",)
 CORPUS_MEMO_SCHEMA = pa.schema(
     [
         pa.field("input_key", pa.binary()),  # inputs_key of the records the version was deduplicated from
@@ -54,51 +50,30 @@ GROUPS_MEMO_SCHEMA = pa.schema(
 
 
 def inputs_key(records: pl.DataFrame, settings: str) -> bytes:
-    """A digest of ``records`` (every column but the NIGHTLY_COLUMNS, every row, in order; polars' row hashes with
-    fixed seeds) and ``settings`` (the code version, the threshold)."""
-    records = records.drop([name for name in NIGHTLY_COLUMNS if name in records.columns])
+    """A digest of ``records`` (every column, every row, in order; polars' row hashes with fixed seeds) and
+    ``settings`` (the code version, the threshold)."""
     hashes = records.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3)
     return digest(settings, str(records.height), ",".join(records.columns), hashes.to_numpy().tobytes())
 
 
-def records_key(records: pl.DataFrame, settings: str) -> bytes | None:
-    """A digest of ``records`` as a set of rows (every column but the NIGHTLY_COLUMNS, in any order) and ``settings``;
-    None when a URL has two records (tonight's NIGHTLY_COLUMNS could not be told apart by URL)."""
-    if records["url"].n_unique() != records.height:
-        return None
-    records = records.drop([name for name in NIGHTLY_COLUMNS if name in records.columns])
+def records_key(records: pl.DataFrame, settings: str) -> bytes:
+    """A digest of ``records`` as a set of rows (every column, in any order) and ``settings``."""
     hashes = np.sort(records.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3).to_numpy())
     return digest(settings, str(records.height), ",".join(records.columns), hashes.tobytes())
 
 
-@dataclass(frozen=True)
-class KeptVersion:
-    """The current version's records and counts, when its input is this night's."""
-
-    records: pl.DataFrame
-    counts: dict[str, int]
-
-
-def kept_version(
-    memo_path: Path | None, current_path: Path | None, current_version: str | None, key: bytes,
-    version_column: str = "corpus_version",
-) -> KeptVersion | None:
-    """The current version, when the memo (``version_column`` names the version it describes) says it was computed
-    from records whose key is ``key``; else None."""
-    if memo_path is None or current_path is None or current_version is None:
+def kept_version_counts(
+    memo_path: Path | None, current_version: str | None, key: bytes, version_column: str = "corpus_version"
+) -> dict[str, int] | None:
+    """The counts of the current version (``current_version``), when the memo (``version_column`` names the version
+    it describes) says it was computed from records whose key is ``key``: that version is the night's output. Else
+    None."""
+    if memo_path is None or current_version is None:
         return None
     memo = pl.read_parquet(memo_path)
     if memo.height != 1 or memo["input_key"][0] != key or memo[version_column][0] != current_version:
         return None
-    return KeptVersion(pl.read_parquet(current_path), json.loads(memo["counts"][0]))
-
-
-def with_nightly_columns(kept: pl.DataFrame, tonight: pl.DataFrame, on: str = "canonical_url") -> pl.DataFrame:
-    """The kept records with tonight's NIGHTLY_COLUMNS, taken from the ``tonight`` record of each by ``on`` (the
-    canonical URL for the corpus, the URL for canonical_url_groups)."""
-    nightly = [name for name in NIGHTLY_COLUMNS if name in tonight.columns]
-    values = tonight.select(on, *nightly)
-    return kept.drop(nightly).join(values, on=on, how="left", maintain_order="left").select(kept.columns)
+    return json.loads(memo["counts"][0])
 
 
 def memo_table(key: bytes, version: str, counts: dict[str, int], schema: pa.Schema = CORPUS_MEMO_SCHEMA) -> pa.Table:

@@ -18,8 +18,9 @@ A memo, kept beside parsed_pages as a versioned partition of its own (``parse_me
   them: the pass reads them, and runs again over every record on a night when any record it reads changed; a digest
   of what it read (``kinds_key``) lets a night whose records it would read unchanged keep the version's kinds.
 
-A kept record is copied whole from the current version (whatever its columns), with what changes every night set
-again: ``fetched_at`` from the crawl, ``in_sitemap`` and ``inlinks`` from the survey.
+A kept record is copied whole from the current version (whatever its columns), with the survey's ``in_sitemap``
+and ``inlinks`` set again when the website's links or sitemaps changed. Its ``fetched_at`` is the crawl's
+``body_fetched_at``, which a night that finds the page unchanged does not move: part of the parse key like the rest.
 
 The template fingerprint takes the page's signatures from the survey's reading of it. The parse reads the page the
 same way except in two rare cases: a page longer than the extraction's ``max_chars`` (cut) or nested deeper than its
@@ -71,8 +72,6 @@ SIGNATURE_BYTES = 12
 SITE_PASS_COLUMNS = tuple(f.name for f in dataclasses.fields(SitePageKinds))
 # A record whose parse was stopped by its time budget depends on the machine's load that night: parsed again.
 UNFINISHED_ERROR_PREFIX = "extraction "
-# Record columns that change every night while the page does not: set again on a kept record.
-NIGHTLY_COLUMNS = ("fetched_at",)
 
 FACTS_SCHEMA = pa.schema(
     [
@@ -350,6 +349,7 @@ def parse_key(
         page.content_type,
         _iso(page.sitemap_lastmod),
         _iso(page.http_last_modified),
+        _iso(page.fetched_at),
         page.category,
         page.hreflang,
         language,
@@ -371,10 +371,10 @@ def records_with_reuse(
     parse: Callable[[Iterable[HtmlPage], int], Iterable[dict[str, Any]]],
     keys: PartitionWriter,
     workers: int = 2,
-) -> Iterator[tuple[dict[str, Any] | KeptRecord, dict[str, Any]]]:
-    """Each page's record, in the pages' order: ``(record, {})`` for a page parsed tonight, ``(kept, nightly)``
-    for a page whose record is kept (where it is in the current version, and tonight's NIGHTLY_COLUMNS of it, for
-    LastNight.kept_records); its parse key written to ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
+) -> Iterator[dict[str, Any] | KeptRecord]:
+    """Each page's record, in the pages' order: its dict for a page parsed tonight, a :class:`KeptRecord` (where it
+    is in the current version, for LastNight.kept_records) for a page whose record is kept; its parse key written to
+    ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
 
     ``pages`` are ``(page, body)``: ``body`` None when the page holds its body, else a loader of it, called only when
     the page is parsed (a kept page's body is never read).
@@ -384,14 +384,13 @@ def records_with_reuse(
     the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass.
     """
 
-    def plan(item: tuple[_Page, dict[str, Any]]) -> tuple[tuple[bytes, HtmlPage], Any]:
+    def plan(item: tuple[_Page, dict[str, Any]]) -> tuple[bytes, Any]:
         (page, _), row = item
         if row["url"] != page.url:
             raise ValueError(f"the survey's rows and the pages are out of step: {row['url']} and {page.url}")
         key = parse_key(page, row["body_digest"], row["language"], row["signatures"] or b"", survey.boilerplate,
                         parse_inputs)
-        light = dataclasses.replace(page, body=b"") if page.body else page  # what waits for its turn holds no body
-        return (key, light), last_night.record(page.url, key)
+        return key, last_night.record(page.url, key)
 
     def parse_pages(
         items: Iterable[tuple[_Page, dict[str, Any]]], workers: int = workers
@@ -401,16 +400,16 @@ def records_with_reuse(
 
     few = partial(parse_pages, workers=1)
     items = zip(pages, facts_rows, strict=True)
-    for (key, page), result, kept in kept_or_computed(items, plan, parse_pages, few, FEW_TO_PARSE):
+    for key, result, kept in kept_or_computed(items, plan, parse_pages, few, FEW_TO_PARSE):
         if kept:
             keys.write({"parse_key": key, "draft_values": result.draft_values})
-            yield result, {column: getattr(page, column) for column in NIGHTLY_COLUMNS}
+            yield result
             continue
         record = result
         reusable = not (record.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
         draft_values = json.dumps({column: record.get(column) for column in SITE_PASS_COLUMNS})
         keys.write({"parse_key": key if reusable else None, "draft_values": draft_values})
-        yield record, {}
+        yield record
 
 
 def row_of_facts(facts: PageFacts) -> dict[str, Any]:
@@ -521,6 +520,13 @@ class SiteParse:
     survey_s: float
     parse_s: float
     sitemaps_reused: bool = False  # last night's sitemap listing stood (the sitemaps unchanged)
+    links_kept: bool = False  # so did every page's survey facts: kept records' in_sitemap and inlinks stand
+
+    def holds_records_of(self, rows: int) -> bool:
+        """Whether the night's records are those of the current version, which has ``rows``: every one kept (none
+        more, none fewer), with the in_sitemap and inlinks it was written with. The crawl's order aside, the night
+        would write that version again."""
+        return self.links_kept and self.records.computed == 0 and self.records.kept == rows
 
     def metadata(self) -> dict[str, int | float | bool]:
         """The materialization's counts: pages kept and recomputed, and pages per second of the survey and parse."""
@@ -614,12 +620,12 @@ def parse_site(
             lambda changed, count: parse(changed, survey.boilerplate, count), keys, workers,
         )
         draft = _Draft(writer, last_night)
-        for written, (record, nightly) in enumerate(records, start=1):
+        for written, record in enumerate(records, start=1):
             if isinstance(record, KeptRecord):
                 # A kept record was written with the survey of the night its memo describes: when its pages' facts
                 # and sitemaps are tonight's, its in_sitemap and inlinks are tonight's already (and its URL need not
                 # be canonicalized for them).
-                draft.keep(record, nightly if same_links else nightly | survey.facts_for(record.url, key_of))
+                draft.keep(record, {} if same_links else survey.facts_for(record.url, key_of))
             else:
                 draft.write(record | survey.facts_for(record["url"], key_of))
             records_tally.count(isinstance(record, KeptRecord))
@@ -628,7 +634,8 @@ def parse_site(
                 # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
         draft.flush()
-    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started, listing is not None)
+    return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started, listing is not None,
+                     bool(same_links))
 
 
 def _surveyed(page: HtmlPage, body: Callable[[], bytes], sample_every: int, code_version: str) -> SurveyedPage:

@@ -30,14 +30,12 @@ PDF_MEMO_SCHEMA = pa.schema(
         pa.field("records_version", pa.string()),  # the pdf_documents version holding them
     ]
 )
-# Record columns that change every night while the PDF does not: set again on a kept record.
-NIGHTLY_COLUMNS = ("fetched_at",)
 
 
 def pdf_key(row: dict[str, Any], reading_inputs: str) -> bytes:
-    """Everything a PDF's records depend on: the raw_pages row's URL, body and facts, and ``reading_inputs`` (the
-    code version with this run's settings, the website's name and default language)."""
-    dates = (row["sitemap_lastmod"], row["last_modified"])
+    """Everything a PDF's records depend on: the raw_pages row's URL, body and facts (its dates included), and
+    ``reading_inputs`` (the code version with this run's settings, the website's name and default language)."""
+    dates = (row["sitemap_lastmod"], row["last_modified"], row["body_fetched_at"])
     return digest(
         reading_inputs,
         row["final_url"] or row["url"],

@@ -30,7 +30,7 @@ RAW_ROW = {
     "sitemap_lastmod": datetime(2020, 5, 6, tzinfo=UTC), "bytes": 2**40, "elapsed_s": 0.25, "attempts": 1,
     "error": None, "depth": 0, "referrer": None, "source": "start", "category": None, "hreflang": None,
     "indexable": True, "fetched_at": datetime(2025, 3, 1, tzinfo=UTC), "body": b"<html>\x00\xff</html>",
-    "robots": "nofollow", "pace_wait_s": 1.5,
+    "robots": "nofollow", "pace_wait_s": 1.5, "body_fetched_at": datetime(2025, 2, 1, tzinfo=UTC),
 }
 
 

@@ -49,3 +49,14 @@ def test_documents_read_without_their_bodies_are_the_same_documents_and_find_the
         {k: v for k, v in page.items() if k != "body"} for page in full
     ]
     assert [bodies.body(page["row"]) for page in light] == [page["body"] for page in full]
+
+
+def test_documents_of_a_partition_written_before_body_fetch_times_take_their_rows_fetch_times(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    older = RAW_PAGES_SCHEMA.remove(RAW_PAGES_SCHEMA.get_field_index("body_fetched_at"))
+    page = row("http://e.org/a.html", "html", "fetched", b"<p>a</p>") | {"indexable": True}
+    pq.write_table(pa.Table.from_pylist([page], schema=older), tmp_path / "old.parquet")
+    (document,) = iter_documents(tmp_path / "old.parquet", "html")
+    assert document["body_fetched_at"] == NOW

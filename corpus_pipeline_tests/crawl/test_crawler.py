@@ -281,6 +281,26 @@ def test_recrawl_sends_conditional_requests_and_reuses_bodies(fast_settings, tmp
     assert not pages_of_previous(first.lazy(), first.lazy()), "fetched pages are not known to be the previous ones"
 
 
+def test_a_body_keeps_its_first_fetch_time_until_it_changes(fast_settings, tmp_path):
+    routes = {
+        "/": Route(body=page("/same.html", "/edited.html"), etag='"v1"'),
+        "/same.html": Route(body=page(text="No validators, the same bytes each time.")),
+        "/edited.html": Route(sequence=[Response(body=page(text="First words.").encode()),
+                                        Response(body=page(text="Other words.").encode())]),
+    }
+    warehouse = Warehouse(tmp_path)
+    with LoopbackSite(routes) as site:
+        website = make_website(site.url("/"), mode="crawl")
+        previous = stored_crawl(warehouse, website, fast_settings)
+        first = by_url(pl.read_parquet(warehouse.path("raw_pages", "site")).to_dicts(), site)
+        second = by_url(list(crawl_website(website, fast_settings, previous)), site)
+    for path in ("/", "/same.html"):  # a 304, then the same bytes again
+        assert second[path]["fetched_at"] > first[path]["fetched_at"], path
+        assert second[path]["body_fetched_at"] == first[path]["body_fetched_at"] == first[path]["fetched_at"], path
+    assert second["/edited.html"]["body_fetched_at"] == second["/edited.html"]["fetched_at"]
+    assert all(row["body_fetched_at"] is None for row in second.values() if row["body"] is None)
+
+
 def _crawl_stored(website, settings, warehouse, memo_path):
     """A first crawl of ``website`` into the warehouse's raw_pages, its pages' links written to a link memo."""
     with (

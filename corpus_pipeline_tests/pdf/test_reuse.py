@@ -9,7 +9,8 @@ import pyarrow.parquet as pq
 from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs, pdf_key
 
 ROW = {"url": "http://site.test/a.pdf", "final_url": None, "body": b"%PDF-1.7 ...", "category": None,
-       "sitemap_lastmod": None, "last_modified": datetime(2026, 1, 1, tzinfo=UTC)}
+       "sitemap_lastmod": None, "last_modified": datetime(2026, 1, 1, tzinfo=UTC),
+       "body_fetched_at": datetime(2026, 2, 1, tzinfo=UTC)}
 URL = ROW["url"]
 
 

@@ -1,7 +1,8 @@
 """Incremental nights through Dagster against the demo website served on loopback (issue 44).
 
 A first night parses every page. The next night, one post edited, keeps every other page's record and survey reading
-and parses only what changed; a night with nothing changed parses nothing and keeps its groups and corpus; then a full night (the ``corpus_pipeline/full_night`` run tag) over the same stored
+and parses only what changed; a night with nothing changed parses nothing and keeps its versions of parsed_pages,
+groups and corpus (no new one); then a full night (the ``corpus_pipeline/full_night`` run tag) over the same stored
 crawl recomputes everything, and every record of parsed_pages, pdf_documents and corpus is the same, column for
 column, in the same order.
 """
@@ -18,6 +19,7 @@ from corpus_pipeline.assets.incremental import FULL_NIGHT_TAG
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.definitions import defs
 from corpus_pipeline_demo.server import serve_site
+from corpus_pipeline_tests.support.http_server import LoopbackSite, Route
 
 WEBSITE = "nightly"
 COMPARED = ("parsed_pages", "pdf_documents", "canonical_url_groups", "corpus")
@@ -79,14 +81,20 @@ def test_an_incremental_night_parses_what_changed_and_equals_a_full_night(nightl
         assert "composteurs ont été déplacés" in edited["content"][0]
         incremental = {asset: current_records(warehouse, asset) for asset in COMPARED}
 
-        # Nothing changed since: every record, every survey reading, the page kinds and the corpus are kept.
-        nothing_changed = run_job(instance, warehouse_dir, "reprocess_job")
+        # Nothing changed since: the crawl asks again (304s), and every record, survey reading, page kind and the
+        # corpus are kept; the versions too, for the night would write them again: no new one.
+        versions = {asset: warehouse.history(asset, WEBSITE).current().id for asset in COMPARED}
+        with serve_site(site, port=nightly_site_port):
+            nothing_changed = run_job(instance, warehouse_dir, "corpus_job")
         unchanged = metadata(nothing_changed, "parsed_pages")
         assert unchanged["records_parsed"] == 0 and unchanged["survey_pages_read"] == 0, unchanged
         assert unchanged["page_kinds_reused"] is True, unchanged
         assert unchanged["sitemaps_reused"] is True, unchanged
         assert metadata(nothing_changed, "corpus")["dedup_reused"] is True
         assert metadata(nothing_changed, "canonical_url_groups")["groups_reused"] is True
+        for asset in ("parsed_pages", "canonical_url_groups", "corpus"):
+            assert metadata(nothing_changed, asset)["version_kept"] is True, asset
+            assert warehouse.history(asset, WEBSITE).current().id == versions[asset], asset
         for asset in COMPARED:
             assert current_records(warehouse, asset).equals(incremental[asset]), asset
 
@@ -115,3 +123,28 @@ def differences(left: pl.DataFrame, right: pl.DataFrame) -> list[tuple[int, str]
             if a != b:
                 found.append((row, column))
     return found[:10]
+
+
+def test_a_website_without_pdfs_keeps_every_version_but_the_crawls_on_an_unchanged_night(nightly_site_port, tmp_path):
+    base = f"http://127.0.0.1:{nightly_site_port}"
+    page = "<html><head><title>{0}</title></head><body><main><h1>{0}</h1><p>{1}</p></main></body></html>"
+    text = "A page of the small website, with enough words in it to be read as a document of its own."
+    urls = "".join(f"<url><loc>{base}/{name}.html</loc></url>" for name in "abc")
+    routes = {
+        "/robots.txt": Route(status=404, content_type="text/plain"),
+        "/sitemap.xml": Route(body=f"<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{urls}</urlset>",
+                              content_type="application/xml", etag='"map"'),
+        **{f"/{name}.html": Route(body=page.format(name.upper(), f"{text} ({name})"), etag=f'"{name}"') for name in "abc"},
+    }
+    warehouse_dir = tmp_path / "warehouse"
+    warehouse = Warehouse(warehouse_dir)
+    kept_assets = [asset for asset in COMPARED if asset != "raw_pages"]
+    with dg.instance_for_test() as instance, LoopbackSite(routes, port=nightly_site_port):
+        run_job(instance, warehouse_dir, "corpus_job")
+        first = {asset: warehouse.history(asset, WEBSITE).current().id for asset in (*COMPARED, "raw_pages")}
+        second = run_job(instance, warehouse_dir, "corpus_job")
+    assert warehouse.history("raw_pages", WEBSITE).current().id != first["raw_pages"], "a crawl is a new version"
+    for asset in kept_assets:
+        assert metadata(second, asset)["version_kept"] is True, asset
+        assert warehouse.history(asset, WEBSITE).current().id == first[asset], asset
+    assert warehouse.scan("pdf_documents", WEBSITE).collect().height == 0

@@ -90,3 +90,19 @@ def test_a_damaged_version_is_not_restored_and_nothing_changes(tmp_path, capsys,
     assert f"not rolled back: version {monday.id} of " in error and " is damaged: " in error
     assert len(error.strip().splitlines()) == 1
     assert set(runs_of_current(warehouse).values()) == {"tuesday"}
+
+
+def test_all_finds_a_run_that_kept_the_current_versions_instead_of_writing_them(tmp_path):
+    warehouse = Warehouse(tmp_path)
+    night(warehouse, "monday")
+    # Nights that found the website unchanged: a new crawl, every later asset's version kept for the run.
+    for run in ("tuesday", "wednesday", "thursday"):
+        night(warehouse, run, assets=["raw_pages"])
+        for asset in ASSETS[1:]:
+            with warehouse.history(asset, WEBSITE).lock() as history:
+                current = history.current()
+                assert current is not None
+                history.keep_for_run(current.id, run)
+    # monday's crawl is no longer kept (three versions a partition): monday is no run to go back to.
+    assert cli(warehouse, "all") == 0
+    assert runs_of_current(warehouse) == {"raw_pages": "wednesday"} | dict.fromkeys(ASSETS[1:], "monday")

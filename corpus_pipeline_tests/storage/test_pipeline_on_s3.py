@@ -61,12 +61,17 @@ def test_every_sitemap_page_is_fetched_and_the_second_crawl_reused_the_first(s3_
 
 
 def test_each_partition_is_its_current_version_and_nothing_is_left_behind(s3_run, loopback_s3):
-    uri, *_ = s3_run
+    uri, _, second = s3_run
     warehouse = open_warehouse(uri, endpoint_url=loopback_s3.endpoint_url)
     for asset in ASSETS:
         history = warehouse.history(asset, "demo")
         versions = history.versions()
-        assert [v.state for v in versions] == ["published", "published"], asset
+        (materialization,) = second.asset_materializations_for_node(asset)
+        # The second night writes a version of an asset whose output changed (the crawl's, at least), and keeps the
+        # current one of the others.
+        kept = materialization.metadata["version_kept"].value
+        assert [v.state for v in versions] == ["published"] * (1 if kept else 2), asset
+        assert asset != "raw_pages" or not kept
         current = warehouse.store.read_bytes(f"{asset}/website=demo/data.parquet")
         assert current == warehouse.store.read_bytes(f"_versions/{asset}/website=demo/{versions[0].id}.parquet"), asset
         assert not warehouse.store.exists(f"_versions/{asset}/website=demo/.lease"), asset
