@@ -305,8 +305,7 @@ def near_duplicate_pairs(
             pool = stack.enter_context(worker_pool(workers, len(texts)))
         if signatures is None:
             signatures = _signature_matrix(texts, prepare, pool)
-        candidates = _candidates(signatures, min_estimated_jaccard)
-        agreement = _agreement(signatures, candidates)
+        candidates, agreement = _candidates(signatures, min_estimated_jaccard)
         del signatures
         jobs = _verification_jobs(texts, candidates, prepare, threshold, agreement, known, lengths)
         blocks = pool.map_unordered(_verify_counted, jobs) if pool else map(_verify_counted, jobs)
@@ -696,9 +695,10 @@ def _signatures(prepare: Callable[[Any], str], texts: list) -> np.ndarray:
     return np.stack([minhash_values(prepare(text)) for text in texts])
 
 
-def _candidates(signatures: np.ndarray, min_estimated_jaccard: float = 0.0) -> list[tuple[int, int]]:
+def _candidates(signatures: np.ndarray, min_estimated_jaccard: float) -> tuple[list[tuple[int, int]], np.ndarray]:
     """Index pairs (i, j), i < j, in order, that share at least one band and whose signatures agree on at least
-    ``min_estimated_jaccard`` of their values.
+    ``min_estimated_jaccard`` of their values, and how many values each pair's signatures share (the MinHash
+    estimate of its Jaccard, x ``NUM_PERM``).
 
     Pairs are numbered ``i * len(signatures) + j`` and gathered band by band with numpy: a band's buckets of a few
     hundred documents (pages sharing template lines) cost arrays, not Python tuples.
@@ -706,9 +706,10 @@ def _candidates(signatures: np.ndarray, min_estimated_jaccard: float = 0.0) -> l
     codes = np.empty(0, dtype=np.int64)
     for band in range(BANDS):
         codes = np.union1d(codes, _band_pairs(signatures, band))
-    codes = _agreeing(signatures, codes, min_estimated_jaccard)
-    first, second = np.divmod(codes, max(len(signatures), 1))
-    return list(zip(first.tolist(), second.tolist(), strict=True))
+    first, second = np.divmod(codes, len(signatures))
+    agreement = _shared_values(signatures, first, second)
+    agreeing = agreement >= np.ceil(min_estimated_jaccard * NUM_PERM - _CUTOFF_MARGIN)
+    return list(zip(first[agreeing].tolist(), second[agreeing].tolist(), strict=True)), agreement[agreeing]
 
 
 def _band_pairs(signatures: np.ndarray, band: int) -> np.ndarray:
@@ -735,21 +736,6 @@ def _band_pairs(signatures: np.ndarray, band: int) -> np.ndarray:
 def _offsets(counts: np.ndarray) -> np.ndarray:
     """0, 1, ..., count - 1 for each count, concatenated."""
     return np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-
-
-def _agreeing(signatures: np.ndarray, codes: np.ndarray, min_estimated_jaccard: float) -> np.ndarray:
-    """The pairs among ``codes`` whose signatures agree on at least ``min_estimated_jaccard`` of their values."""
-    if min_estimated_jaccard <= 0.0 or not len(codes):
-        return codes
-    needed = np.ceil(min_estimated_jaccard * NUM_PERM - _CUTOFF_MARGIN)
-    first, second = np.divmod(codes, len(signatures))
-    return codes[_shared_values(signatures, first, second) >= needed]
-
-
-def _agreement(signatures: np.ndarray, candidates: list[tuple[int, int]]) -> np.ndarray:
-    """How many signature values each candidate pair shares (the MinHash estimate of its Jaccard, x ``NUM_PERM``)."""
-    pairs = np.asarray(candidates, dtype=np.int64).reshape(-1, 2)
-    return _shared_values(signatures, pairs[:, 0], pairs[:, 1])
 
 
 def _shared_values(signatures: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
