@@ -223,14 +223,13 @@ class _Paragraphs:
         return best[1]
 
 
-def _aligned(source: list[str], target: list[str] | _Paragraphs, threshold: float = 0.0) -> float:
+def _aligned(source: list[str], paragraphs: _Paragraphs, threshold: float = 0.0) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
 
     Exact when it reaches ``threshold``; otherwise only a value below it: the search stops at the first paragraph
     whose best ratio cannot be what the mean still needs, even if every paragraph after it matched perfectly (most
     candidate pairs that fail).
     """
-    paragraphs = target if isinstance(target, _Paragraphs) else _Paragraphs(target)
     remaining = sum(map(len, source))
     total = remaining or 1
     matched = 0.0

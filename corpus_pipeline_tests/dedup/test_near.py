@@ -98,11 +98,11 @@ def test_similarity_is_the_direct_ratio_or_the_weaker_alignment_whichever_is_hig
 def test_searches_kept_for_a_target_across_pairs_align_as_fresh_searches_do(sources, target, thresholds):
     kept = _Paragraphs(target)  # one target's searches, reused by every source at every threshold, as a block does
     for source, threshold in zip(sources + sources[::-1], thresholds * 2, strict=False):
-        fresh = _aligned(source, target, threshold)
+        fresh = _aligned(source, _Paragraphs(target), threshold)
         reused = _aligned(source, kept, threshold)
         assert (reused >= threshold) == (fresh >= threshold)
         if fresh >= threshold:
-            assert reused == fresh == _aligned(source, target)
+            assert reused == fresh == _aligned(source, _Paragraphs(target))
 
 
 def _edited(text: str, rng: random.Random, edits: int) -> str:
