@@ -42,9 +42,6 @@ DOCUMENT_COLUMNS = (
     "body_fetched_at",
     "body",
 )
-# A column added to raw_pages later, read from another in a partition written before it: its bodies were fetched when
-# its rows were decided.
-_READ_BEFORE_ADDED = {"body_fetched_at": "fetched_at"}
 
 
 def count_documents(path: Path, kind: str) -> int:
@@ -68,12 +65,9 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
     the bodies are not read: each document has its ``row`` in the file instead, for :class:`DocumentBodies`.
     """
     parquet = pq.ParquetFile(path)
-    present = parquet.schema_arrow.names
-    sources = {
-        name: name if name in present else _READ_BEFORE_ADDED[name]
-        for name in DOCUMENT_COLUMNS if body or name != "body"
-    }
-    for number, batch in enumerate(_batches(parquet, batch_rows, sorted(set(sources.values())))):
+    present = parquet.schema_arrow.names  # a partition written before body_fetched_at has none
+    columns = [name for name in DOCUMENT_COLUMNS if (body or name != "body") and name in present]
+    for number, batch in enumerate(_batches(parquet, batch_rows, columns)):
         # Only the small key columns are filtered and sorted, and each selected row is converted straight from the
         # batch: filtering, sorting and converting the whole batch held its bodies four times at once (reading the
         # Debian handbook's pages peaked 109 MiB above the process's imports with batches of 512 rows).
@@ -83,7 +77,7 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
             continue
         keys = batch.select(["final_url", "url"]).take(selected)
         order = selected.take(pc.sort_indices(keys, sort_keys=[("final_url", "ascending"), ("url", "ascending")]))
-        readers = [(name, value_reader(batch.column(source))) for name, source in sources.items()]
+        readers = [(name, value_reader(batch.column(name))) for name in columns]
         indexes = order.to_pylist()
         del selected, keys, order
         # Each row is converted as it is asked for: converting the whole batch first held its bodies twice, as
@@ -91,6 +85,9 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
         start = number * batch_rows  # every batch but the last holds batch_rows rows (_batches)
         for index in indexes:
             row = {name: read(index) for name, read in readers}
+            # Rows written before raw_pages had the column (an older partition, a resumed crawl's journal): their
+            # bodies were fetched when they were decided.
+            row["body_fetched_at"] = row.get("body_fetched_at") or row["fetched_at"]
             if not body:
                 row["row"] = start + index
             yield row

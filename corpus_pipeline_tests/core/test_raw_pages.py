@@ -51,12 +51,17 @@ def test_documents_read_without_their_bodies_are_the_same_documents_and_find_the
     assert [bodies.body(page["row"]) for page in light] == [page["body"] for page in full]
 
 
-def test_documents_of_a_partition_written_before_body_fetch_times_take_their_rows_fetch_times(tmp_path):
+def test_documents_written_before_body_fetch_times_take_their_rows_fetch_times(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     older = RAW_PAGES_SCHEMA.remove(RAW_PAGES_SCHEMA.get_field_index("body_fetched_at"))
     page = row("http://e.org/a.html", "html", "fetched", b"<p>a</p>") | {"indexable": True}
-    pq.write_table(pa.Table.from_pylist([page], schema=older), tmp_path / "old.parquet")
-    (document,) = iter_documents(tmp_path / "old.parquet", "html")
-    assert document["body_fetched_at"] == NOW
+    pq.write_table(pa.Table.from_pylist([page], schema=older), tmp_path / "old.parquet")  # a partition before it
+    pq.write_table(pa.Table.from_pylist([page], schema=RAW_PAGES_SCHEMA), tmp_path / "journal.parquet")  # null
+    earlier = datetime(2026, 10, 1, tzinfo=UTC)
+    pq.write_table(pa.Table.from_pylist([page | {"body_fetched_at": earlier}], schema=RAW_PAGES_SCHEMA),
+                   tmp_path / "new.parquet")
+    for name, expected in (("old", NOW), ("journal", NOW), ("new", earlier)):
+        (document,) = iter_documents(tmp_path / f"{name}.parquet", "html")
+        assert document["body_fetched_at"] == expected, name
