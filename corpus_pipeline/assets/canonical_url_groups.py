@@ -5,7 +5,7 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
-from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, publish_version_memo
+from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
@@ -75,7 +75,7 @@ def canonical_url_groups(
         del frame
         with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(groups)
-        publish_version_memo(memo, memo_table(key, version.version_id, counts, GROUPS_MEMO_SCHEMA), context.run.run_id)
+        publish_memo_table(memo, memo_table(key, version.version_id, counts, GROUPS_MEMO_SCHEMA), context.run.run_id)
         del groups
         return_freed_memory()  # every record of the website went through this process
 

@@ -12,8 +12,7 @@ from corpus_pipeline.assets.incremental import (
     asset_code_version,
     kept_counts,
     open_dedup_memo,
-    publish_dedup_memo,
-    publish_version_memo,
+    publish_memo_table,
 )
 from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
 from corpus_pipeline.assets.reporting import declared_metadata
@@ -99,7 +98,7 @@ def corpus(
             groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
             log=context.log.info, memo=last, learned=learned,
         )
-        publish_dedup_memo(dedup_memo, learned, settings, context.run.run_id)
+        publish_memo_table(dedup_memo, learned.table(settings), context.run.run_id)
         known = {
             "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
             "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
@@ -111,7 +110,7 @@ def corpus(
         )
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
-        publish_version_memo(memo, memo_table(key, version.version_id, counts), context.run.run_id)
+        publish_memo_table(memo, memo_table(key, version.version_id, counts), context.run.run_id)
         inputs = groups.height
         del records, groups
         return_freed_memory()  # every text of the website went through this process as Python objects

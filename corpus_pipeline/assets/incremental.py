@@ -12,13 +12,12 @@ from pathlib import Path
 import dagster as dg
 import pyarrow as pa
 
-from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.versions import PartitionHistory
-from corpus_pipeline.dedup.reuse import DEDUP_MEMO_SCHEMA, DedupMemo, dedup_memo, kept_version_counts
+from corpus_pipeline.dedup.reuse import DedupMemo, dedup_memo, kept_version_counts
 from corpus_pipeline.extract.page_input import ExtractionBudget
 from corpus_pipeline.extract.reuse import MEMO_SCHEMA, LastNight, write_memo
-from corpus_pipeline.pdf.reuse import PDF_MEMO_SCHEMA, LastPdfs
+from corpus_pipeline.pdf.reuse import LastPdfs
 
 FULL_NIGHT_TAG = "corpus_pipeline/full_night"
 _TRUE = ("true", "1", "yes")
@@ -83,15 +82,6 @@ def open_last_pdfs(
     return LastPdfs.open(memo.current_file(), current_file, current.id if current else None)
 
 
-def publish_pdf_memo(memo: PartitionHistory, rows: list[dict], records_version: str, run_id: str) -> None:
-    """Make the night's PDF memo current, describing the pdf_documents version ``records_version`` (see
-    :func:`publish_memo`)."""
-    with memo.new_version(PDF_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
-        described = [row | {"records_version": records_version} for row in rows]
-        version.write_table(table_from_rows(described, PDF_MEMO_SCHEMA))
-    memo.publish(version.version_id)
-
-
 def kept_counts(
     context: dg.AssetExecutionContext, history: PartitionHistory, memo: PartitionHistory, key: bytes,
     version_column: str = "corpus_version",
@@ -112,15 +102,8 @@ def open_dedup_memo(context: dg.AssetExecutionContext, memo: PartitionHistory, s
     return dedup_memo(memo.current_file(), settings)
 
 
-def publish_dedup_memo(memo: PartitionHistory, learned: DedupMemo, settings: str, run_id: str) -> None:
-    """Make what tonight's deduplication learned the current dedup memo."""
-    with memo.new_version(DEDUP_MEMO_SCHEMA, run_id=run_id, drop_columns=()) as version:
-        version.write_table(learned.table(settings))
-    memo.publish(version.version_id)
-
-
-def publish_version_memo(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:
-    """Make the night's memo of a kept-or-computed version current (corpus_memo, groups_memo; see
+def publish_memo_table(memo: PartitionHistory, table: pa.Table, run_id: str) -> None:
+    """Make ``table`` the current version of a memo (pdf_memo, dedup_memo, corpus_memo, groups_memo; see
     :func:`publish_memo`)."""
     with memo.new_version(table.schema, run_id=run_id, drop_columns=()) as version:
         version.write_table(table)

@@ -6,16 +6,17 @@ import dagster as dg
 
 from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
 from corpus_pipeline.assets.code_versions import pdf_documents_version
-from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_pdf_memo
+from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
 from corpus_pipeline.assets.reporting import count_values, declared_metadata
+from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
 from corpus_pipeline.extract.site_links import SitemapListing, page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.pdf.reuse import PDF_MEMO, pdf_key
+from corpus_pipeline.pdf.reuse import PDF_MEMO, PDF_MEMO_SCHEMA, pdf_key
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
@@ -81,7 +82,8 @@ def pdf_documents(
                 last_night.remember(url, key, records, kept is not None)
                 progress.advance()
         last_night.close()
-        publish_pdf_memo(memo, last_night.rows, version.version_id, context.run.run_id)
+        described = [row | {"records_version": version.version_id} for row in last_night.rows]
+        publish_memo_table(memo, table_from_rows(described, PDF_MEMO_SCHEMA), context.run.run_id)
 
         outcomes = judge_records(version.path, current, pdfs, warehouse.gate_policy())
         counts = count_values(version.path, "kind", prefix="records_") | last_night.counts(progress.elapsed_s)
