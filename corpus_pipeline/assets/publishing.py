@@ -97,7 +97,7 @@ def keep_current_if_good(
     asset, website = context.asset_key.to_user_string(), context.partition_key
     yield from _publish_or_fail(
         history, current.id, outcomes, f"{asset} for '{website}'",
-        lambda: partition_metadata(path, schema, preview_columns, counts), publish=False, run_id=context.run.run_id,
+        lambda: partition_metadata(path, schema, preview_columns, counts), kept_for_run=context.run.run_id,
     )
 
 
@@ -119,37 +119,36 @@ def _publish_or_fail(
     outcomes: Sequence[CheckOutcome],
     label: str,
     metadata: Callable[[], Mapping[str, Any]],
-    publish: bool = True,
-    run_id: str | None = None,
+    kept_for_run: str | None = None,
 ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
-    """Publish ``version_id`` (or, with ``publish`` False, keep it for run ``run_id``: it is the current version)
-    when no blocking outcome failed; otherwise refuse it (a new one) and fail with the cause."""
+    """Publish ``version_id`` when no blocking outcome failed; otherwise refuse it and fail with the cause. With
+    ``kept_for_run``, ``version_id`` is the current version, kept as that run's output: never refused."""
     results = [_check_result(outcome) for outcome in outcomes]
     cause = refusal_cause(outcomes)
     previous = history.current()
     if cause is not None:
-        if publish:
+        if kept_for_run is None:
             history.refuse(version_id, cause)
         yield from results
         raise dg.Failure(
             description=f"{label}: {cause}",
             metadata={
-                "refused_version" if publish else "kept_version": version_id,
+                "refused_version" if kept_for_run is None else "kept_version": version_id,
                 "current_version": previous.id if previous else "none",
                 "refused_path": dg.MetadataValue.path(history.uri_of(version_id)),
             },
             allow_retries=False,  # the same inputs (a crawl: the same broken night) would be refused again
         )
-    if publish:
+    if kept_for_run is None:
         history.publish(version_id)
-    elif run_id is not None:
-        history.keep_for_run(version_id, run_id)
+    else:
+        history.keep_for_run(version_id, kept_for_run)
     published = {
         **metadata(),
         "path": dg.MetadataValue.path(history.current_uri()),
         "version": version_id,
         "previous_version": previous.id if previous else "none",
-        "version_kept": not publish,
+        "version_kept": kept_for_run is not None,
     }
     yield dg.MaterializeResult(metadata=published, check_results=results)
 
