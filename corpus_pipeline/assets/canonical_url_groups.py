@@ -3,11 +3,10 @@
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
+from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
 from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
-from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups, grouped_columns
@@ -24,13 +23,9 @@ PREVIEW = ["canonical_url", "candidates", "url", "title", "date"]
 @dg.asset(
     partitions_def=website_partitions,
     deps=["parsed_pages", "pdf_documents"],
-    group_name=DEDUP.name,
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(CANONICAL_URL_GROUPS_SCHEMA), **DEDUP.metadata()},
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=canonical_url_groups_version(),
     check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS)),
+    **DEDUP.asset_options(CANONICAL_URL_GROUPS_SCHEMA),
 )
 def canonical_url_groups(
     context: dg.AssetExecutionContext,

@@ -6,7 +6,20 @@ assets of the group (``group_description``), shown on every asset's page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from corpus_pipeline.assets.reporting import declared_metadata
+
+# The team answering for the corpus; a deployment puts its own team or e-mail addresses here.
+OWNERS = ["team:corpus-pipeline"]
+
+# ``network`` says which assets talk to websites: select ``tag:network=offline`` to rebuild without traffic.
+CRAWLS_TAGS = {"network": "crawls"}
+OFFLINE_TAGS = {"network": "offline"}
 
 
 @dataclass(frozen=True)
@@ -16,9 +29,11 @@ class AssetGroup:
     name: str
     description: str
 
-    def metadata(self) -> dict[str, str]:
-        """Metadata that names the group's purpose on each of its assets."""
-        return {"group_description": self.description}
+    def asset_options(self, schema: pa.Schema, tags: Mapping[str, str] = OFFLINE_TAGS) -> dict[str, Any]:
+        """The ``dg.asset`` arguments of an asset of the group writing ``schema``: its group, owners and tags, and as
+        metadata the group's purpose and the columns (shown in the UI before the first materialization)."""
+        return {"group_name": self.name, "kinds": {"python", "parquet"}, "owners": OWNERS, "tags": tags,
+                "metadata": {**declared_metadata(schema), "group_description": self.description}}
 
 
 CRAWL = AssetGroup("crawl", "Fetches the website: the only stage that sends requests.")
@@ -27,10 +42,3 @@ DEDUP = AssetGroup("dedup", "Groups records by canonical URL and merges exact an
 TRAINING_SET = AssetGroup(
     "training_set", "Quality signals per website, then one corpus across websites exported for model training, offline."
 )
-
-# The team answering for the corpus; a deployment puts its own team or e-mail addresses here.
-OWNERS = ["team:corpus-pipeline"]
-
-# ``network`` says which assets talk to websites: select ``tag:network=offline`` to rebuild without traffic.
-CRAWLS_TAGS = {"network": "crawls"}
-OFFLINE_TAGS = {"network": "offline"}

@@ -6,7 +6,7 @@ from typing import Any
 
 import dagster as dg
 
-from corpus_pipeline.assets.catalog import DEDUP, OFFLINE_TAGS, OWNERS
+from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.incremental import (
     asset_code_version,
@@ -15,7 +15,6 @@ from corpus_pipeline.assets.incremental import (
     publish_memo_table,
 )
 from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
-from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.dedup.reuse import (
@@ -46,13 +45,9 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_CANONICAL_URLS, NO_IGNORED_URL
 @dg.asset(
     partitions_def=website_partitions,
     deps=["canonical_url_groups"],
-    group_name=DEDUP.name,
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(CORPUS_SCHEMA), **DEDUP.metadata()},
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=corpus_version(),
     check_specs=asset_check_specs(ASSET, CHECKS),
+    **DEDUP.asset_options(CORPUS_SCHEMA),
 )
 def corpus(
     context: dg.AssetExecutionContext,

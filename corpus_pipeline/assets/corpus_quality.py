@@ -2,10 +2,9 @@
 
 import dagster as dg
 
-from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
+from corpus_pipeline.assets.catalog import TRAINING_SET
 from corpus_pipeline.assets.code_versions import corpus_quality_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
-from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.lm.schema import CORPUS_QUALITY_SCHEMA
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
@@ -22,13 +21,9 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, KEPT_SHARE_VS_CURRENT)
 @dg.asset(
     partitions_def=website_partitions,
     deps=["corpus"],
-    group_name=TRAINING_SET.name,
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=corpus_quality_version(),
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(CORPUS_QUALITY_SCHEMA), **TRAINING_SET.metadata()},
     check_specs=asset_check_specs(ASSET, CHECKS),
+    **TRAINING_SET.asset_options(CORPUS_QUALITY_SCHEMA),
 )
 def corpus_quality(
     context: dg.AssetExecutionContext,

@@ -3,10 +3,10 @@
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
+from corpus_pipeline.assets.catalog import TRAINING_SET
 from corpus_pipeline.assets.code_versions import global_corpus_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_whole_if_good
-from corpus_pipeline.assets.reporting import declared_metadata, partition_metadata
+from corpus_pipeline.assets.reporting import partition_metadata
 from corpus_pipeline.lm.checks import UNIQUE_IDS, unique_ids
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current
@@ -20,13 +20,9 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, UNIQUE_IDS)
 
 @dg.asset(
     deps=[dg.AssetDep("corpus_quality", partition_mapping=dg.AllPartitionMapping())],
-    group_name=TRAINING_SET.name,
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=global_corpus_version(),
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(GLOBAL_CORPUS_SCHEMA), **TRAINING_SET.metadata()},
     check_specs=asset_check_specs(ASSET, CHECKS, partitioned=False),
+    **TRAINING_SET.asset_options(GLOBAL_CORPUS_SCHEMA),
 )
 def global_corpus(
     context: dg.AssetExecutionContext,

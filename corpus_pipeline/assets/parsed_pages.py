@@ -8,7 +8,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
+from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, publish_memo
 from corpus_pipeline.assets.publishing import (
@@ -18,7 +18,6 @@ from corpus_pipeline.assets.publishing import (
     publish_if_good,
     remember_distinctness,
 )
-from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import DocumentBodies, count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.registry import Website
@@ -49,13 +48,9 @@ CONTAINER_VOTERS = 150
 @dg.asset(
     partitions_def=website_partitions,
     deps=["raw_pages"],
-    group_name=EXTRACT.name,
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(RECORD_SCHEMA), **EXTRACT.metadata()},
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=parsed_pages_version(),
     check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, DISTINCT_VS_CURRENT, ERROR_SHARE)),
+    **EXTRACT.asset_options(RECORD_SCHEMA),
 )
 def parsed_pages(
     context: dg.AssetExecutionContext,

@@ -4,11 +4,11 @@ import dataclasses
 
 import dagster as dg
 
-from corpus_pipeline.assets.catalog import EXTRACT, OFFLINE_TAGS, OWNERS
+from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import pdf_documents_version
 from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
-from corpus_pipeline.assets.reporting import count_values, declared_metadata
+from corpus_pipeline.assets.reporting import count_values
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
@@ -28,13 +28,9 @@ PREVIEW = ["url", "title", "kind", "lang", "content", "error"]
 @dg.asset(
     partitions_def=website_partitions,
     deps=["raw_pages"],
-    group_name=EXTRACT.name,
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(RECORD_SCHEMA), **EXTRACT.metadata()},
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=pdf_documents_version(),
     check_specs=asset_check_specs(ASSET, (NOT_EMPTY, ROW_COUNT_VS_CURRENT, ERROR_SHARE)),
+    **EXTRACT.asset_options(RECORD_SCHEMA),
 )
 def pdf_documents(
     context: dg.AssetExecutionContext,

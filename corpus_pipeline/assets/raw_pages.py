@@ -10,7 +10,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS, OWNERS
+from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS
 from corpus_pipeline.assets.code_versions import raw_pages_version
 from corpus_pipeline.assets.publishing import (
     asset_check_specs,
@@ -18,7 +18,6 @@ from corpus_pipeline.assets.publishing import (
     publish_if_good,
     remember_distinctness,
 )
-from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.arrow_values import bool_scalar
 from corpus_pipeline.core.checkpoint import Checkpoint
@@ -52,13 +51,9 @@ _FALSE = bool_scalar(False)
 
 @dg.asset(
     partitions_def=website_partitions,
-    group_name=CRAWL.name,
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(RAW_PAGES_SCHEMA), **CRAWL.metadata()},
-    owners=OWNERS,
-    tags=CRAWLS_TAGS,
     code_version=raw_pages_version(),
     check_specs=asset_check_specs(ASSET, RAW_PAGES_CHECKS),
+    **CRAWL.asset_options(RAW_PAGES_SCHEMA, CRAWLS_TAGS),
 )
 def raw_pages(
     context: dg.AssetExecutionContext,

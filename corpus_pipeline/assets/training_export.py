@@ -5,11 +5,10 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.catalog import OFFLINE_TAGS, OWNERS, TRAINING_SET
+from corpus_pipeline.assets.catalog import TRAINING_SET
 from corpus_pipeline.assets.code_versions import training_export_version
 from corpus_pipeline.assets.global_corpus import ASSET as GLOBAL_CORPUS_ASSET
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_whole_if_good
-from corpus_pipeline.assets.reporting import declared_metadata
 from corpus_pipeline.lm.card import facts_from, render_card
 from corpus_pipeline.lm.checks import COMPLETE_EXPORT, complete_export
 from corpus_pipeline.lm.export import EXPORT_ASSET, mirror_export, training_records, write_export_records
@@ -25,13 +24,9 @@ CHECKS = (NOT_EMPTY, ROW_COUNT_VS_CURRENT, COMPLETE_EXPORT)
 
 @dg.asset(
     deps=["global_corpus"],
-    group_name=TRAINING_SET.name,
-    owners=OWNERS,
-    tags=OFFLINE_TAGS,
     code_version=training_export_version(),
-    kinds={"python", "parquet"},
-    metadata={**declared_metadata(EXPORT_SCHEMA), **TRAINING_SET.metadata()},
     check_specs=asset_check_specs(ASSET, CHECKS, partitioned=False),
+    **TRAINING_SET.asset_options(EXPORT_SCHEMA),
 )
 def training_export(
     context: dg.AssetExecutionContext,
