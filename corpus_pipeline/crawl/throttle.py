@@ -56,7 +56,7 @@ import math
 import statistics
 import threading
 import time
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -153,12 +153,11 @@ class _KindLatencies:
     of the last back-off) are still there when the window has long been larger.
     """
 
-    def __init__(self, per_load: int) -> None:
-        self.per_load = per_load
+    def __init__(self) -> None:
         self.by_load: dict[int, deque[_Sample]] = {}
 
     def add(self, sample: _Sample) -> None:
-        self.by_load.setdefault(sample.load, deque(maxlen=self.per_load)).append(sample)
+        self.by_load.setdefault(sample.load, deque(maxlen=SAMPLES_PER_LOAD)).append(sample)
 
     def idle_s(self, least: int) -> float | None:
         """Geometric mean latency of the answers sent with the fewest requests of ours in flight: all those of the
@@ -173,7 +172,7 @@ class _KindLatencies:
     def forget_before(self, since: float) -> None:
         """Drop the answers that arrived at ``since`` or before."""
         for load in list(self.by_load):
-            kept = deque((s for s in self.by_load[load] if s.answered_at > since), maxlen=self.per_load)
+            kept = deque((s for s in self.by_load[load] if s.answered_at > since), maxlen=SAMPLES_PER_LOAD)
             if kept:
                 self.by_load[load] = kept
             else:
@@ -202,7 +201,7 @@ class _HostPace:
         self.answers_before_back_off = 0  # of them, answers that arrived after it
         self.generation = 0  # decreases so far; a slot remembers the generation it started in
         self.latency_s: float | None = None
-        self.kinds: dict[str, _KindLatencies] = {}
+        self.kinds: defaultdict[str, _KindLatencies] = defaultdict(_KindLatencies)
         self.last_kind: _KindLatencies | None = None
         self.recent: deque[_Sample] = deque(maxlen=IDLE_LATENCY_SAMPLES)  # answers of every kind, in order
 
@@ -254,9 +253,7 @@ class _HostPace:
 
     def _file(self, answer: Answer, now: float) -> None:
         """Keep the answer with its kind's, and its load ratio (None while its kind has no idle latency yet)."""
-        kind = self.kinds.get(answer.kind)
-        if kind is None:
-            kind = self.kinds[answer.kind] = _KindLatencies(SAMPLES_PER_LOAD)
+        kind = self.kinds[answer.kind]
         idle = kind.idle_s(LATENCY_SAMPLE)
         # Below the slack, an idle latency is scheduling jitter: a 3 ms redirect answered in 8 ms is no queue.
         ratio = answer.latency_s / max(idle, LATENCY_SLACK_S) if idle is not None else None
@@ -326,11 +323,8 @@ class _HostPace:
     def _queueing(self) -> bool:
         """Whether the last round trip's answers are slower than their kinds' idle latencies, as queueing makes
         them: the geometric mean of their load ratios above the tolerance, their latency above the slack."""
-        measured = [sample for sample in self._round_trip() if sample.ratio is not None]
-        if len(measured) < LATENCY_SAMPLE:
-            return False
-        return _geometric_mean([sample.ratio for sample in measured if sample.ratio is not None]) > (
-            LATENCY_TOLERANCE)
+        ratios = [sample.ratio for sample in self._round_trip() if sample.ratio is not None]
+        return len(ratios) >= LATENCY_SAMPLE and _geometric_mean(ratios) > LATENCY_TOLERANCE
 
     def _round_trip(self) -> list[_Sample]:
         """The answers that arrived while the latest one was on its way, and at least the last ``latency_sample``
