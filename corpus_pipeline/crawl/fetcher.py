@@ -162,9 +162,14 @@ class Fetcher:
         waited = 0.0
         while True:
             attempt += 1
+            client, deadline = self._client()
             with self.throttle.request_slot(host) as slot:
                 waited += slot.waited_s
-                result, retry_after = self._attempt(url, expected, validators, slot)
+                deadline.arm(self.settings.total_timeout_s)
+                try:
+                    result, retry_after = self._request(client, deadline, url, expected, validators, slot)
+                finally:
+                    deadline.disarm()
             result.attempts, result.pace_wait_s = attempt, waited
             missed_deadline = (result.error or "").startswith(DEADLINE_PREFIX)
             deadline_misses += missed_deadline
@@ -182,17 +187,6 @@ class Fetcher:
                 return result
             backoff = self.settings.backoff_base_s * (2 ** (attempt - 1)) * (1 + random.random() / 2)
             time.sleep(retry_after if retry_after is not None else backoff)
-
-    def _attempt(
-        self, url: str, expected: Expected, validators: dict[str, str], slot: RequestSlot
-    ) -> tuple[FetchResult, float | None]:
-        settings = self.settings
-        client, deadline = self._client()
-        deadline.arm(settings.total_timeout_s)
-        try:
-            return self._request(client, deadline, url, expected, validators, slot)
-        finally:
-            deadline.disarm()
 
     def _request(self, client: CrawlClient, deadline: RequestDeadline, url: str, expected: Expected,
                  validators: dict[str, str], slot: RequestSlot) -> tuple[FetchResult, float | None]:
