@@ -23,7 +23,8 @@ def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[s
     summary: dict[str, int | float] = {
         f"outcome_{outcome}": count for outcome, count in current.group_by("outcome").len().iter_rows()
     }
-    documents = current.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
+    usable_document = pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE)
+    documents = current.filter(usable_document)
     summary["documents"] = documents.height
     # Fetched and kept in raw_pages, but out of parsed_pages and the corpus (noindex), or their links not followed.
     robots = documents["robots"].fill_null("")
@@ -39,12 +40,7 @@ def summarize_crawl(rows: pl.LazyFrame, previous: pl.LazyFrame | None) -> dict[s
     if previous is None:
         summary["pages_new"] = documents.height
         return summary
-    before = (
-        previous.filter(pl.col("kind").is_in(DOCUMENT_KINDS) & pl.col("outcome").is_in(USABLE))
-        .select("url", "etag")
-        .collect()
-    )
-    known = set(before["url"])
+    known = set(previous.filter(usable_document).select("url").collect()["url"])
     now = set(documents["url"])
     unchanged = documents.filter(pl.col("outcome").is_in(UNCHANGED))
     summary["pages_new"] = len(now - known)
