@@ -185,12 +185,9 @@ class _Crawl:
                 done.task, result.body, self._enqueue_within_budget, lambda: self.documents_claimed < self.max_pages)
         left_out = done.left_out + sum(not self._enqueue_within_frontier(task) for task in done.discovered)
         if left_out and result.error is None:
-            result.error = self._frontier_notice(left_out)
+            result.error = (f"limit: {left_out:,} links beyond the frontier of {self.frontier_limit:,} URLs "
+                            f"({FRONTIER_PER_PAGE} x max_pages) not queued")
         yield self._row(done.task, result)
-
-    def _frontier_notice(self, left_out: int) -> str:
-        return (f"limit: {left_out:,} links beyond the frontier of {self.frontier_limit:,} URLs "
-                f"({FRONTIER_PER_PAGE} x max_pages) not queued")
 
     def _enqueue(self, task: CrawlTask) -> bool:
         if not self._claim(task):

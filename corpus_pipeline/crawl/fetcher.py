@@ -293,7 +293,7 @@ def connection_error(url: str, exc: requests.RequestException) -> str:
     if isinstance(exc, requests.ConnectionError):
         reason = NEW_CONNECTION_REASON.search(text)
         return f"connection failed to {where}" + (f": {reason.group(1)[:80]}" if reason else "")
-    return f"invalid request: {_short(exc)}"
+    return f"invalid request: {text if len(text) <= 300 else text[:297] + '...'}"
 
 
 def _redirect_target(current: str, location: str) -> str | None:
@@ -351,8 +351,3 @@ def _retry_after(value: str | None) -> float | None:
         return float(value)
     when = parse_http_date(value)
     return max(0.0, (when - datetime.now(UTC)).total_seconds()) if when else None
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc)
-    return text if len(text) <= 300 else text[:297] + "..."
