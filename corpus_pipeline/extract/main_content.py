@@ -183,13 +183,13 @@ def _arbitrated(
         return extracted
     # The arbiter judges the second opinion's lines the reading lacks, and asks the page's marks for those alone; when
     # it lacks none (~5 % of the article benchmark's pages), there is nothing to judge, and the page's marks are not
-    # read (~8 % of a page's parse).
+    # read (~8 % of a page's parse), nor when no line it lacks could be put back whatever they say (``arbitrated``).
     known = {line_key(line) for line in extracted.text.split("\n")}
     missing = {key for line in second.split("\n") if (key := line_key(line)) and key not in known}
     if not missing:
         return extracted
     text = arbitrated(
-        extracted.text, second, page_marks(document, missing), page_type, extracted.extraction.value,
+        extracted.text, second, partial(page_marks, document, missing), page_type, extracted.extraction.value,
         settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words, reading_words=extracted.words,
     )
     return extracted if text == extracted.text else MainContent(text, Extraction.SECOND_OPINION_LINES_ADDED)

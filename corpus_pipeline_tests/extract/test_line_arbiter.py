@@ -8,6 +8,7 @@ from lxml import html
 
 from corpus_pipeline.extract.line_arbiter import (
     FEATURE_NAMES,
+    MARK_FEATURES,
     LineArbiter,
     LineArbiterError,
     PageMarks,
@@ -212,3 +213,30 @@ def test_a_reading_counted_by_the_caller_gives_the_same_features():
     assert arbitrated(
         READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL, reading_words=counted
     ) == arbitrated(READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL)
+
+
+def test_a_bound_over_the_markups_features_holds_whatever_they_are_and_is_the_probability_when_none_is_free():
+    model = load_line_arbiter()
+    rows = np.random.default_rng(7).normal(0, 2, size=(500, len(FEATURE_NAMES)))
+    bounds = model.upper_bounds(rows, MARK_FEATURES)
+    for seed in range(20):
+        varied = rows.copy()
+        varied[:, MARK_FEATURES] = np.random.default_rng(seed).normal(0, 2, size=(500, len(MARK_FEATURES)))
+        assert np.all(model.probabilities(varied) <= bounds)
+    assert model.upper_bounds(rows, ()) == pytest.approx(model.probabilities(rows))
+
+
+def test_the_pages_marks_are_read_only_when_a_missing_line_could_be_put_back():
+    reading, second, missed, marks = _story_with_a_missed_paragraph()
+    read = []
+
+    def marks_read():
+        read.append(True)
+        return marks
+
+    model = load_line_arbiter()
+    # At 0.99 no line can be sure, whatever the markup says of it: the marks are not read.
+    assert arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.99, model) == reading and not read
+    text = arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.6, model)
+    assert read and text == arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, model)
+    assert missed in text.split("\n")
