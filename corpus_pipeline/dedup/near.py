@@ -55,15 +55,13 @@ _AGREEMENT_CHUNK = 32768  # candidate pairs whose signatures are compared at onc
 # Its parameters are drawn here as datasketch draws them (an odd a, any b, from RandomState(1)), so that worker
 # processes do not import datasketch, which imports scipy's integrators for its LSH (0.4 s a worker).
 _PERMUTATIONS = np.random.RandomState(1)
-_A = _PERMUTATIONS.randint(0, 1 << 31, NUM_PERM, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
-_B = _PERMUTATIONS.randint(0, 1 << 32, NUM_PERM, dtype=np.uint32)
+# As columns: a permutation a row (see _minhash_of).
+_A = (_PERMUTATIONS.randint(0, 1 << 31, NUM_PERM, dtype=np.uint32) * np.uint32(2) + np.uint32(1))[:, None]
+_B = _PERMUTATIONS.randint(0, 1 << 32, NUM_PERM, dtype=np.uint32)[:, None]
 del _PERMUTATIONS
 _A.flags.writeable = _B.flags.writeable = False
-_A_COLUMN, _B_COLUMN = _A[:, None], _B[:, None]
 _FMIX_SHIFTS = (np.uint32(16), np.uint32(13), np.uint32(16))
 _FMIX_MULTIPLIERS = (np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35))
-_EMPTY_SIGNATURE = np.full(NUM_PERM, (1 << 32) - 1, dtype=np.uint64)  # datasketch's empty MinHash
-_EMPTY_SIGNATURE.flags.writeable = False
 _SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
 _SPACE = ord(" ")
 # An ASCII byte that ``\w`` matches (letters, digits, the underscore) as itself, any other byte as a space.
@@ -82,7 +80,7 @@ def minhash_values(text: str) -> np.ndarray:
 def _minhash_of(hashes: np.ndarray) -> np.ndarray:
     """:func:`minhash_values` from the shingles' hashes (:func:`_shingle_hashes`, in any order)."""
     if not len(hashes):
-        return _EMPTY_SIGNATURE.copy()
+        return np.full(NUM_PERM, (1 << 32) - 1, dtype=np.uint64)  # datasketch's empty MinHash
     (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
     hashes ^= hashes >> s1
     hashes *= m1
@@ -90,8 +88,8 @@ def _minhash_of(hashes: np.ndarray) -> np.ndarray:
     hashes *= m2
     hashes ^= hashes >> s3
     # permutation by shingle, each permutation's row contiguous: its minimum a vectorized pass (0.6x the time)
-    values = _A_COLUMN * hashes
-    values += _B_COLUMN
+    values = _A * hashes
+    values += _B
     return values.min(axis=1).astype(np.uint64)
 
 
