@@ -12,7 +12,7 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, ExitStack, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from functools import cache, partial
 from itertools import chain, groupby, islice, repeat
 from typing import Any, TypeVar
@@ -297,9 +297,7 @@ def near_duplicate_pairs(
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
-    with ExitStack() as stack:
-        if pool is None:
-            pool = stack.enter_context(worker_pool(workers, len(texts)))
+    with nullcontext(pool) if pool is not None else worker_pool(workers, len(texts)) as pool:
         if signatures is None:
             signatures = _signature_matrix(texts, prepare, pool)
         candidates, agreement = _candidates(signatures, min_estimated_jaccard)
