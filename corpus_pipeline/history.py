@@ -8,8 +8,9 @@ Usage::
     python -m corpus_pipeline.history demo --roll-back raw_pages --to 20261124T020000123456Z-a1b2c3
 
 ``--roll-back all`` moves every asset to the versions of one earlier run (the newest run that published all five,
-or kept some current instead of writing them again, before the newest current version), or changes nothing. A roll-back first checks the file it restores (readable
-Parquet with the rows the ledger recorded) and refuses a damaged one.
+or kept some current instead of writing them again, before the newest current version), or changes nothing. A
+roll-back first checks the file it restores (readable Parquet with the rows the ledger recorded) and refuses a
+damaged one.
 
 A roll-back is recorded in Dagster (a materialization of the partition, with the version it restored)
 when ``$DAGSTER_HOME`` is set, so the UI shows which version is current.
