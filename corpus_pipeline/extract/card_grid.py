@@ -106,14 +106,19 @@ class _LargestGrid:
             child = next(children, None)
             if child is not None:
                 tag = child.tag
-                if isinstance(tag, str) and tag not in _NOT_RECORDS:
-                    open_elements.append((child, iter(child), [], [_words(child.text)]))
-                else:  # never a record: only its tail counts, in its parent's words
-                    counted.append((child, 0))
+                if not isinstance(tag, str) or tag in _NOT_RECORDS:  # never a record: only its tail counts, in its
+                    counted.append((child, 0))  # parent's words
                     total[0] += _words(child.tail)
+                elif len(child):
+                    open_elements.append((child, iter(child), [], [_words(child.text)]))
+                else:  # a leaf (half the elements): its text's words, counted without opening it
+                    words = _words(child.text)
+                    counted.append((child, words))
+                    total[0] += words + _words(child.tail)
                 continue
             open_elements.pop()
-            self._consider(counted, total[0])
+            if len(counted) >= self.settings.min_cards:  # else too few children to be a grid (most elements)
+                self._consider(counted, total[0])
             if open_elements:
                 _, _, parent_counted, parent_total = open_elements[-1]
                 parent_counted.append((node, total[0]))
@@ -122,8 +127,8 @@ class _LargestGrid:
     def _consider(self, counted: list[tuple[html.HtmlElement, int]], total: int) -> None:
         """Keep the largest group of alike children of one parent (their words counted) that beats ``best``."""
         settings = self.settings
-        if len(counted) < settings.min_cards or total <= self.best_words:
-            return  # too few children, or too few words among them to beat the grid found so far
+        if total <= self.best_words:
+            return  # too few words among them to beat the grid found so far
         groups: dict[tuple[str, str], list[tuple[html.HtmlElement, int]]] = defaultdict(list)
         for child, words in counted:
             if isinstance(child.tag, str):

@@ -22,21 +22,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
-from typing import Literal
+from typing import Literal, NamedTuple
 from urllib.parse import quote, urljoin
 
 from lxml import etree
 
 from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.markup import BLOCK_TAGS
-from corpus_pipeline.extract.text import line_key
+from corpus_pipeline.extract.text import SPACES, line_key
 
 LineKind = Literal["paragraph", "heading", "item", "cell", "code"]
 
-# A run of spaces, as one space: the runs that are not one plain space already (a plain space alone, between most
-# words, is no match, so most lines come back as they are, ~0.6x the time of matching every run).
-_SPACE_CHARS = r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]"
-_SPACES = re.compile(rf" {_SPACE_CHARS}+|[\t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]{_SPACE_CHARS}*")
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _STRONG = frozenset({"strong", "b"})
 _EMPHASIS = frozenset({"em", "i", "cite", "dfn"})
@@ -130,7 +126,7 @@ class MarkdownOptions:
 DEFAULT_MARKDOWN_OPTIONS = MarkdownOptions()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Line:
     """One line of the plain text and its place in the Markdown.
 
@@ -159,7 +155,7 @@ class Line:
 
 def normalized_line(text: str) -> str:
     """One line as the plain text holds it: NFC, spaces collapsed, no leading or trailing space."""
-    return _SPACES.sub(" ", text if text.isascii() else unicodedata.normalize("NFC", text)).strip()
+    return SPACES.sub(" ", text if text.isascii() else unicodedata.normalize("NFC", text)).strip()
 
 
 def escaped(text: str, *, in_table: bool = False) -> str:
@@ -190,8 +186,7 @@ def _escaped_line_start(markdown: str) -> str:
 # -- rendering the selected elements ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Context:
+class _Context(NamedTuple):
     """Where the walk is: block-quote depth, list depth, the open list item, heading level, table cell."""
 
     quote: int = 0

@@ -112,4 +112,3 @@ def test_the_words_of_an_ascii_text_or_any_other_are_those_of_the_regular_expres
     # ASCII texts take a faster path (their bytes split), the others the expression itself.
     assert word_count(text) == len(re.findall(r"\w+", text))
     assert line_key(text) == " ".join(re.findall(r"\w+", text.lower()))
-
