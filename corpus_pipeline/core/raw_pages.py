@@ -7,8 +7,8 @@ read in Arrow batches, filtered, and handed out one by one.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -101,24 +101,15 @@ class DocumentBodies:
     group at a time: rows asked for in about the file's order read each group once (a few are cached)."""
 
     def __init__(self, path: Path, cached_groups: int = 8) -> None:
-        self._file = pq.ParquetFile(path)
-        sizes = [self._file.metadata.row_group(group).num_rows for group in range(self._file.num_row_groups)]
+        parquet = pq.ParquetFile(path)
+        sizes = [parquet.metadata.row_group(group).num_rows for group in range(parquet.num_row_groups)]
         self._starts = list(accumulate(sizes, initial=0))
-        self._cached_groups = cached_groups
-        self._groups: OrderedDict[int, pa.ChunkedArray] = OrderedDict()
+        self._bodies = lru_cache(cached_groups)(lambda group: parquet.read_row_group(group, columns=["body"])["body"])
 
     def body(self, row: int) -> bytes:
         """The body of the file's row ``row``."""
         group = bisect_right(self._starts, row) - 1
-        column = self._groups.get(group)
-        if column is None:
-            column = self._file.read_row_group(group, columns=["body"]).column("body")
-            self._groups[group] = column
-            if len(self._groups) > self._cached_groups:
-                self._groups.popitem(last=False)
-        else:
-            self._groups.move_to_end(group)
-        return column[row - self._starts[group]].as_py()
+        return self._bodies(group)[row - self._starts[group]].as_py()
 
 
 def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator[pa.Table]:

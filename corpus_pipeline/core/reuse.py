@@ -9,8 +9,9 @@ night writes the same file as a full one.
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import chain, groupby, islice
 from operator import itemgetter
 from pathlib import Path
@@ -55,11 +56,12 @@ class KeyedRows:
     def __init__(
         self, path: Path, key: str, columns: list[str] | None = None, key_of: Callable[[Any], Any] = lambda v: v
     ) -> None:
-        self._file = pq.ParquetFile(path)
+        parquet = self._file = pq.ParquetFile(path)
         self._columns = columns
         self._where: dict[Any, list[tuple[int, int]]] = {}
-        self._groups: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
-        self._tables: OrderedDict[int, pa.Table] = OrderedDict()
+        self._rows = lru_cache(CACHED_ROW_GROUPS)(
+            lambda group: table_rows(parquet.read_row_group(group, columns=columns)))
+        self._table = lru_cache(CACHED_TABLES)(lambda group: parquet.read_row_group(group, columns=columns))
         for group in range(self._file.num_row_groups):
             keys = self._file.read_row_group(group, columns=[key]).column(key).to_pylist()
             for index, value in enumerate(keys):
@@ -113,27 +115,8 @@ class KeyedRows:
             seen[group] += 1
         return pa.concat_tables(pieces).combine_chunks().take(pa.array(order, pa.int64()))
 
-    def _table(self, group: int) -> pa.Table:
-        table = self._tables.get(group)
-        if table is None:
-            table = self._file.read_row_group(group, columns=self._columns)
-            self._tables[group] = table
-            if len(self._tables) > CACHED_TABLES:
-                self._tables.popitem(last=False)
-        else:
-            self._tables.move_to_end(group)
-        return table
-
     def _row(self, group: int, index: int) -> dict[str, Any]:
-        rows = self._groups.get(group)
-        if rows is None:
-            rows = table_rows(self._file.read_row_group(group, columns=self._columns))
-            self._groups[group] = rows
-            if len(self._groups) > CACHED_ROW_GROUPS:
-                self._groups.popitem(last=False)
-        else:
-            self._groups.move_to_end(group)
-        return dict(rows[index])
+        return dict(self._rows(group)[index])
 
     def close(self) -> None:
         self._file.close()

@@ -8,9 +8,9 @@ turns out to be unchanged.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -57,7 +57,9 @@ class PreviousCrawl:
     def __init__(self, parquet: pq.ParquetFile, entries: dict[str, CachedFetch]) -> None:
         self._parquet = parquet
         self._entries = entries
-        self._row_groups: OrderedDict[int, list] = OrderedDict()
+        # The bodies of the last few row groups read (unchanged pages come in about the order they were written).
+        self._bodies = lru_cache(_CACHED_ROW_GROUPS)(
+            lambda group: parquet.read_row_group(group, columns=["body"]).column("body").to_pylist())
         self._lock = threading.Lock()  # the crawler reads bodies from worker threads
 
     @classmethod
@@ -93,15 +95,7 @@ class PreviousCrawl:
         if entry is None:
             return None
         with self._lock:
-            bodies = self._row_groups.get(entry.row_group)
-            if bodies is None:
-                bodies = self._parquet.read_row_group(entry.row_group, columns=["body"]).column("body").to_pylist()
-                self._row_groups[entry.row_group] = bodies
-                if len(self._row_groups) > _CACHED_ROW_GROUPS:
-                    self._row_groups.popitem(last=False)
-            else:
-                self._row_groups.move_to_end(entry.row_group)
-        return bodies[entry.row_index]
+            return self._bodies(entry.row_group)[entry.row_index]
 
     def close(self) -> None:
         self._parquet.close()
