@@ -315,10 +315,8 @@ class _Crawl:
     def _fetch_robots(self, key: str) -> Iterator[dict]:
         robots_url = f"{key}/robots.txt"
         self.seen.add(robots_url)
-        host = urlsplit(robots_url).hostname or ""
         # Redirects of robots.txt are followed (RFC 9309 2.3.1.2) but never to a private address.
-        result = self.robots_fetcher.fetch(robots_url, host, expected="robots",
-                                           hop_guard=self._private_refusal)
+        result = self.robots_fetcher.fetch(robots_url, expected="robots", hop_guard=self._private_refusal)
         self._install_robots(key, robots_rules(result.outcome, result.status, result.body, result.error,
                                               self.settings.user_agent))
         yield self._row(CrawlTask(robots_url, "robots", 0, "robots"), result)
@@ -429,17 +427,16 @@ class _Crawl:
         return dataclasses.replace(task, category="external", follow_links=False)
 
     def _fetch(self, task: CrawlTask, hop_guard: HopGuard) -> FetchResult:
-        host = urlsplit(task.url).hostname or ""
         cached = self.previous.lookup(task.url) if self.previous is not None else None
         if cached is None or self.previous is None:
-            return self.fetcher.fetch(task.url, host, task.expected, hop_guard=hop_guard)
+            return self.fetcher.fetch(task.url, task.expected, hop_guard=hop_guard)
         if (
             self.website.skip_unchanged_lastmod
             and task.sitemap_lastmod is not None
             and task.sitemap_lastmod == cached.sitemap_lastmod
         ):
             return self._from_cache(task.url, cached, FetchResult(FetchOutcome.UNCHANGED_LASTMOD))
-        result = self.fetcher.fetch(task.url, host, task.expected, cached.conditional_headers(), hop_guard)
+        result = self.fetcher.fetch(task.url, task.expected, cached.conditional_headers(), hop_guard)
         if result.outcome == FetchOutcome.NOT_MODIFIED:
             return self._from_cache(task.url, cached, result)
         if result.body is not None and result.body == self.previous.body(task.url):

@@ -119,19 +119,17 @@ class Fetcher:
             client = self._local.client = CrawlClient(self.settings.user_agent, CrawlAdapter(deadline, self.peer_check))
         return client, self._local.deadline
 
-    def fetch(self, url: str, host: str, expected: Expected = "document", validators: dict[str, str] | None = None,
+    def fetch(self, url: str, expected: Expected = "document", validators: dict[str, str] | None = None,
               hop_guard: HopGuard | None = None) -> FetchResult:
-        """GET ``url``, following redirects hop by hop: ``hop_guard`` judges each new hop before it is requested.
-
-        ``host`` is the host of ``url`` (its throttle slot); each hop takes the slot of its own host.
-        """
+        """GET ``url``, following redirects hop by hop: ``hop_guard`` judges each new hop before it is requested. Each
+        hop takes a throttle slot of its own host."""
         started = time.monotonic()
         attempts = 0
         waited = 0.0
         visited = {url}
         current = url
         for hop in range(MAX_REDIRECTS + 1):
-            result = self._fetch_one(current, host if hop == 0 else _host(current), expected, validators or {})
+            result = self._fetch_one(current, _host(current), expected, validators or {})
             attempts += result.attempts
             waited += result.pace_wait_s
             result.attempts, result.pace_wait_s = attempts, waited

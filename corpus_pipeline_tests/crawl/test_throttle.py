@@ -247,9 +247,9 @@ def test_a_burst_of_429_and_503_lowers_the_pace():
         throttle = HostThrottle.for_settings(settings_)
         fetcher = Fetcher(settings_, throttle)
         for _ in range(8):
-            assert fetcher.fetch(site.url("/page.html"), "127.0.0.1").status == 200
+            assert fetcher.fetch(site.url("/page.html")).status == 200
         before = throttle.pace("127.0.0.1")
-        statuses = [fetcher.fetch(site.url("/busy.html"), "127.0.0.1").status for _ in range(4)]
+        statuses = [fetcher.fetch(site.url("/busy.html")).status for _ in range(4)]
         after = throttle.pace("127.0.0.1")
     assert statuses == [429, 429, 503, 503]
     assert before.delay_s == 0.0, "latency alone never adds a delay"

@@ -19,7 +19,7 @@ def test_a_refused_peer_ends_the_fetch_before_the_request_is_sent(fast_settings)
 
     with LoopbackSite({"/": Route(body="<html>secret</html>")}) as site:
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings), peer_check=refuse_loopback)
-        result = fetcher.fetch(site.url("/"), "127.0.0.1")
+        result = fetcher.fetch(site.url("/"))
         assert site.total_requests == 0, "the server must not receive the request"
     assert result.outcome == FetchOutcome.PRIVATE_ADDRESS
     assert result.error == "127.0.0.1 connected to 127.0.0.1"
@@ -31,7 +31,7 @@ def test_a_refused_peer_ends_the_fetch_before_the_request_is_sent(fast_settings)
 def test_an_accepted_peer_is_fetched_as_usual(fast_settings):
     with LoopbackSite({"/": Route(body="<html>hello</html>")}) as site:
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings), peer_check=lambda *_: None)
-        result = fetcher.fetch(site.url("/"), "127.0.0.1")
+        result = fetcher.fetch(site.url("/"))
     assert result.outcome == FetchOutcome.FETCHED and b"hello" in result.body
 
 
@@ -50,7 +50,7 @@ def test_the_environments_proxy_carries_the_request(fast_settings, monkeypatch):
         monkeypatch.delenv("NO_PROXY", raising=False)
         monkeypatch.delenv("no_proxy", raising=False)
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
-        results = [fetcher.fetch(target, "proxied.invalid") for _ in range(2)]
+        results = [fetcher.fetch(target) for _ in range(2)]
         assert proxy.hits(target) == 2, "every request goes through the proxy, not only the first"
     assert all(r.outcome == FetchOutcome.FETCHED and b"through the proxy" in r.body for r in results)
 
@@ -62,7 +62,7 @@ def test_no_proxy_sends_a_host_direct_and_netrc_credentials_are_never_sent(fast_
         monkeypatch.setenv("HTTP_PROXY", proxy.base_url)
         monkeypatch.setenv("NO_PROXY", "127.0.0.1")
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
-        result = fetcher.fetch(site.url("/"), "127.0.0.1")
+        result = fetcher.fetch(site.url("/"))
         assert proxy.total_requests == 0
         (_, _, headers), = site.requests
     assert result.outcome == FetchOutcome.FETCHED and b"direct" in result.body
@@ -75,7 +75,7 @@ def test_requests_go_out_as_a_requests_session_sent_them(fast_settings):
     validators = {"If-None-Match": '"v1"', "If-Modified-Since": "Wed, 21 Oct 2015 07:28:00 GMT"}
     with LoopbackSite({"/page": Route(body="<html>page</html>")}) as site:
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
-        result = fetcher.fetch(site.url("/page"), "127.0.0.1", validators=validators)
+        result = fetcher.fetch(site.url("/page"), validators=validators)
         session = requests.Session()
         session.trust_env = False
         session.headers["User-Agent"] = fast_settings.user_agent
@@ -95,9 +95,9 @@ def test_a_cookie_the_server_sets_comes_back_on_the_threads_next_requests(fast_s
     }
     with LoopbackSite(routes) as site:
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
-        fetcher.fetch(site.url("/next"), "127.0.0.1")
-        fetcher.fetch(site.url("/set"), "127.0.0.1")
-        fetcher.fetch(site.url("/next"), "127.0.0.1")
+        fetcher.fetch(site.url("/next"))
+        fetcher.fetch(site.url("/set"))
+        fetcher.fetch(site.url("/next"))
         sent = [headers.get("Cookie") for _, _, headers in site.requests]
     assert sent == [None, None, "visit=abc"]
 
@@ -113,6 +113,6 @@ def test_unchanged_pages_answered_304_share_one_connection(fast_settings):
 
     with LoopbackSite({"/page": Route(handler=not_modified)}) as site:
         fetcher = Fetcher(fast_settings, HostThrottle.for_settings(fast_settings))
-        results = [fetcher.fetch(site.url("/page"), "127.0.0.1", validators={"If-None-Match": '"v1"'}) for _ in range(3)]
+        results = [fetcher.fetch(site.url("/page"), validators={"If-None-Match": '"v1"'}) for _ in range(3)]
     assert [r.outcome for r in results] == [FetchOutcome.NOT_MODIFIED] * 3
     assert len(client_ports) == 3 and len(set(client_ports)) == 1, f"connections from ports {client_ports}"
