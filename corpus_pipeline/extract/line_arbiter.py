@@ -111,12 +111,12 @@ class LineArbiter:
         scores = self.base + value[trees, node].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-np.clip(scores, -30.0, 30.0)))
 
-    def upper_bounds(self, features: np.ndarray, free: tuple[int, ...]) -> np.ndarray:
-        """For each row of ``features``, the highest probability it can have whatever the values of the ``free``
-        features (their columns are not read): the sum of each tree's best leaf among those the others let it reach."""
+    def upper_bounds(self, features: np.ndarray) -> np.ndarray:
+        """For each row of ``features``, the highest probability it can have whatever the values of the markup's
+        features (``MARK_FEATURES``, whose columns are not read): the sum of each tree's best leaf among those the
+        other features let it reach."""
         feature, cut, left, leaf_starts, value, tree_starts = self._leaves
         holds = (features[:, feature] <= cut) == left  # the walk goes left when a value is <= the cut
-        holds[:, np.isin(feature, free) | (feature < 0)] = True
         reached = np.logical_and.reduceat(holds, leaf_starts, axis=1)
         best = np.maximum.reduceat(np.where(reached, value, -np.inf), tree_starts, axis=1)
         scores = self.base + best.sum(axis=1)
@@ -124,27 +124,28 @@ class LineArbiter:
 
     @cached_property
     def _leaves(self) -> tuple[np.ndarray, ...]:
-        """Every tree's leaves, tree by tree: the conditions on the way to each (feature, cut, whether the walk goes
-        left there; first a condition that always holds, feature -1), where each leaf's conditions start, the leaves'
-        values, and where each tree's leaves start."""
+        """Every tree's leaves, tree by tree: the conditions on the way to each on features other than the markup's
+        (feature, cut, whether the walk goes left there; first one that always holds, on log_words, never infinite),
+        where each leaf's conditions start, the leaves' values, and where each tree's leaves start."""
         conditions: list[tuple[int, float, bool]] = []
         leaf_starts: list[int] = []
         values: list[float] = []
         tree_starts: list[int] = []
         for tree in self.trees:
             tree_starts.append(len(values))
-            paths: list[tuple[int, tuple[tuple[int, float, bool], ...]]] = [(0, ((-1, 0.0, True),))]
+            paths: list[tuple[int, tuple[tuple[int, float, bool], ...]]] = [(0, ((0, np.inf, True),))]
             while paths:
                 n, path = paths.pop()
                 node = tree[n]
-                if len(node) == 4:
-                    feature, cut = int(node[0]), node[1]
-                    paths.append((int(node[2]), (*path, (feature, cut, True))))
-                    paths.append((int(node[3]), (*path, (feature, cut, False))))
-                else:
+                if len(node) != 4:
                     leaf_starts.append(len(conditions))
                     conditions += path
                     values.append(node[0])
+                    continue
+                feature, cut = int(node[0]), node[1]
+                free = feature in MARK_FEATURES  # either way, whatever the markup says
+                paths.append((int(node[2]), path if free else (*path, (feature, cut, True))))
+                paths.append((int(node[3]), path if free else (*path, (feature, cut, False))))
         features, cuts, lefts = (np.array(column) for column in zip(*conditions, strict=True))
         return features, cuts, lefts, np.array(leaf_starts), np.array(values), np.array(tree_starts)
 
@@ -390,23 +391,24 @@ def with_lines(reading: str, found: Candidates, added: Iterable[int]) -> str:
 
 
 def arbitrated(
-    reading: str, second: str, marks: PageMarks | Callable[[], PageMarks], page_type: str | None, path: str,
+    reading: str, second: str, marks: PageMarks | Callable[[Set[str]], PageMarks], page_type: str | None, path: str,
     min_probability: float, model: LineArbiter, *, second_words: int | None = None, reading_words: int | None = None,
 ) -> str:
     """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back
     (``second_words``, ``reading_words``: see :func:`candidates`).
 
-    ``marks``: the page's, or how to read them: then they are read only when a missing line could reach
-    ``min_probability`` whatever they say of it (on ~40 % of the article benchmark's pages, none could).
+    ``marks``: the page's, or how to read those of some lines (their keys): then they are read, of the missing lines,
+    only when one could reach ``min_probability`` whatever they say of it (on ~40 % of the article benchmark's pages,
+    none could).
     """
     found = _unmarked_candidates(reading, second, page_type, path, second_words, reading_words)
     if not found.missing:
         return reading
     if callable(marks):
         # A margin under the threshold: the bound sums the trees' leaves in another order than the model does.
-        if np.all(model.upper_bounds(found.features, MARK_FEATURES) < min_probability - 1e-9):
+        if np.all(model.upper_bounds(found.features) < min_probability - 1e-9):
             return reading
-        marks = marks()
+        marks = marks({found.keys[i] for i in found.missing})
     found = _marked(found, marks)
     sure = model.probabilities(found.features) >= min_probability
     added = [i for i, keep in zip(found.missing, sure, strict=True) if keep]

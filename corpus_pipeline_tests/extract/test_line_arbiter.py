@@ -20,6 +20,7 @@ from corpus_pipeline.extract.line_arbiter import (
     with_lines,
 )
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
+from corpus_pipeline.extract.text import line_key
 
 READING = "First paragraph of the story, with words.\nThird paragraph closes the story."
 SECOND = (
@@ -215,28 +216,35 @@ def test_a_reading_counted_by_the_caller_gives_the_same_features():
     ) == arbitrated(READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL)
 
 
-def test_a_bound_over_the_markups_features_holds_whatever_they_are_and_is_the_probability_when_none_is_free():
+def test_a_bound_over_the_markups_features_holds_whatever_they_are_and_is_reached_by_some():
     model = load_line_arbiter()
     rows = np.random.default_rng(7).normal(0, 2, size=(500, len(FEATURE_NAMES)))
-    bounds = model.upper_bounds(rows, MARK_FEATURES)
+    bounds = model.upper_bounds(rows)
     for seed in range(20):
         varied = rows.copy()
         varied[:, MARK_FEATURES] = np.random.default_rng(seed).normal(0, 2, size=(500, len(MARK_FEATURES)))
         assert np.all(model.probabilities(varied) <= bounds)
-    assert model.upper_bounds(rows, ()) == pytest.approx(model.probabilities(rows))
+    # MODEL's second tree asks whether a long line is a whole link text: the bound takes its better answer (0.7).
+    row = np.zeros((1, len(FEATURE_NAMES)))
+    row[0, BETWEEN], row[0, WORDS] = 1.0, 2.0
+    assert MODEL.upper_bounds(row)[0] == pytest.approx(1 / (1 + np.exp(-(-1.0 + 3.0 + 0.7))))
+    assert MODEL.probabilities(row)[0] == pytest.approx(1 / (1 + np.exp(-(-1.0 + 3.0 + 0.7))))  # not a link: 0.7
+    row[0, LINK] = 1.0
+    assert MODEL.probabilities(row)[0] < MODEL.upper_bounds(row)[0]
 
 
 def test_the_pages_marks_are_read_only_when_a_missing_line_could_be_put_back():
     reading, second, missed, marks = _story_with_a_missed_paragraph()
     read = []
 
-    def marks_read():
-        read.append(True)
+    def marks_read(asked):
+        read.append(asked)
         return marks
 
     model = load_line_arbiter()
     # At 0.99 no line can be sure, whatever the markup says of it: the marks are not read.
     assert arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.99, model) == reading and not read
     text = arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.6, model)
-    assert read and text == arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, model)
+    assert read == [{line_key(missed), "privacy policy"}]  # the lines it lacks
+    assert text == arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, model)
     assert missed in text.split("\n")
