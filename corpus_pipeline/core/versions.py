@@ -476,7 +476,11 @@ class ObjectPartitionHistory(PartitionHistory):
         path = self.path_of(version_id)
         if not path.exists():
             self.store.download(self._version_key(version_id), path)
-            self._forget_other_copies(keep={version_id})
+            # Local copies of versions the ledger no longer holds are dropped, so the cache stays bounded.
+            known = {v.id for v in self._read_ledger().versions} | {version_id}
+            for copy in self.folder.glob("*.parquet"):
+                if copy.stem not in known:
+                    copy.unlink(missing_ok=True)
         return path
 
     # -- writing (hold the lock) -----------------------------------------------------------------
@@ -573,14 +577,6 @@ class ObjectPartitionHistory(PartitionHistory):
 
     def _version_key(self, version_id: str) -> str:
         return f"{self.folder_key}/{version_id}.parquet"
-
-    def _forget_other_copies(self, keep: set[str]) -> None:
-        """Local copies of versions the ledger no longer holds are dropped, so the cache stays bounded."""
-        known = {v.id for v in self._read_ledger().versions} | keep
-        for copy in self.folder.glob("*.parquet"):
-            if copy.stem not in known:
-                copy.unlink(missing_ok=True)
-
 
 def count_rows(path: Path) -> int:
     """Rows of a Parquet file, read from its footer."""
