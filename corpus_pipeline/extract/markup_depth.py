@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate
 
 from lxml import etree
@@ -49,6 +50,8 @@ _INLINE = frozenset(
     " strike strong sub sup time tt u var".split()
 )
 _RANKS = 4
+# The deepest nesting lxml's HTML parser keeps (without huge_tree): the rest of a deeper page is dropped.
+LXML_DEPTH = 256
 
 
 def markup_depth(source: str) -> int:
@@ -58,12 +61,16 @@ def markup_depth(source: str) -> int:
     return _counted_depth(_DRAWING.sub(lambda drawing: _SELF_CLOSED.sub("", drawing.group(0)), source))
 
 
-def nested_deeper_than(source: str, limit: int) -> bool:
-    """Whether ``source`` nests counted tags more than ``limit`` levels deep."""
-    if source.count("<") <= limit:  # fewer tags than the limit cannot nest deeper than it
-        return False
-    # Counting a drawing's shapes as nesting over-estimates: the cheap count clears most pages, drawings or not.
-    return _counted_depth(source) > limit and markup_depth(source) > limit
+def tree_deeper_than(document: etree._Element, limit: int) -> bool:
+    """Whether the page lxml parsed as ``document`` nests deeper than ``limit`` levels, or may: a page deeper than
+    the ``LXML_DEPTH`` levels lxml keeps is cut there. One XPath step a level, in C (~0.01 ms a page, against ~0.2 ms
+    counting the tags of its source)."""
+    return _element_at_depth(min(limit + 1, LXML_DEPTH))(document)
+
+
+@cache
+def _element_at_depth(depth: int) -> etree.XPath:
+    return etree.XPath("boolean(/*" + "/*" * (depth - 1) + ")")
 
 
 @dataclass(frozen=True)

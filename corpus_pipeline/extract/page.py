@@ -37,7 +37,7 @@ from corpus_pipeline.extract.markdown import (
     with_whole_code,
 )
 from corpus_pipeline.extract.markup import element_text, markup_elements
-from corpus_pipeline.extract.markup_depth import flatten_markup, nested_deeper_than
+from corpus_pipeline.extract.markup_depth import flatten_markup, tree_deeper_than
 from corpus_pipeline.extract.metadata import (
     choose_lang,
     clean_title,
@@ -212,11 +212,13 @@ def _fill(
         record["error"] = "binary content served as HTML"
         return
     text = text[: settings.max_chars]
-    text, refusal = _bounded_nesting(text, max_markup_depth)
-    if refusal is not None:
-        record["error"] = refusal
-        return
     document = parse_html(text)
+    if tree_deeper_than(document, max_markup_depth):  # rare: flattened, then parsed again
+        text, refusal = _flattened(text, max_markup_depth)
+        if refusal is not None:
+            record["error"] = refusal
+            return
+        document = parse_html(text)
     mark_tex(document)  # before the scripts and the MathML go: the Markdown keeps the page's math as TeX
 
     # Metadata and headings are read before anything is removed (nav titles, header dates).
@@ -275,14 +277,8 @@ def _fill(
     )
 
 
-def _bounded_nesting(text: str, max_markup_depth: int) -> tuple[str, str | None]:
+def _flattened(text: str, max_markup_depth: int) -> tuple[str, str | None]:
     """``text`` with its nesting bounded at ``max_markup_depth`` (itself when within it), or why it cannot be read."""
-    # The cheap count of the raw tags (~0.5 ms a page) clears most pages. It counts neither the elements whose end
-    # tag the parser infers (p, li, td...) nor html and body, up to four of which nest between two counted ones
-    # (table > tbody > tr > td > p): a page counting a fifth of the limit may nest up to it. Past that, the parser's
-    # own nesting is measured by the flattening itself (~4 ms a page, 64 of 1,678 real pages; the rest unchanged).
-    if not nested_deeper_than(text, max_markup_depth // 5):
-        return text, None
     try:
         return flatten_markup(text, max_markup_depth).source, None
     except (etree.Error, ValueError) as error:  # the parser refused the page: one line says why

@@ -14,7 +14,7 @@ from lxml import etree
 
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.html_tree import parse_html
-from corpus_pipeline.extract.markup_depth import flatten_markup, markup_depth, nested_deeper_than
+from corpus_pipeline.extract.markup_depth import flatten_markup, markup_depth, tree_deeper_than
 from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_page
 
 # A news article: its paragraphs are what a reader must get back, however broken the page's markup.
@@ -105,16 +105,15 @@ def test_an_inline_drawing_of_many_self_closed_shapes_is_shallow():
     paths = '<path d="M0 0h24v24H0z" fill="none"/>' * 5000
     page = f"<html><body><div><svg viewBox='0 0 24 24'>{paths}<g><circle r='2'/></g></svg><p>text</div></body></html>"
     assert markup_depth(page) == 3  # div > svg > g
-    assert not nested_deeper_than(page, 1000)
 
 
 def test_nesting_inside_a_drawing_still_counts():
     groups = "<svg>" + "<g>" * 1200 + "<path/>" + "</g>" * 1200 + "</svg>"
-    assert nested_deeper_than(f"<div>{groups}</div>", 1000)
+    assert markup_depth(f"<div>{groups}</div>") > 1000
 
 
 def test_unclosed_elements_outside_drawings_still_count_as_nested():
-    assert nested_deeper_than("<div>" * 1200 + "<svg><path/></svg>", 1000)
+    assert markup_depth("<div>" * 1200 + "<svg><path/></svg>") > 1000
 
 
 @pytest.mark.parametrize("depth", [1500, 5000])
@@ -133,7 +132,7 @@ def test_paragraphs_each_leaving_a_font_open_are_read():
     # The parser closes the <font> with its paragraph: 2,000 counted levels that never nest (refused until now).
     body = "".join(f"<p><font face='Arial'>{escape(line)}</p>" for paragraph in PARAGRAPHS for line in _lines(paragraph)) * 30
     source = news_page(body)
-    assert nested_deeper_than(source, 1000) and flatten_markup(source, 250).depth < 10
+    assert markup_depth(source) > 1000 and flatten_markup(source, 250).depth < 10
     record = parse_html_page(html_page(source), website())
     assert record["error"] is None and word_recall(record["content"], ARTICLE) >= 0.9
 
@@ -202,3 +201,11 @@ def _depths(tree):
     for event, _ in etree.iterwalk(tree, events=("start", "end")):
         depth += 1 if event == "start" else -1
         yield depth
+
+
+def test_the_parsed_tree_tells_a_page_nested_past_the_limit_or_past_what_lxml_keeps():
+    def nested(divs: int):
+        return parse_html("<html><body>" + "<div>" * divs + "text" + "</div>" * divs + "</body></html>")
+
+    assert not tree_deeper_than(nested(48), 50) and tree_deeper_than(nested(49), 50)  # html and body are 2 levels
+    assert not tree_deeper_than(nested(253), 1000) and tree_deeper_than(nested(5000), 1000)  # cut at 256: maybe deeper
