@@ -207,10 +207,13 @@ def _holds_link_name(words: list[str], names: frozenset[str], by_first_word: dic
 
 
 # The links in a heading or with a rel (a bookmark's, or another), in page order, below the element given (not
-# "//a": a page parsed with a second <html> holds that one's links in the document, outside the tree): libxml2 walks
-# each link's ancestors, not Python (~1,600 ancestors of ~200 links a news page, ~2 % of its parse).
+# "//a": a page parsed with a second <html> holds that one's links in the document, outside the tree): libxml2 finds
+# them, not Python. Each heading's links, rather than each link's ancestors six times over (0.06 against 0.14 ms a
+# page of the article benchmark).
 _IN_ANY_HEADING = "ancestor::h1 or ancestor::h2 or ancestor::h3 or ancestor::h4 or ancestor::h5 or ancestor::h6"
-_HEADING_OR_REL_LINKS = etree.XPath(f"descendant::a[@rel or {_IN_ANY_HEADING}]")
+_HEADING_OR_REL_LINKS = etree.XPath(
+    "descendant::a[@rel] | " + " | ".join(f"descendant::h{level}//a" for level in range(1, 7))
+)
 _IN_HEADING = etree.XPath(f"boolean({_IN_ANY_HEADING})")
 
 
