@@ -114,9 +114,10 @@ class ObjectStore:
         from fsspec.asyn import sync
 
         try:
-            response, data = sync(self._fs.loop, _get_object, self._fs, self.bucket, self._key(key))
+            response = self._fs.call_s3("get_object", Bucket=self.bucket, Key=self._key(key))
         except FileNotFoundError:
             return None
+        data = sync(self._fs.loop, _read_body, response["Body"])  # the body streams on s3fs's event loop
         date = response["ResponseMetadata"]["HTTPHeaders"].get("date")
         server_now = parsedate_to_datetime(date) if date else response["LastModified"]
         return StoredObject(data, response["ETag"], response["LastModified"], server_now)
@@ -227,11 +228,9 @@ def _s3_filesystem(settings: ObjectStoreSettings) -> Any:
     return s3fs.S3FileSystem(client_kwargs=client_kwargs, use_listings_cache=False, skip_instance_cache=True)
 
 
-async def _get_object(fs: Any, bucket: str, key: str) -> tuple[dict[str, Any], bytes]:
-    response = await fs._call_s3("get_object", Bucket=bucket, Key=key)
-    async with response["Body"] as body:
-        data = await body.read()
-    return response, bytes(data)
+async def _read_body(stream: Any) -> bytes:
+    async with stream as body:
+        return bytes(await body.read())
 
 
 def _is_precondition_failure(error: Exception) -> bool:
