@@ -1,35 +1,18 @@
-"""How deeply a page's tags nest, read from the raw source before any parser sees it, and a flattened reading of
-markup nested deeper than a limit.
+"""A flattened reading of markup nested deeper than a limit, and a cheap test of a parsed page's depth.
 
 Parsers that build a tree from the source (Resiliparse's second opinion reads the page's source, not lxml's tree)
-take time that grows with the square of the nesting: 5,000 nested ``<div>`` cost 0.7 s, 50,000 about 50 s. lxml
-keeps only 255 levels and silently drops everything that follows in the page. Broken markup reaches those depths on
-real pages (a CMS leaving a ``<font>`` or a ``<div>`` open on every line): such a page is not refused but flattened
-(:func:`flatten_markup`) before any parser reads it, so that every parser gets bounded nesting and all of the text.
+take time that grows with the square of the nesting, and lxml keeps only 255 levels and silently drops everything
+that follows. Broken markup reaches those depths on real pages (a CMS leaving a ``<font>`` or a ``<div>`` open on
+every line): such a page is not refused but flattened (:func:`flatten_markup`) before any parser reads it, so that
+every parser gets bounded nesting and all of the text.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
-from itertools import accumulate
 
 from lxml import etree
-
-# An opening or closing tag, captured as "" or "/". Elements that never hold children (void elements) or whose
-# end tag the HTML parser infers when a sibling opens (p, li, td, option...) are left out: counting them would
-# make a long list written without end tags look deep, and they cannot nest without a counted parent.
-_TAG = re.compile(
-    r"<(/?)(?!(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr|p|li|dt|dd|td|th|tr"
-    r"|thead|tbody|tfoot|option|optgroup|rb|rt|rp|colgroup|caption|html|head|body)[\s/>])[a-zA-Z]",
-)
-_STEP = {"": 1, "/": -1}
-# An inline drawing (SVG, MathML) and, inside it, a tag that closes itself ("<path d=... />"). In these foreign
-# elements "/>" ends the element, as every HTML parser reads it; a drawing of 7,668 paths would otherwise count as
-# 7,668 levels of nesting (wcxb-dev: sqlite.org's SELECT page, two solostove.com pages, all refused).
-_DRAWING = re.compile(r"<(svg|math)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
-_SELF_CLOSED = re.compile(r"<[a-zA-Z][^<>]*/>")
 
 # Elements that never hold children: written without an end tag (an "</br>" would read as another line break).
 _VOID = frozenset(
@@ -54,17 +37,9 @@ _RANKS = 4
 LXML_DEPTH = 256
 
 
-def markup_depth(source: str) -> int:
-    """The deepest nesting of counted tags in ``source``: exact on well-formed markup, an over-estimate where end
-    tags are missing (never an under-estimate), so a limit on it errs towards measuring again. The self-closed shapes of
-    an inline SVG or MathML drawing are closed elements, as parsers read them."""
-    return _counted_depth(_DRAWING.sub(lambda drawing: _SELF_CLOSED.sub("", drawing.group(0)), source))
-
-
 def tree_deeper_than(document: etree._Element, limit: int) -> bool:
     """Whether the page lxml parsed as ``document`` nests deeper than ``limit`` levels, or may: a page deeper than
-    the ``LXML_DEPTH`` levels lxml keeps is cut there. One XPath step a level, in C (~0.01 ms a page, against ~0.2 ms
-    counting the tags of its source)."""
+    the ``LXML_DEPTH`` levels lxml keeps is cut there (one XPath step a level, in C)."""
     return _element_at_depth(min(limit + 1, LXML_DEPTH))(document)
 
 
@@ -209,7 +184,3 @@ def _start_tag(tag: str, attrib: dict[str, str]) -> str:
     )
     return f"<{tag}{attributes}>"
 
-
-def _counted_depth(source: str) -> int:
-    steps = map(_STEP.__getitem__, _TAG.findall(source))
-    return max(accumulate(steps, initial=0))
