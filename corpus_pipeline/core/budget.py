@@ -3,12 +3,9 @@
 Parsers and OCR engines run C code that no signal or thread can interrupt: the only sure way to stop an item over
 its budget is to end the process running it. pebble's ``ProcessPool`` does that per task (the timeout counts from
 when a worker takes the task) and starts a new worker in its place, so the remaining items go on. Workers are fresh
-interpreters (spawn): a fork of a Dagster step would count the step's ~260 MiB of imports again in each worker's RSS.
-Results come back in input order, with a bounded number of items read ahead.
-
-:class:`WorkerPool` keeps such workers, without a time budget, for several maps: the corpus stage maps two functions
-over its texts (content keys and signatures, then verification blocks), and starting workers twice would import
-their modules twice.
+interpreters (spawn): a fork of a Dagster step would count the step's imports again in each worker's RSS. Results
+come back in input order, with a bounded number of items read ahead. :class:`WorkerPool` keeps such workers, without
+a time budget, for several maps.
 """
 
 from __future__ import annotations
@@ -35,12 +32,10 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 _READ_AHEAD_PER_WORKER = 32  # items read ahead of the oldest unfinished one: bounds memory, keeps workers busy
-# Parsing left ~29 MiB free but held in a worker's heap after 400 Debian handbook pages; a trim takes ~2 ms, 5 % of a
-# page. One item in 16 (at random: no counter to keep across a worker's items) kept a worker as small for 0.3 ms.
+# Freed pages stay in a worker's heap; a trim costs ~2 ms (5 % of a page), so one item in 16 at random is trimmed.
 _TRIM_ONE_ITEM_IN = 16
-# A WorkerPool's jobs in flight per worker: the running job and the next, so a worker never waits for this process.
-# Jobs are read (their texts pickled) only as workers have room for them, so the texts of every job are never held
-# twice at once.
+# A WorkerPool's jobs in flight per worker: the running job and the next, so a worker never waits for this process;
+# jobs are read only as workers have room for them, so their texts are never all held twice at once.
 _QUEUED_PER_WORKER = 2
 
 
@@ -48,18 +43,13 @@ _QUEUED_PER_WORKER = 2
 def launcher_script_hidden() -> Iterator[None]:
     """While this block starts "spawn" workers, they do not run the parent's launcher script.
 
-    A spawned worker runs the parent's ``__main__`` file again (as ``__mp_main__``) before its function. When
-    that file is a console-script launcher, such as the ``dagster`` command CI runs, it imports the whole CLI:
-    under ``dagster job execute`` every parsing worker imported 868 modules it never uses, 57 MiB of RSS and
-    about half a CPU second each. A launcher (a ``__main__`` run from a path without a ``.py`` suffix) only imports
-    its package's ``main``, so hiding its path from the workers' start loses nothing. Scripts (``.py``) and
-    ``python -m`` modules are left alone: they may define the functions a worker runs.
+    A spawned worker runs the parent's ``__main__`` file again before its function; a console-script launcher
+    (``dagster``: a ``__main__`` without a ``.py`` suffix) would import the whole CLI in every worker, for nothing.
+    Scripts (``.py``) and ``python -m`` modules are left alone: they may define the functions a worker runs.
     """
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
-    if main is None or getattr(main, "__spec__", None) is not None or not isinstance(path, str) or path.endswith(
-        (".py", ".pyw")
-    ):
+    if main is None or main.__spec__ is not None or not isinstance(path, str) or path.endswith((".py", ".pyw")):
         yield
         return
     del main.__file__  # multiprocessing.spawn reads the main module's path here, when each worker starts
@@ -72,10 +62,8 @@ def launcher_script_hidden() -> Iterator[None]:
 @contextmanager
 def worker_processes(size: int, initializer: Callable[[], None] | None = None) -> Iterator[ProcessPool]:
     """A pebble pool of ``size`` fresh interpreters, each running ``initializer`` first; on leaving the block every
-    worker is stopped, a busy one killed with what it started.
-
-    The launcher script stays hidden while the pool lives, since pebble starts workers (and replaces killed ones)
-    whenever it needs them."""
+    worker is stopped, a busy one killed with what it started. The launcher script stays hidden while the pool lives,
+    since pebble starts workers (and replaces killed ones) whenever it needs them."""
     pool = ProcessPool(max_workers=max(1, size), initializer=_start_worker, initargs=(initializer,),
                        context=multiprocessing.get_context("spawn"))
     with launcher_script_hidden():
@@ -187,9 +175,6 @@ class WorkerPool:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def close(self) -> None:
         """Stop every worker (a busy one is killed)."""
         self._stack.close()
 

@@ -43,10 +43,8 @@ class FolderVersion:
     rows: int = 0
 
 
-class _FolderVersions:
-    """What both kinds of folder history share: writing a version into a folder, judged before it is current."""
-
-    folder: Path
+class FolderHistory(PartitionHistory):
+    """Folder versions in a local warehouse; the current one is a symbolic link readers follow."""
 
     def path_of(self, version_id: str) -> Path:
         """The local folder of one version."""
@@ -55,8 +53,7 @@ class _FolderVersions:
     @contextmanager
     def new_folder(self, run_id: str | None = None) -> Iterator[FolderVersion]:
         """A new candidate version: written in a hidden folder, renamed into place and recorded when complete."""
-        history = self._history()
-        version_id = history.new_version_id()
+        version_id = self.new_version_id()
         staging = self.folder / f".{version_id}.tmp"
         staging.mkdir(parents=True)
         version = FolderVersion(version_id, staging)
@@ -66,13 +63,12 @@ class _FolderVersions:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         version.path = self.path_of(version_id)
-        history._store_version(version_id)
-        history.record_candidate(version_id, version.rows, run_id)
+        self._store_version(version_id)
+        self.record_candidate(version_id, version.rows, run_id)
 
     def verify(self, version_id: str) -> None:
         """A folder version is checked by whoever reads its files; here only that the ledger holds it."""
-        history = self._history()
-        history._known(history._read_ledger(), version_id)
+        self._known(self._read_ledger(), version_id)
 
     def _checked_current(self, version: Version, path: Path) -> Path | None:
         """A folder version's files are checked by their reader."""
@@ -81,20 +77,12 @@ class _FolderVersions:
     def _unshare_current(self) -> None:
         """The current folder is a link readers follow (or copies of objects): nothing is shared to undo."""
 
-    def _history(self) -> PartitionHistory:
-        assert isinstance(self, PartitionHistory)
-        return self
-
     def _remove_local_leftovers(self) -> None:
-        for leftover in self.folder.glob(".*.tmp") if self.folder.exists() else ():
+        for leftover in self.folder.glob(".*.tmp"):
             if leftover.is_dir() and not leftover.is_symlink():
                 shutil.rmtree(leftover, ignore_errors=True)
             else:
                 leftover.unlink(missing_ok=True)
-
-
-class FolderHistory(_FolderVersions, PartitionHistory):
-    """Folder versions in a local warehouse; the current one is a symbolic link readers follow."""
 
     def _version_exists(self, version_id: str) -> bool:
         return self.path_of(version_id).is_dir()
@@ -121,8 +109,9 @@ class FolderHistory(_FolderVersions, PartitionHistory):
         """Nothing to adopt: a folder asset was never written without versions."""
 
 
-class ObjectFolderHistory(_FolderVersions, ObjectPartitionHistory):
-    """Folder versions on an object store; ``current_key`` is the folder key readers list."""
+class ObjectFolderHistory(FolderHistory, ObjectPartitionHistory):
+    """Folder versions on an object store; ``current_key`` is the folder key readers list. Every storage primitive of
+    :class:`FolderHistory` is overridden here, so that of :class:`ObjectPartitionHistory` never shows through."""
 
     def current_file(self) -> Path | None:
         """A local copy of the current version's folder, or None before the first publication."""
@@ -196,6 +185,3 @@ class ObjectFolderHistory(_FolderVersions, ObjectPartitionHistory):
             elif "/" not in name and name not in (LEDGER_FILE,) and not name.startswith("."):
                 self.store.delete(key)
         self._remove_local_leftovers()
-
-    def _adopt_unversioned_current(self) -> None:
-        """Nothing to adopt: a folder asset was never written without versions."""

@@ -11,16 +11,15 @@ import ctypes.util
 import os
 from collections.abc import Callable
 from functools import cache
+from types import SimpleNamespace
 
 
 def arrow_allocations_returned_to_system() -> None:
     """Make Arrow allocate with the C library's malloc instead of its bundled mimalloc, in this process.
 
-    mimalloc keeps the pages of freed Arrow buffers for reuse: a run that writes a crawl's bodies to Parquet and
-    reads them back for the parse kept what every batch had used for the rest of its life. malloc maps large buffers
-    one by one and unmaps them when freed, and :func:`return_freed_memory` gives back the rest. Importing
-    ``corpus_pipeline`` before pyarrow already makes malloc Arrow's default (``ARROW_DEFAULT_MEMORY_POOL``); this
-    covers a process that loaded pyarrow first, for what Arrow allocates on Python's behalf.
+    mimalloc keeps the pages of freed Arrow buffers for reuse for the rest of the process's life; malloc unmaps large
+    buffers when freed, and :func:`return_freed_memory` gives back the rest. Importing ``corpus_pipeline`` before
+    pyarrow already makes malloc the default (``ARROW_DEFAULT_MEMORY_POOL``): this covers a process that did not.
     """
     import pyarrow as pa
 
@@ -30,11 +29,9 @@ def arrow_allocations_returned_to_system() -> None:
 def loaded_code_frozen() -> None:
     """Take every object alive now out of the cyclic garbage collector's rounds, in this process (``gc.freeze``).
 
-    Called once the code location is loaded: Dagster's, Arrow's, polars' and the pipeline's modules are a few
-    hundred thousand objects that live as long as the process, and every full round of the collector walked them
-    again. An unchanged night of the Debian handbook (2,667 pages, everything kept) spent ~1 of its ~11 CPU s there.
-    What they hold is still freed by reference counting; only a reference cycle among them that becomes garbage
-    later (code reloaded in a long-lived process) is not collected.
+    Called once the code location is loaded: its modules are a few hundred thousand objects that live as long as the
+    process, and every full round of the collector walked them again. Reference counting still frees what they hold;
+    only a reference cycle among them that becomes garbage later (code reloaded) is not collected.
     """
     import gc
 
@@ -45,11 +42,9 @@ def return_freed_memory() -> None:
     """Give back to the system the free pages that Arrow's pool and malloc keep after a stage's data is freed, once
     the process has grown by TRIM_AFTER_GROWTH_BYTES since the lowest it was seen at since the last time.
 
-    glibc's malloc returns a free page from the middle of its heap only when asked (``malloc_trim``): Python objects
-    larger than 512 bytes, such as page bodies, come from that heap, and a site's worth of them leaves it holey. A
-    trim gives back every free page, and the next allocations fault them in again, zeroed: trimmed after every row
-    group and every 64 records, a night of the Debian handbook with nothing changed spent ~1 of its ~8 CPU s in page
-    faults. What a skipped trim leaves held is less than TRIM_AFTER_GROWTH_BYTES.
+    glibc's malloc returns a free page from the middle of its heap only when asked (``malloc_trim``), and a site's
+    worth of page bodies leaves it holey. Trimming at every call would cost page faults, as the next allocations
+    fault the trimmed pages in again; a skipped trim leaves less than TRIM_AFTER_GROWTH_BYTES held.
     """
     resident = resident_bytes()
     if resident is not None:
@@ -63,31 +58,19 @@ def return_freed_memory() -> None:
     _trims.lowest = resident_bytes() or 0
 
 
-# return_freed_memory trims when the process's resident memory exceeds by this much the lowest it was at since the
-# last trim. At 32 MiB, the parse step of an unchanged night of the Debian handbook (2,667 pages) trims ~12 times
-# instead of ~120 (~1.8 -> ~1.6 CPU s), its peak RSS within a few MiB of what it was.
+# Growth of resident memory above its lowest since the last trim that makes return_freed_memory trim: ten times
+# fewer trims than at every call on an unchanged night's parse, for a peak within a few MiB.
 TRIM_AFTER_GROWTH_BYTES = 32 * 2**20
-
-
-class _Trims:
-    lowest = 0  # resident bytes: the least seen since the last trim (0 before the first: it trims)
-
-
-_trims = _Trims()
+_trims = SimpleNamespace(lowest=0)  # resident bytes: the least seen since the last trim (0 before the first: it trims)
 
 
 def resident_bytes() -> int | None:
     """This process's resident memory (RSS) in bytes, from /proc (None where there is no /proc: macOS)."""
     try:
         with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * _page_size()
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:
         return None
-
-
-@cache
-def _page_size() -> int:
-    return os.sysconf("SC_PAGE_SIZE")
 
 
 def malloc_trimmed() -> None:

@@ -2,9 +2,8 @@
 
 A step that works for minutes (the crawl, the parse of every page, OCR, the near-duplicate search) says where it
 stands at least every tenth of its work or every ``every_s`` seconds, whichever comes first, in one line. A tenth
-done less than ``min_gap_s`` after the last line waits for the next one (a step of a few seconds, an unchanged night's
-parse, says little more than its last line: each line is an event the run stores, ~4 ms of CPU); the last item's line
-is always written.
+done less than ``min_gap_s`` after the last line waits for the next one (each line is an event the run stores); the
+last item's line is always written.
 """
 
 from __future__ import annotations

@@ -30,7 +30,6 @@ TRACKING_KEYS = frozenset(
         "igshid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "spm", "share", "replytocom",
     }
 )
-TRACKING_PREFIXES = ("utm_",)
 
 # Query keys, path parameters (";jsessionid=...") and path segments ("/sid=.../", ASP.NET's "/(S(...))/") that carry a
 # visitor's session: every visit would see new URLs for the same pages. Never part of a key.
@@ -57,16 +56,10 @@ class InvalidUrlError(ValueError):
     """A string that is not an absolute http(s) URL."""
 
 
-def is_tracking_key(key: str) -> bool:
-    """Whether a query key only carries campaign or referral tracking."""
+def _is_visitor_key(key: str) -> bool:
+    """Whether a query key only carries campaign or referral tracking, or a visitor's session id."""
     lowered = key.lower()
-    return lowered in TRACKING_KEYS or lowered.startswith(TRACKING_PREFIXES)
-
-
-def is_session_key(key: str) -> bool:
-    """Whether a query key carries a visitor's session id."""
-    lowered = key.lower()
-    return lowered in SESSION_KEYS or lowered.startswith("aspsessionid")
+    return lowered in TRACKING_KEYS or lowered in SESSION_KEYS or lowered.startswith(("utm_", "aspsessionid"))
 
 
 def strip_session_ids(path: str) -> str:
@@ -159,7 +152,7 @@ def _normalize_query(query: str, keep: frozenset[str] | None) -> str:
             continue
         key, _, value = item.partition("=")
         name = unquote(key)
-        if is_tracking_key(name) or is_session_key(name) or (keep is not None and name.lower() not in keep):
+        if _is_visitor_key(name) or (keep is not None and name.lower() not in keep):
             continue
         pairs.append(f"{_requote(key, _SAFE_QUERY_PART)}={_requote(value, _SAFE_QUERY_PART)}")
     return "&".join(sorted(pairs))

@@ -96,8 +96,7 @@ class Version:
 class _Ledger:
     current: str | None
     versions: tuple[Version, ...]  # oldest first
-    # What was measured of a version's file, by version id and name (JSON values; see PartitionHistory.facts). Kept
-    # beside "versions" in the file, so a ledger written before reads the same.
+    # What record_facts kept of each version's file, by version id and name (JSON values).
     facts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def find(self, version_id: str) -> Version | None:
@@ -169,6 +168,10 @@ class PartitionHistory:
     def path_of(self, version_id: str) -> Path:
         """The Parquet file of one version."""
         return self.folder / f"{version_id}.parquet"
+
+    def local_copy(self, version_id: str) -> Path:
+        """A local file holding the version, to read it (here the version's own file)."""
+        return self.path_of(version_id)
 
     def uri_of(self, version_id: str) -> str:
         """Where one version is kept (a path, or an object store URI)."""
@@ -283,7 +286,7 @@ class PartitionHistory:
         """What is wrong with a version's file (or ``path``, a copy of it), in a few words, or None when it reads
         as recorded: the ledger's checksum when it has one, else (with ``decode_all``) every page decoded."""
         try:
-            path = path or self._local_version_file(version.id)
+            path = path or self.local_copy(version.id)
             if version.checksum is not None and file_checksum(path) != version.checksum:
                 return "its SHA-256 differs from the ledger's"
             parquet = pq.ParquetFile(path)
@@ -301,10 +304,6 @@ class PartitionHistory:
 
     def _version_exists(self, version_id: str) -> bool:
         return self.path_of(version_id).exists()
-
-    def _local_version_file(self, version_id: str) -> Path:
-        """A local file holding the version, to read it."""
-        return self.path_of(version_id)
 
     def _delete_version(self, version_id: str) -> None:
         self.path_of(version_id).unlink(missing_ok=True)
@@ -330,9 +329,8 @@ class PartitionHistory:
     def _clean_dead_runs(self) -> None:
         """Temporary files and unjudged candidates can only come from dead runs while we hold the lock."""
         for folder in (self.folder, self.current_path.parent):
-            if folder.exists():
-                for leftover in folder.glob(".*.tmp"):
-                    leftover.unlink(missing_ok=True)
+            for leftover in folder.glob(".*.tmp"):
+                leftover.unlink(missing_ok=True)
         self._forget_candidates()
 
     def _forget_candidates(self) -> _Ledger:
@@ -508,9 +506,6 @@ class ObjectPartitionHistory(PartitionHistory):
     def _version_exists(self, version_id: str) -> bool:
         return self.store.exists(self._version_key(version_id))
 
-    def _local_version_file(self, version_id: str) -> Path:
-        return self.local_copy(version_id)
-
     def _delete_version(self, version_id: str) -> None:
         self._check_lease()
         self.store.delete(self._version_key(version_id))
@@ -541,7 +536,7 @@ class ObjectPartitionHistory(PartitionHistory):
         for key in self.store.list(self.folder_key):
             if key.endswith(".parquet") and key not in known:
                 self.store.delete(key)
-        for leftover in self.folder.glob(".*.tmp") if self.folder.exists() else ():
+        for leftover in self.folder.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
 
     def _restore_current_copy(self) -> None:

@@ -88,11 +88,6 @@ def partition_dir(root: str | os.PathLike[str], asset: str, website: str) -> Pat
     return folder
 
 
-def partition_path(root: str | os.PathLike[str], asset: str, website: str) -> Path:
-    """The Parquet file of one asset partition."""
-    return partition_dir(root, asset, website) / PARTITION_FILE
-
-
 class Warehouse:
     """The Parquet partitions of all assets under one root folder, each with its kept versions."""
 
@@ -103,7 +98,7 @@ class Warehouse:
 
     def path(self, asset: str, website: str) -> Path:
         """The current version of a partition: the file readers see."""
-        return partition_path(self.root, asset, website)
+        return partition_dir(self.root, asset, website) / PARTITION_FILE
 
     def local_file(self, asset: str, website: str) -> Path:
         """A local file holding the current version of a partition, for readers that need one (pyarrow)."""
@@ -134,7 +129,7 @@ class Warehouse:
         key = whole_asset_key(asset)
         return PartitionHistory(self.root / VERSIONS_DIR / key, self.root / key / PARTITION_FILE, self.keep_versions)
 
-    def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
+    def folder_history(self, asset: str) -> FolderHistory:
         """The versions of an asset whose versions are folders of files (``<asset>/`` is current; see
         ``folder_versions.py``)."""
         key = whole_asset_key(asset)
@@ -163,7 +158,10 @@ class Warehouse:
 
     def scan(self, asset: str, website: str) -> pl.LazyFrame:
         """Lazy frame of the current version of a partition, with its ``website`` column restored."""
-        return scan_partition_file(self.path(asset, website), asset, website)
+        path = self.path(asset, website)
+        if not path.exists():
+            raise FileNotFoundError(self._missing(asset, website))
+        return pl.scan_parquet(path).with_columns(pl.lit(website).alias("website"))
 
     def write_frame(self, asset: str, website: str, frame: pl.DataFrame, schema: pa.Schema) -> int:
         """Write a whole frame as the new current version, without checks; return its row count."""
@@ -171,12 +169,9 @@ class Warehouse:
             writer.write_frame(frame)
         return writer.rows_written
 
-
-def scan_partition_file(path: Path, asset: str, website: str) -> pl.LazyFrame:
-    """Lazy frame of one partition file (current or any version), with its ``website`` column restored."""
-    if not path.exists():
-        raise FileNotFoundError(f"{asset} has no partition for website {website!r} yet ({path}): materialize it first")
-    return pl.scan_parquet(path).with_columns(pl.lit(website).alias("website"))
+    def _missing(self, asset: str, website: str) -> str:
+        where = self.partition_uri(asset, website)
+        return f"{asset} has no partition for website {website!r} yet ({where}): materialize it first"
 
 
 class ObjectWarehouse(Warehouse):
@@ -220,14 +215,13 @@ class ObjectWarehouse(Warehouse):
         return self.store.settings.polars_options()
 
     def history(self, asset: str, website: str) -> ObjectPartitionHistory:
-        """The versions of one partition (hold ``history.lock()`` to write one)."""
         return self._history(ObjectPartitionHistory, partition_key(asset, website), self._current_key(asset, website))
 
     def whole_asset_history(self, asset: str) -> ObjectPartitionHistory:
         key = whole_asset_key(asset)
         return self._history(ObjectPartitionHistory, key, f"{key}/{PARTITION_FILE}")
 
-    def folder_history(self, asset: str) -> FolderHistory | ObjectFolderHistory:
+    def folder_history(self, asset: str) -> FolderHistory:
         key = whole_asset_key(asset)
         return self._history(ObjectFolderHistory, key, key)
 
@@ -259,10 +253,6 @@ class ObjectWarehouse(Warehouse):
 
     def _current_key(self, asset: str, website: str) -> str:
         return f"{partition_key(asset, website)}/{PARTITION_FILE}"
-
-    def _missing(self, asset: str, website: str) -> str:
-        where = self.partition_uri(asset, website)
-        return f"{asset} has no partition for website {website!r} yet ({where}): materialize it first"
 
 
 def open_warehouse(
