@@ -33,8 +33,9 @@ from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 _DECISION_COLUMNS = [*ELECTION_COLUMNS, "canonical_url", "candidate_urls"]
 
 
-class _Texts(Sequence[str]):
-    """Some rows of a text column, read on demand (no copies of the texts), by index (no slices)."""
+class ColumnTexts(Sequence[str]):
+    """Some rows of a text column, read on demand (no copies of the texts), by index (no slices); a null reads as
+    empty."""
 
     def __init__(self, column: pl.Series, rows: list[int]) -> None:
         self.column, self.rows = column, rows
@@ -70,20 +71,17 @@ def deduplicate(
     """
     contents = groups["content"]
     with ExitStack() as stack:
-        # The workers start first: their start-up (a fresh interpreter and its imports) overlaps this process's
-        # reading of the records and finding of distinct texts. With a memo, they start for the texts it does not
-        # know, once those are counted: a night that changed a few pages needs no workers (~1 CPU s each to start).
+        # The workers start first, so that their start-up overlaps the reading of the records. With a memo, they
+        # start once the texts it does not know are counted: a night that changed a few pages needs none.
         pool = stack.enter_context(worker_pool(workers, groups.height)) if memo is None else None
         records = _decision_records(groups)
         counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
-        # One pool for the content keys and the near duplicates: each text is normalized once, on the workers, for
-        # its content key, its MinHash signature and its verification, which gets the normalized form back (UTF-8,
-        # ~13 MB for the handbook; normalizing again took ~0.6 CPU s). Texts equal character for character (most
-        # exact duplicates: the handbook's 497 of 497) are sent once, in blocks sized by their bytes.
+        # Each text is normalized once, on the workers, for its content key, its MinHash signature and its
+        # verification, which gets the normalized form back. Texts equal character for character (most exact
+        # duplicates) are sent once, in blocks sized by their bytes.
         distinct_rows, distinct_of_row, digests = _distinct_texts(contents)
         # In page order, so that a block holds a page's copies and translations, which normalize and hash their
-        # common lines once (61 % of the handbook's words are on lines that another text has too; in URL order
-        # 11 % were within a block of 128 texts, in page order ~47 % of the shingles are).
+        # common lines once.
         known = memo.keys if memo is not None else {}
         if memo is not None:
             pool = stack.enter_context(worker_pool(workers, sum(text not in known for text in digests)))
@@ -96,7 +94,7 @@ def deduplicate(
         costs = contents.str.len_bytes().fill_null(0).gather(rows_in_order).to_list()
         keying = Progress("dedup: keys and signatures", len(rows_in_order), log, unit="texts")
         keyed_in_order = map_text_blocks(
-            content_keys_signatures_and_forms, _Texts(contents, rows_in_order), pool, workers, costs=costs,
+            content_keys_signatures_and_forms, ColumnTexts(contents, rows_in_order), pool, workers, costs=costs,
             progress=keying.advance,
         ) if rows_in_order else []
         for k, result in zip(order, keyed_in_order, strict=True):
@@ -111,12 +109,12 @@ def deduplicate(
         by_content: dict[str, list[dict]] = {}
         for record in records:
             by_content.setdefault(keyed[record["row"]][0], []).append(record)
-        unique = [_merge(members, "same_content", {}) for members in by_content.values()]
+        unique = [_merge(members, "same_content") for members in by_content.values()]
         counts["same_content"] = len(records) - len(unique)
 
         rows = [record["row"] for record in unique]
         signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
-        forms = _Forms([keyed[row][2] for row in rows], _Texts(contents, rows))
+        forms = _Forms([keyed[row][2] for row in rows], ColumnTexts(contents, rows))
         del keyed
         text_of = [digest_of_row[row] for row in rows]
         verified: list[tuple[int, int, float]] = []
@@ -125,15 +123,13 @@ def deduplicate(
             forms, threshold, workers if pool is not None else 1, prepare=decoded, pool=pool,
             signatures=signatures, log=log, verified=verified,
             known=(lambda i, j: memo.score(text_of[i], text_of[j])) if memo is not None else None,
-            # The blocks' order, which their results do not depend on, by the texts' bytes: their forms, of about
-            # that length, are not all made on a night that keeps most of them.
+            # The blocks' order by the texts' bytes: a night that keeps most texts does not make all their forms.
             lengths=contents.str.len_bytes().fill_null(0).gather(rows).to_list(),
         )
         if learned is not None:
             learned.scores.update(((text_of[i], text_of[j]), score) for i, j, score in verified)
         del signatures, forms
-        # The workers leave while this thread builds the records: each one's exit (~0.06 CPU s, one after the
-        # other) was the stage's last serial wait.
+        # The workers leave while this thread builds the records (each one's exit is a serial wait).
         closing = stack.pop_all()
     closer = threading.Thread(target=closing.close, name="corpus-workers-closing")
     closer.start()
@@ -147,7 +143,7 @@ class _Forms(Sequence[bytes]):
     """The texts' normalized forms (content_keys_signatures_and_forms'), made when first read for a text whose keys
     came from the memo; by index (no slices)."""
 
-    def __init__(self, forms: list[bytes | None], texts: _Texts) -> None:
+    def __init__(self, forms: list[bytes | None], texts: ColumnTexts) -> None:
         self.forms, self.texts = forms, texts
 
     def __len__(self) -> int:
@@ -161,19 +157,26 @@ class _Forms(Sequence[bytes]):
         return form
 
 
+def merge_near_duplicates(
+    unique: list[dict], pairs: list[tuple[int, int, float]], merge: Callable[[list[dict], str, list[float]], dict]
+) -> list[dict]:
+    """The records of ``unique`` merged by ``merge`` along the near-duplicate ``pairs`` (indices into ``unique``),
+    each with its best score among the pairs (1.0 alone)."""
+    best: dict[int, float] = {}
+    for i, j, score in pairs:
+        best[i], best[j] = max(best.get(i, 0.0), score), max(best.get(j, 0.0), score)
+    return [
+        merge([unique[i] for i in members], "near_duplicate", [best.get(i, 1.0) for i in members])
+        for members in connected_components(len(unique), pairs)
+    ]
+
+
 def _corpus(
     groups: pl.DataFrame, unique: list[dict], pairs: list[tuple[int, int, float]], counts: dict[str, int]
 ) -> tuple[pl.DataFrame, dict[str, int]]:
-    """The records of ``unique`` merged along the near-duplicate ``pairs`` (indices into ``unique``), as the
-    corpus frame, and ``counts`` completed."""
-    scores: dict[int, float] = {}
-    for i, j, score in pairs:
-        scores[i] = max(scores.get(i, 0.0), score)
-        scores[j] = max(scores.get(j, 0.0), score)
-    kept = [
-        _merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): scores.get(i, 1.0) for i in members})
-        for members in connected_components(len(unique), pairs)
-    ]
+    """The records of ``unique`` merged along the near-duplicate ``pairs``, as the corpus frame, and ``counts``
+    completed."""
+    kept = merge_near_duplicates(unique, pairs, _merge)
     counts["near_duplicate"] = len(unique) - len(kept)
     counts["records_out"] = len(kept)
 
@@ -207,7 +210,7 @@ def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int], list[byt
     digests: list[bytes] = []
     number_of: dict[bytes, int] = {}
     distinct_of_row = []
-    for row, text in enumerate(_Texts(contents, list(range(len(contents))))):
+    for row, text in enumerate(ColumnTexts(contents, list(range(len(contents))))):
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         number = number_of.setdefault(digest, len(first_rows))
         if number == len(first_rows):
@@ -227,14 +230,14 @@ def _schema() -> pl.Schema:
     return pl.Schema(CORPUS_SCHEMA)  # not from an empty table: that imports pandas (core.arrow_values)
 
 
-def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
-    """The elected member, having absorbed the others (and what they had absorbed)."""
+def _merge(members: list[dict], reason: str, scores: list[float] | None = None) -> dict:
+    """The elected member, having absorbed the others (and what they had absorbed), each with its score."""
     if len(members) == 1:  # most texts (no need for its sort key)
         return members[0]
-    members = sorted(members, key=election_key)
-    winner = members[0]
-    for loser in members[1:]:
-        score = round(scores.get(id(loser), 1.0), 4)
+    ranked = sorted(zip(members, scores or [1.0] * len(members), strict=True), key=lambda m: election_key(m[0]))
+    winner = ranked[0][0]
+    for loser, score in ranked[1:]:
+        score = round(score, 4)
         winner["absorbed"].append({"url": loser["canonical_url"], "reason": reason, "score": score})
         if loser["url"] != loser["canonical_url"]:
             winner["absorbed"].append({"url": loser["url"], "reason": reason, "score": score})

@@ -1,9 +1,8 @@
 """Near duplicates anywhere in a corpus: MinHash/LSH candidates, verified with an edit-distance ratio.
 
-Candidates come from banded MinHash signatures, computed on all cores and bucketed one band at a
-time with numpy (memory: one signature matrix plus one band of keys), so duplicates are found
-whatever their distance in URL order. Each candidate pair is then verified with the reference's
-rule, a normalized Indel similarity >= threshold.
+Candidates come from banded MinHash signatures, bucketed one band at a time with numpy (memory: one signature
+matrix plus one band of keys), whatever their distance in URL order. Each is verified with the reference's rule,
+a normalized Indel similarity >= threshold.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from functools import cache, partial
-from itertools import chain, groupby, islice, repeat
+from itertools import accumulate, chain, groupby, islice, repeat
 from typing import Any, TypeVar
 
 import numpy as np
@@ -26,6 +25,7 @@ from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.dedup.normalize import content_key_of_paragraphs, normalize_content
 
 Result = TypeVar("Result")
+Score = TypeVar("Score", float, float | None)
 
 SHINGLE_WORDS = 5
 BANDS, ROWS = 42, 3  # 126 permutations; a pair with shingle Jaccard 0.43 becomes a candidate 97 % of the time
@@ -33,27 +33,23 @@ NUM_PERM = BANDS * ROWS
 MAX_BUCKET = 500  # a bucket bigger than this holds boilerplate-only pages: compare them by exact content instead
 _WORD = re.compile(r"\w+")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
-# Texts per signature job: small enough that the last jobs do not leave a worker idle (the handbook's 2,224 texts
-# made 5 jobs of 512 for 2 workers), large enough that a job's overhead (~1 ms) stays small against its ~60 ms.
+# Texts per signature job: small enough that the last jobs leave no worker idle, large enough that a job's
+# overhead (~1 ms) stays small against its work.
 _CHUNK = 128
-# Below this many texts a pool costs more than it saves (the signatures of 2,000 texts take ~6 s of one core).
-PARALLEL_FROM = 2000
+PARALLEL_FROM = 2000  # below this many texts a pool costs more than it saves
 # Guided blocks of texts (map_text_blocks with costs): a block holds up to this share of a worker's part of the work
-# left, and at least this fraction of the whole (~15 ms of the handbook's keys and signatures; a job costs ~1 ms).
+# left, and at least this fraction of the whole (a job costs ~1 ms).
 _GUIDED_SHARE = 1 / 3
 _GUIDED_FLOOR = 256
-_PAIRS_PER_JOB = 256  # candidate pairs per verification job: ~0.6 s of work (2.4 ms a pair, Debian handbook)
+_PAIRS_PER_JOB = 256  # candidate pairs per verification job
 _CUTOFF_MARGIN = 1e-6
 # A block measures a pair's distance up to this many times the most that passes, when other pairs could use it
-# (_Distances): most failing pairs of the Debian handbook score 0.80 to 0.90 at a threshold of 0.9, and a band 1.5x
-# as wide costs ~1.75x the threshold's.
+# (_Distances): most failing pairs score just below the threshold, and a wider band costs little more.
 _MEASURED_WIDTH = 1.5
 _AGREEMENT_CHUNK = 32768  # candidate pairs whose signatures are compared at once
 # datasketch's default MinHash (affine32, seed 1): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
-# h -> a * h + b mod 2**32 per permutation. minhash_values computes the same values with numpy over all
-# shingles at once (datasketch hashes and converts them one Python call at a time: 2.4 ms a 3 KB text vs 1.4).
-# Its parameters are drawn here as datasketch draws them (an odd a, any b, from RandomState(1)), so that worker
-# processes do not import datasketch, which imports scipy's integrators for its LSH (0.4 s a worker).
+# h -> a * h + b mod 2**32 per permutation, computed with numpy over all shingles at once. Its parameters are drawn
+# as datasketch draws them, so that worker processes do not import datasketch (and scipy with it).
 _PERMUTATIONS = np.random.RandomState(1)
 # As columns: a permutation a row (see _minhash_of).
 _A = (_PERMUTATIONS.randint(0, 1 << 31, NUM_PERM, dtype=np.uint32) * np.uint32(2) + np.uint32(1))[:, None]
@@ -94,25 +90,28 @@ def _minhash_of(hashes: np.ndarray) -> np.ndarray:
 
 
 def _shingle_hashes(text: str) -> np.ndarray:
-    """The first 32-bit word of each shingle's SHA-1 (little-endian, as datasketch reads it), repeats included (a
-    minimum does not depend on them). Shingles are slices of the text's words joined by single spaces and UTF-8
-    encoded, not a string and an encoding each (~0.5 of ~1.4 us a shingle): a space never occurs within a word nor
-    within a multi-byte UTF-8 character, so the spaces of the joined bytes are the words' bounds."""
+    """The first word of each shingle's SHA-1 (:func:`_first_words`), repeats included (a minimum does not depend
+    on them). The words' bounds are the spaces of the joined words, found with numpy (no space occurs within a word
+    nor within a multi-byte UTF-8 character)."""
     joined = b" ".join(line for line in _line_words(text) if line)
     if not joined:
         return np.empty(0, dtype=np.uint32)
     spaces = np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == _SPACE)
     starts = np.concatenate(([0], spaces + 1)).tolist()
     ends = np.concatenate((spaces, [len(joined)])).tolist()
-    if len(starts) >= SHINGLE_WORDS:
+    if len(starts) >= SHINGLE_WORDS:  # else a short text's shingles are its words
         starts, ends = starts[: len(starts) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :]
-    return _first_words(_sha1_digests(joined, starts, ends))
-
-
-def _sha1_digests(joined: bytes, starts: list[int], ends: list[int]) -> bytes:
-    """The SHA-1 digests of each ``joined[start:end]``, concatenated."""
     sha1 = hashlib.sha1
-    return b"".join([sha1(joined[start:end]).digest() for start, end in zip(starts, ends, strict=True)])
+    return _first_words(b"".join([sha1(joined[start:end]).digest() for start, end in zip(starts, ends, strict=True)]))
+
+
+def _shingle_digests(words: list[bytes]) -> bytes:
+    """The SHA-1 digests of the runs of ``SHINGLE_WORDS`` words joined by spaces, concatenated (none for fewer
+    words). Each run is a slice of the words joined once, not a join of its own (~0.5 of ~1.4 us a shingle)."""
+    joined = b" ".join(words)
+    starts = list(accumulate([len(word) + 1 for word in words], initial=0))
+    sha1, n = hashlib.sha1, SHINGLE_WORDS
+    return b"".join([sha1(joined[starts[k] : starts[k + n] - 1]).digest() for k in range(len(words) - n + 1)])
 
 
 def _first_words(digests: bytes) -> np.ndarray:
@@ -122,8 +121,7 @@ def _first_words(digests: bytes) -> np.ndarray:
 
 def _line_words(text: str) -> Iterator[bytes]:
     """Each line's ``" ".join(_WORD.findall(line)).encode()`` (empty for a line without words), an ASCII line's
-    words found by a byte translation instead of the regex (no word spans a line break; ~70 % of the Debian
-    handbook's normalized characters are on ASCII lines, where the regex took ~60 ns a character)."""
+    words found by a faster byte translation (no word spans a line break)."""
     for line in text.split("\n"):
         if line.isascii():
             yield b" ".join(line.encode().translate(_ASCII_WORD_BYTES).split())
@@ -137,14 +135,13 @@ def _similarity(
 ) -> float:
     """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
 
-    Texts are paragraphs separated by newlines. Paragraph alignment pairs each paragraph with its most similar
-    counterpart, in both directions, and keeps the weaker direction, so a page that shares only half of its
-    paragraphs with another stays well below any sensible threshold. A score of ``threshold`` or more is exact; one
-    below it is only known to be below it (:func:`_aligned` and :func:`_ratio` stop once it is out of reach).
+    Texts are paragraphs separated by newlines. Alignment pairs each paragraph with its most similar counterpart, in
+    both directions, and keeps the weaker direction, so a page sharing half its paragraphs with another stays well
+    below any sensible threshold. A score of ``threshold`` or more is exact; one below it is only known to be below.
 
-    ``ratio_bound`` is an upper bound of the texts' normalized Indel similarity (:func:`_ratio_bound`, or 1.0);
-    ``paragraphs`` gives a text's :class:`_Paragraphs` (kept by a verification block, so that its searches serve its
-    other pairs), and ``ratio`` stands for :func:`_ratio` (a block's, which may know the answer from other pairs)."""
+    ``ratio_bound`` bounds the texts' similarity from above (:func:`_ratio_bound`, or 1.0); ``paragraphs`` gives a
+    text's :class:`_Paragraphs` and ``ratio`` stands for :func:`_ratio` (a block's own, which share work across
+    its pairs)."""
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
@@ -154,8 +151,7 @@ def _similarity(
     forward = _aligned(paragraphs(a).lines, paragraphs(b), threshold)
     aligned = min(forward, _aligned(paragraphs(b).lines, paragraphs(a), threshold)) if forward >= threshold else forward
     # The direct ratio counts only where it beats the alignment: with the alignment as its cutoff, rapidfuzz
-    # computes it only near the diagonal (copies of one page align within a point of their ratio: a band a tenth
-    # of the threshold's, where most of the verification's time went).
+    # computes it only near the diagonal.
     return max(aligned, ratio(a, b, max(threshold, aligned), ratio_bound))
 
 
@@ -167,8 +163,8 @@ def _ratio(a: str, b: str, cutoff: float, bound: float) -> float:
     """The normalized Indel similarity of two texts when it reaches ``cutoff``; below it, a value below it."""
     if bound < cutoff:
         return bound  # the texts' characters already show it cannot reach the cutoff (most pairs that fail)
-    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.0 for 0.9,
-    # whose product is 90.00000000000001 in floating point) from being cut.
+    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 from being cut
+    # (0.9 * 100 is 90.00000000000001).
     return fuzz.ratio(a, b, score_cutoff=max(cutoff * 100 - _CUTOFF_MARGIN, 0.0)) / 100
 
 
@@ -176,7 +172,7 @@ def _characters(text: str) -> tuple[np.ndarray, np.ndarray]:
     """The distinct UTF-16 code units of a text and how often each occurs (a character beyond the Basic
     Multilingual Plane counts as its two surrogates, which only loosens :func:`_ratio_bound`)."""
     units = np.frombuffer(text.encode("utf-16-le"), dtype="<u2")
-    # np.unique's answer, counted instead of sorted (a handbook text: ~0.1 ms instead of ~0.5)
+    # np.unique's answer, counted instead of sorted (~5x faster)
     counts = np.bincount(units)
     present = np.flatnonzero(counts)
     return present.astype(np.uint16), counts[present]
@@ -194,8 +190,7 @@ def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarr
 
 class _Paragraphs:
     """A text's paragraphs as an alignment's target, with what searches against them found: reused by every pair
-    of a verification block that aligns paragraphs against this text (copies of one page in many languages share
-    most of their paragraphs, so their pairs with another text search the same paragraphs against it)."""
+    of a verification block aligned against this text (copies of one page share most of their paragraphs)."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
@@ -233,15 +228,12 @@ def _aligned(source: list[str], paragraphs: _Paragraphs, threshold: float = 0.0)
     matched = 0.0
     for line in source:
         remaining -= len(line)
-        # A paragraph found word for word scores 100, the best any could: no need to search (untranslated copies
-        # of a page in 20 languages share most of their paragraphs; this search was most of the corpus stage).
+        # A paragraph found word for word scores 100, the best any could: no need to search.
         if line in paragraphs.verbatim:
             matched += len(line) * 1.0
             continue
         # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips every target
         # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
-        # Each distinct source paragraph is searched once: ~9 % of a handbook page's paragraphs repeat one of its
-        # others.
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
         score = paragraphs.best_score(line, cutoff)
@@ -269,31 +261,19 @@ def near_duplicate_pairs(
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are, that join groups.
 
-    ``prepare`` normalizes a text before shingling and verification (a top-level function, so
-    that worker processes can use it); it runs again on demand rather than keeping copies. Texts can be bytes
-    when ``prepare`` takes bytes (:func:`decoded`, for texts kept in their prepared form, UTF-8 encoded).
-    Signatures and verifications run on ``workers`` processes from ``PARALLEL_FROM`` texts on.
-    A pair that shares a band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of
-    their values (the MinHash estimate of its shingle Jaccard); 0 verifies every pair that shares a band.
+    ``prepare`` (a top-level function, for the workers) normalizes a text before shingling and verification, again
+    on demand rather than keeping copies; texts are bytes when it takes bytes (:func:`decoded`). Work runs on
+    ``workers`` processes from ``PARALLEL_FROM`` texts on, or on ``pool``'s (:func:`worker_pool`). A pair sharing a
+    band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of their values.
 
-    Only the pairs that join groups are returned: the candidates of a group are verified from the most alike (by
-    their signatures) down, and a pair whose texts verified pairs already join is skipped. The groups
-    (:func:`connected_components` of the pairs) are the same as with every pair; a text's best score among its
-    returned pairs can be lower than its best among all. Copies of one page in k languages are then about k
-    verifications instead of k(k-1)/2. The result does not depend on ``workers``: a group is never split between
-    jobs.
+    A group's candidates are verified from the most alike (by their signatures) down, skipping a pair whose texts
+    verified pairs join already: the groups (:func:`connected_components` of the pairs) are those of every pair,
+    for about k verifications of k copies instead of k(k-1)/2, and never depend on ``workers``.
 
-    ``pool`` (from :func:`worker_pool`) is used instead of starting workers here, so that a caller that has already
-    used workers on the same texts does not start them again; ``signatures`` (a row of :func:`minhash_values` per
-    text, of its prepared form), when given, are used instead of computing them. ``log`` is told how many
-    candidate pairs are verified (every tenth or 30 s, :class:`Progress`).
-
-    ``known(i, j)``, when given, is the score of a candidate pair as a verification of the same two texts at the same
-    threshold gave it (last night's), or None: a known pair is not verified again, and a block whose pairs are all
-    known needs none of its texts. The pairs found are the same: a verification's outcome (a score of the
-    threshold or more, exact, or one below it) depends on its two texts only. Every pair verified or known is added
-    to ``verified`` with its score, for the next night. ``lengths`` (a cost per text) order the blocks instead of the
-    texts' own lengths (reading those would need every text).
+    ``signatures`` (a row of :func:`minhash_values` per prepared text) spare computing them; ``log`` hears how many
+    candidates are verified. ``known(i, j)`` is a pair's score from an earlier verification at the same threshold,
+    or None: a known pair is not verified again (its outcome depends on its two texts only). Every pair verified or
+    known goes to ``verified`` with its score. ``lengths`` (a cost per text) order the blocks without reading texts.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
@@ -330,12 +310,10 @@ def map_text_blocks(
     progress: Callable[[int], None] | None = None,
 ) -> list[Result]:
     """``function`` (a top-level function) of blocks of texts, a result per text, in order: on ``pool``'s workers,
-    or one block of every text in this process without a pool. ``progress(count)`` is told each block's count of
-    texts done.
+    or one block of every text in this process without a pool. ``progress(count)`` hears each block's count.
 
-    With ``costs`` (each text's expected work, e.g. its length in bytes), blocks shrink with the work left (guided
-    scheduling): the last ones are short, so a worker does not sit idle while another finishes a long last block
-    (the Debian handbook's keys and signatures: blocks of 128 texts took up to 0.34 s, the whole map ~3.7 CPU s).
+    With ``costs`` (each text's expected work, e.g. its bytes), blocks shrink with the work left (guided
+    scheduling), so that no worker sits idle while another finishes a long last block.
     """
     if pool is None:
         results = function(list(texts))
@@ -384,14 +362,11 @@ def _text_jobs(
 
 def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.ndarray, bytes]]:
     """Each text's :func:`~corpus_pipeline.dedup.normalize.content_key`, the :func:`minhash_values` of its
-    :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs` and those paragraphs UTF-8 encoded (half the memory
-    of the string for most texts of a non-ASCII script; :func:`near_duplicate_pairs` verifies them with
-    :func:`decoded` instead of normalizing the text again), each distinct line of the block normalized, split into
-    words and hashed (its shingles within the line) once.
+    :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs` and those paragraphs UTF-8 encoded (less memory
+    than the string; :func:`decoded` gives them back for verification).
 
-    Copies of a page under other languages' URLs share most of their lines, translations their commands and code:
-    in page order, blocks of the Debian handbook's texts find ~half their shingles in lines met before. The memo
-    lives as long as the block.
+    Each distinct line of the block is normalized, split into words and hashed once: copies of a page under other
+    languages' URLs share most of their lines, translations their commands and code.
     """
     memo: dict[str, _Line] = {}
     return [_keyed(text, memo) for text in texts]
@@ -399,24 +374,14 @@ def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.nd
 
 class _Line:
     """A line of text as the keys and signatures see it: normalized, its words (UTF-8), and the SHA-1 digests of
-    its shingles that lie within it (:func:`_sha1_digests`)."""
+    its shingles that lie within it."""
 
     __slots__ = ("normalized", "words", "digests")
 
     def __init__(self, line: str) -> None:
         self.normalized = normalize_content(line)
         self.words = next(_line_words(self.normalized)).split()
-        words = self.words
-        if len(words) < SHINGLE_WORDS:
-            self.digests = b""
-            return
-        joined = b" ".join(words)
-        starts, position = [], 0
-        for word in words:
-            starts.append(position)
-            position += len(word) + 1
-        ends = [start + len(word) for start, word in zip(starts, words, strict=True)]
-        self.digests = _sha1_digests(joined, starts[: len(words) - SHINGLE_WORDS + 1], ends[SHINGLE_WORDS - 1 :])
+        self.digests = _shingle_digests(self.words)
 
 
 def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
@@ -434,7 +399,6 @@ def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
     key = content_key_of_paragraphs(paragraphs)
     if sum(len(line.words) for line in lines) < SHINGLE_WORDS:  # a short text's shingles are its words
         return key, minhash_values(paragraphs), paragraphs.encode("utf-8", "surrogatepass")
-    sha1 = hashlib.sha1
     digests: list[bytes] = []
     before: list[bytes] = []  # the text's last SHINGLE_WORDS - 1 words before this line
     for line in lines:
@@ -445,9 +409,7 @@ def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
         # The shingles that start before the line and end on one of its first words: the runs of the words before
         # and those first words.
         around = before + words[: SHINGLE_WORDS - 1]
-        digests.extend(
-            [sha1(b" ".join(around[k : k + SHINGLE_WORDS])).digest() for k in range(len(around) - SHINGLE_WORDS + 1)]
-        )
+        digests.append(_shingle_digests(around))
         before = around[-(SHINGLE_WORDS - 1) :] if len(words) < SHINGLE_WORDS - 1 else words[-(SHINGLE_WORDS - 1) :]
     return key, _minhash_of(_first_words(b"".join(digests))), paragraphs.encode("utf-8", "surrogatepass")
 
@@ -471,24 +433,19 @@ def _verification_jobs(
 ) -> Iterator[tuple]:
     """Blocks of candidate pairs, each with the texts it needs (no more: the job is pickled and its texts prepared).
 
-    Pairs go in the order of the candidate graph's connected components, so that a block needs few texts: copies of
-    one page in 20 languages are 190 pairs among 20 texts, which blocks of consecutive pairs in index order spread
-    over hundreds of texts (the Debian handbook's 1,784 texts were sent and normalized 13,321 times). A component's
-    pairs go from the most alike (``agreement``, a pair's signature agreement) down, and a block holds whole
-    components (a big one alone). Blocks go costliest first; the pairs found do not depend on their order. A pair
-    that ``known`` scores goes with its score (see near_duplicate_pairs).
+    Pairs go by connected component of the candidate graph, so that a block needs few texts (copies of one page in
+    20 languages are 190 pairs among 20 texts), from the most alike (``agreement``) down; a block holds whole
+    components (a big one alone). A pair that ``known`` scores goes with its score (see near_duplicate_pairs).
     """
     blocks = list(_blocks(_by_component(candidates, len(texts), agreement)))
-    # The costliest blocks first (their pairs' summed lengths), so that the last ones, which a worker may run while
-    # the others have nothing left, are short ones (the handbook's costliest block: 1.15 of 8.8 CPU s).
+    # The costliest blocks first, so that the last ones, which a worker may run while the others idle, are short.
     costs = lengths if lengths is not None else [len(text) for text in texts]
     blocks.sort(key=lambda block: -sum(costs[i] + costs[j] for i, j in block))
     for block in blocks:
         scores = {}
         if known is not None:
             scores = {pair: score for pair in block if (score := known(*pair)) is not None}
-        # A block whose pairs to verify are all scored already reads no text; otherwise every text of its pairs may be
-        # read (the distances measured for one pair show others far).
+        # A block whose pairs to verify are all scored reads no text; otherwise any text of its pairs may be read.
         needed = {i: texts[i] for pair in block for i in pair} if _reads_texts(block, scores, threshold) else {}
         yield block, needed, prepare, threshold, scores
 
@@ -508,25 +465,38 @@ def _blocks(ordered: list[tuple[int, tuple[int, int]]]) -> Iterator[list[tuple[i
 
 
 def _reads_texts(block: list[tuple[int, int]], scores: dict[tuple[int, int], float], threshold: float) -> bool:
-    """Whether :func:`_verify_block` will verify a pair of ``block`` that ``scores`` does not score: it is followed
-    as it goes, pair by pair, while the scores tell it (a pair whose texts the block's passed pairs already join is
-    skipped, scored or not)."""
-    joined: dict[int, int] = {}
+    """Whether :func:`_verify_block` will verify a pair of ``block`` that ``scores`` does not score."""
+    return any(score is None for *_, score in _joining(block, lambda i, j: scores.get((i, j)), threshold, _Joined()))
 
-    def root(index: int) -> int:
-        while joined.get(index, index) != index:
-            index = joined[index]
-        return index
 
+class _Joined(dict[int, int]):
+    """Union-find over texts, by text: the text it was joined to (a group's root, its smallest text, has none)."""
+
+    def root(self, node: int) -> int:
+        """The smallest text of ``node``'s group."""
+        while self.get(node, node) != node:
+            self[node] = self.get(self[node], self[node])  # path halving
+            node = self[node]
+        return node
+
+    def join(self, a: int, b: int) -> None:
+        """Make one group of the groups of ``a`` and ``b``."""
+        a, b = self.root(a), self.root(b)
+        if a != b:
+            self[max(a, b)] = min(a, b)
+
+
+def _joining(
+    block: list[tuple[int, int]], score: Callable[[int, int], Score], threshold: float, joined: _Joined
+) -> Iterator[tuple[int, int, Score]]:
+    """The pairs of ``block`` in order with ``score(i, j)``, but those whose texts the pairs before that reach the
+    threshold join already (in ``joined``)."""
     for i, j in block:
-        if root(i) == root(j):
-            continue
-        score = scores.get((i, j))
-        if score is None:
-            return True
-        if score >= threshold:
-            joined[max(root(i), root(j))] = min(root(i), root(j))
-    return False
+        if joined.root(i) != joined.root(j):
+            value = score(i, j)
+            yield i, j, value
+            if value is not None and value >= threshold:
+                joined.join(i, j)
 
 
 def _by_component(
@@ -545,31 +515,20 @@ def _by_component(
 def connected_components(size: int, pairs: Iterable[tuple[int, int] | tuple[int, int, float]]) -> list[list[int]]:
     """Connected components of the graph of ``size`` nodes whose edges are the pairs' first two items (union-find);
     each component's nodes in order, components in the order of their smallest node."""
-    parent = list(range(size))
-
-    def find(node: int) -> int:
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
+    joined = _Joined()
     for i, j, *_ in pairs:
-        root_i, root_j = find(i), find(j)
-        if root_i != root_j:
-            parent[max(root_i, root_j)] = min(root_i, root_j)
+        joined.join(i, j)
     components: dict[int, list[int]] = {}
     for node in range(size):
-        components.setdefault(find(node), []).append(node)
+        components.setdefault(joined.root(node), []).append(node)
     return list(components.values())
 
 
 class _Distances:
     """The Indel distances a verification block has measured, to show some of its pairs' direct ratios below the
-    threshold without computing them: the distance (insertions and deletions) is a metric, so
-    ``d(x, y) >= d(z, y) - d(z, x)``. Copies of one page under many languages' URLs are near each other, and each
-    is a candidate with the page's translations: once one copy's distance to a translation is measured, a copy near
-    it is shown far enough from that translation by measuring the short distance between the two copies (a banded
-    computation a fraction of the width).
+    threshold without computing them: the distance is a metric, so ``d(x, y) >= d(z, y) - d(z, x)``. Once one copy
+    of a page is measured far from a translation, a copy near it is shown far too by the short (cheap, banded)
+    distance between the two copies.
 
     ``text`` gives a block text's prepared form, ``root`` its group of joined texts so far, ``partners`` its
     candidates in the block."""
@@ -638,10 +597,10 @@ def _verify_counted(job: tuple) -> tuple[list[tuple[int, int, float]], int]:
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
     """The candidate pairs of ``job`` verified, with their similarity (exact when it reaches the threshold, else a
-    value below it), in the order given; its texts are a sequence or a dict, by index, and a pair it scores already
-    takes that score. A pair whose texts the block's passed pairs already join is not verified."""
+    value below it), in order, but those whose texts the block's passed pairs join already; its texts are a
+    sequence or a dict, by index, and a pair it scores already takes that score."""
     candidates, texts, prepare, threshold, scores = job
-    joined: dict[int, int] = {}  # union-find over the block's texts
+    joined = _Joined()
     paragraphs_of = cache(_paragraphs_of)  # by prepared text: its paragraphs and the searches against them
 
     @cache
@@ -649,30 +608,21 @@ def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
         normalized = prepare(texts[index])
         return normalized, _characters(normalized)
 
-    def root(index: int) -> int:
-        while joined.get(index, index) != index:
-            joined[index] = joined.get(joined[index], joined[index])  # path halving
-            index = joined[index]
-        return index
-
     partners: dict[int, list[int]] = {}
     for i, j in candidates:
         partners.setdefault(i, []).append(j)
         partners.setdefault(j, []).append(i)
-    distances = _Distances(lambda index: text(index)[0], root, partners)
-    pairs = []
-    for i, j in candidates:
-        if root(i) == root(j):
-            continue
-        score = scores.get((i, j))
-        if score is None:
-            (a, characters_a), (b, characters_b) = text(i), text(j)
-            bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
-            score = _similarity(a, b, threshold, bound, paragraphs_of, distances.ratio(i, j, threshold))
-        pairs.append((i, j, score))
-        if score >= threshold:
-            joined[max(root(i), root(j))] = min(root(i), root(j))
-    return pairs
+    distances = _Distances(lambda index: text(index)[0], joined.root, partners)
+
+    def score(i: int, j: int) -> float:
+        known = scores.get((i, j))
+        if known is not None:
+            return known
+        (a, characters_a), (b, characters_b) = text(i), text(j)
+        bound = _ratio_bound(characters_a, characters_b, len(a) + len(b)) if threshold > 0 else 1.0
+        return _similarity(a, b, threshold, bound, paragraphs_of, distances.ratio(i, j, threshold))
+
+    return list(_joining(candidates, score, threshold, joined))
 
 
 def _signature_matrix(
@@ -692,11 +642,9 @@ def _signatures(prepare: Callable[[Any], str], texts: list) -> np.ndarray:
 
 def _candidates(signatures: np.ndarray, min_estimated_jaccard: float) -> tuple[list[tuple[int, int]], np.ndarray]:
     """Index pairs (i, j), i < j, in order, that share at least one band and whose signatures agree on at least
-    ``min_estimated_jaccard`` of their values, and how many values each pair's signatures share (the MinHash
-    estimate of its Jaccard, x ``NUM_PERM``).
+    ``min_estimated_jaccard`` of their values, and how many values each pair's signatures share.
 
-    Pairs are numbered ``i * len(signatures) + j`` and gathered band by band with numpy: a band's buckets of a few
-    hundred documents (pages sharing template lines) cost arrays, not Python tuples.
+    Pairs are numbered ``i * len(signatures) + j`` and gathered band by band with numpy: arrays, not tuples.
     """
     codes = np.empty(0, dtype=np.int64)
     for band in range(BANDS):

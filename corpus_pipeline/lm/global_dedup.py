@@ -2,14 +2,12 @@
 
 Syndicated articles and mirrored documentation sit on several websites; a training set wants each text once.
 Exact duplicates are found by a digest of the normalized content, near duplicates by the per-website stage's
-MinHash/LSH candidates (banded signatures bucketed by sorting) verified with the same similarity, now across
-websites. Each merge is recorded on the record kept, with the website and URL it absorbed.
+MinHash/LSH candidates verified with the same similarity, now across websites. Each merge is recorded on the record
+kept, with the website and URL it absorbed.
 
 Time grows linearly with the records because a pair is verified only when its signatures agree on enough values
-(``MIN_ESTIMATED_JACCARD``): pages that share a template's lines, or a common sentence, fall into one band's bucket
-by chance, and those chance pairs grow with the square of the records while the pairs worth verifying grow with
-the records (dedup_bench, 5k / 20k records: 195 / 2,829 of 1,070 / 6,377 candidates were neither duplicates nor
-hard negatives; 27 / 201 of 902 / 3,749 with the filter, every duplicate pair still a candidate).
+(``MIN_ESTIMATED_JACCARD``): pages that share a template's lines fall into one band's bucket by chance, and those
+chance pairs grow with the square of the records while the pairs worth verifying grow with the records.
 """
 
 from __future__ import annotations
@@ -21,8 +19,8 @@ from datetime import UTC, datetime
 import polars as pl
 
 from corpus_pipeline.core.budget import WorkerPool
-from corpus_pipeline.dedup.corpus import _Texts  # the per-website stage's view of the texts, read on demand
-from corpus_pipeline.dedup.near import BANDS, ROWS, connected_components, near_duplicate_pairs, worker_pool
+from corpus_pipeline.dedup.corpus import ColumnTexts, merge_near_duplicates
+from corpus_pipeline.dedup.near import BANDS, ROWS, near_duplicate_pairs, worker_pool
 from corpus_pipeline.dedup.normalize import content_key, normalize_paragraphs
 from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
@@ -94,19 +92,13 @@ def deduplicate_across_websites(
         by_content: dict[str, list[dict]] = {}
         for record, key in zip(decisions, content_keys(contents, pool), strict=True):
             by_content.setdefault(key, []).append(record)
-        unique = [_merge(members, "same_content", {}) for members in by_content.values()]
-        texts = _Texts(contents, [record["row"] for record in unique])  # read on demand: no copy of every text
+        unique = [_merge(members, "same_content") for members in by_content.values()]
+        texts = ColumnTexts(contents, [record["row"] for record in unique])  # read on demand: no copy of every text
         pairs = near_duplicate_pairs(
             texts, threshold, workers, prepare=normalize_paragraphs, min_estimated_jaccard=min_estimated_jaccard,
             pool=pool,
         )
-    best: dict[int, float] = {}
-    for i, j, score in pairs:
-        best[i], best[j] = max(best.get(i, 0.0), score), max(best.get(j, 0.0), score)
-    kept = [
-        _merge([unique[i] for i in members], "near_duplicate", {id(unique[i]): best.get(i, 1.0) for i in members})
-        for members in connected_components(len(unique), pairs)
-    ]
+    kept = merge_near_duplicates(unique, pairs, _merge)
     counts = {
         "websites": records["website"].n_unique(),
         "records_in": records.height,
@@ -121,8 +113,7 @@ def deduplicate_across_websites(
 
 
 def content_keys(contents: pl.Series, pool: WorkerPool | None = None) -> list[str]:
-    """The exact-duplicate key of each text, in order; on ``pool``'s workers when given (on 5k bench records the keys
-    were 12 % of the step's CPU, on one core while the workers waited)."""
+    """The exact-duplicate key of each text, in order; on ``pool``'s workers when given."""
     if pool is None:
         return [content_key(text or "") for text in contents]
     # Workers take a chunk as they have room (two each at most): the texts of all the chunks are never pickled at once.
@@ -134,13 +125,12 @@ def _content_key_block(texts: list[str | None]) -> list[str]:
     return [content_key(text or "") for text in texts]
 
 
-def _merge(members: list[dict], reason: str, scores: dict[int, float]) -> dict:
-    members = sorted(members, key=global_election_key)
-    winner = members[0]
-    for loser in members[1:]:
-        score = round(scores.get(id(loser), 1.0), 4)
+def _merge(members: list[dict], reason: str, scores: list[float] | None = None) -> dict:
+    ranked = sorted(zip(members, scores or [1.0] * len(members), strict=True), key=lambda m: global_election_key(m[0]))
+    winner = ranked[0][0]
+    for loser, score in ranked[1:]:
         winner["merged_from"].append(
-            {"website": loser["website"], "url": loser["canonical_url"], "reason": reason, "score": score}
+            {"website": loser["website"], "url": loser["canonical_url"], "reason": reason, "score": round(score, 4)}
         )
         winner["merged_from"].extend(loser["merged_from"])
     return winner
