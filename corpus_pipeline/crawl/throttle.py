@@ -1,33 +1,31 @@
 """How fast a crawl talks to each host: how many requests are in flight and how far apart they start.
 
 By default the pace of a host follows its server's response latency (the time from the start of a request to its
-response headers), in the spirit of Scrapy's AutoThrottle, with a control law of our own borrowed from TCP
-congestion control (additive increase, multiplicative decrease):
+response headers), in the spirit of Scrapy's AutoThrottle, with a control law borrowed from TCP congestion control
+(additive increase, multiplicative decrease):
 
 * The **window** is how many requests the server may work on at once. It starts at one request and, until the host's
   first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that by one
   request per round trip. It grows only on answers measured against the idle latency of their kind (below) and not
-  slower than the tolerance: the first answers of a host, one at a time, are that idle latency, and a round trip too
-  short to judge a back-off is no licence to grow.
-* **Trouble halves the requests in flight** (the window becomes half of them, TCP's flight size rule): an answer 429,
-  503 or 504, a request that ended without an answer (timeout, connection error), or a latency rise.
+  slower than the tolerance: the first answers of a host, one at a time, are that idle latency.
+* **Trouble halves the requests in flight** (TCP's flight size rule): an answer 429, 503 or 504, a request that
+  ended without an answer (timeout, connection error), or a latency rise.
 * **A latency rise is latency rising with our concurrency, measured per kind of answer.** A dynamic site answers a
-  redirect, a 404 or a file in a few milliseconds and its pages in 60-300 ms, each page at its own cost: the fastest
-  of all answers is no idle latency for a page, and a round trip of pages only is no sign of load. So each answer is
-  filed under its kind (status class and media type: a page, a redirect, a 304, an image...) and under its load, the
-  requests of ours in flight when it was sent or answered; a kind keeps its last 16 answers of each load. Its **idle
-  latency** is the geometric mean of its answers of the fewest requests in flight (the lowest load, then the next,
-  until there are four), at least 10 ms (below that, scheduling jitter). An answer's **load ratio** is its latency
-  over its kind's idle latency, and the server queues when the geometric mean of the load ratios of the last round
-  trip (the answers that arrived while the latest one was on its way, at least four) is above 1.5. A geometric mean,
-  not the fastest answer: pages whose costs spread five-fold average out over a round trip, whereas queueing slows
-  every answer of it. A server whose latency grows with our load is queueing our requests: more of them in flight
-  would bring no more throughput, only slower answers for every client.
+  redirect, a 404 or a file in a few milliseconds and its pages in 60-300 ms, each page at its own cost. So each
+  answer is filed under its kind (status class and media type) and under its load, the requests of ours in flight
+  when it was sent or answered; a kind keeps its last 16 answers of each load. Its **idle latency** is the geometric
+  mean of its answers of the fewest requests in flight (the lowest load, then the next, until there are four), at
+  least 10 ms (below that, scheduling jitter). An answer's **load ratio** is its latency over its kind's idle
+  latency, and the server queues when the geometric mean of the load ratios of the last round trip (the answers that
+  arrived while the latest one was on its way, at least four) is above 1.5. A geometric mean, not the fastest
+  answer: pages whose costs spread five-fold average out over a round trip, whereas queueing slows every answer of
+  it. A server whose latency grows with our load is queueing our requests: more of them would bring no more
+  throughput, only slower answers for every client.
 * **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
-  requests sent before it) is not a fifth lower in load ratio than the answers it reacted to (the round trip that rose
-  and the answers still on their way then), the rise was not caused by our load (our own process is starved of CPU, or
-  the server is slower for everyone), so the window goes back to where it was and the latest answers become the idle
-  latencies. Latency alone never takes the window below one request; refusals and failures do.
+  requests sent before it) is not a fifth lower in load ratio than the answers it reacted to, the rise was not caused
+  by our load (our own process is starved of CPU, or the server is slower for everyone), so the window goes back to
+  where it was and the latest answers become the idle latencies. Latency alone never takes the window below one
+  request; refusals and failures do.
 * Only a window in use grows: answers received while fewer requests were in flight than allowed say nothing about how
   the server would take more (TCP's rule for application-limited senders).
 * **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each further
@@ -35,18 +33,14 @@ congestion control (additive increase, multiplicative decrease):
 * Only a request started after a decrease can cause the next one: answers already on their way reflect the old pace
   (TCP's one decrease per round trip), so a burst of refusals halves the window once, not once per request.
 
-Why this law rather than a target concurrency computed from throughput x latency: it needs no throughput
-estimate (noisy on small sites) and reacts to refusals and failures with the same mechanism as to latency.
+This law needs no throughput estimate (noisy on small sites) and reacts to refusals, failures and latency with one
+mechanism. Latency is taken to the response headers, not the last byte: the last byte also counts our own process's
+stalls (a body read while other threads parse pages), which would pass for the server's load.
 
-Why the time to the response headers rather than to the last byte: the last byte also counts our own process's
-stalls (a body read while other threads parse pages); measured to it on a loaded 2-core machine, the crawl
-benchmark's fast server got 0.31x the fixed pace's throughput instead of 0.45x. CPU contention on a PHP server slows
-its headers as much as the rest.
-
-The pace never leaves the configured bounds: at most ``max_concurrency`` requests in flight, and a delay between
-starts never below the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through :meth:`set_delay`) nor
-above ``max_delay_s`` (unless the floor is). With ``adaptive`` off, the pace is fixed at ``max_concurrency``
-requests in flight started ``min_delay_s`` apart.
+The pace never leaves the configured bounds (:class:`PaceLimits`): at most ``max_concurrency`` requests in flight,
+a delay between starts from the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through
+:meth:`HostThrottle.set_delay`) to ``max_delay_s`` (unless the floor is above). With ``adaptive`` off, the pace is
+fixed at ``max_concurrency`` requests in flight started ``min_delay_s`` apart.
 """
 
 from __future__ import annotations
@@ -59,35 +53,30 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from corpus_pipeline.crawl.settings import CrawlSettings
 
 # The adaptive control law's constants (the module docstring says how they act).
-# A round trip's load ratio above 1.5 means requests queue; 1.5 leaves room below the 2x the benchmark's loaded
-# server must not exceed, and above the spread of a round trip of pages of different costs.
+# A round trip's load ratio above 1.5 means requests queue: above the spread of a round trip of pages of different
+# costs, below the 2x the benchmark's loaded server must not exceed.
 LATENCY_TOLERANCE = 1.5
-# An idle latency below 10 ms counts as 10 ms: scheduling jitter of a few milliseconds is no sign of load.
-LATENCY_SLACK_S = 0.01
-# A latency back-off that does not take a fifth off the round trip's load ratio relieved no queue of ours.
-LATENCY_RELIEF = 0.8
-# Weight of a new answer in the smoothed latency (the unit of the back-off delay): recent answers count most.
-LATENCY_SMOOTHING = 0.5
-# Answers kept for the last round trips.
-IDLE_LATENCY_SAMPLES = 64
+LATENCY_SLACK_S = 0.01  # an idle latency below 10 ms is scheduling jitter, no sign of load
+LATENCY_RELIEF = 0.8  # a latency back-off that does not take a fifth off the load ratio relieved no queue of ours
+LATENCY_SMOOTHING = 0.5  # weight of a new answer in the smoothed latency (the unit of the back-off delay)
+IDLE_LATENCY_SAMPLES = 64  # answers kept for the last round trips
 # Answers kept per kind and load: the latest ones, so the idle latency follows a server that gets slower for good.
 SAMPLES_PER_LOAD = 16
 # Answers an idle latency and a round trip's load ratio are measured on, at least: a geometric mean of four
 # pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about once in 25.
 LATENCY_SAMPLE = 4
-# Window growth per round trip after slow start: TCP's one request per round trip; on a server that queues, the
-# probe above its capacity lasts one round trip before the latency check halves the window again.
+# Window growth per round trip after slow start (TCP's): on a server that queues, the probe above its capacity lasts
+# one round trip before the latency check halves the window again.
 WINDOW_INCREASE = 1.0
 # Below one request, each good answer shrinks the back-off delay by a fifth (x1.25 window): a rate-limited server
 # that refused once gets about three good answers per refusal, not one.
 DELAY_RECOVERY = 0.25
-# TCP's halving: twice the refusals, half the rate, so back-off is exponential.
-BACKOFF_FACTOR = 0.5
+BACKOFF_FACTOR = 0.5  # TCP's halving: twice the refusals, half the rate, so back-off is exponential
 # Below one request in flight, the delay is at least 0.1 s / window: a server answering 429 in a millisecond
 # would otherwise be asked again a few milliseconds later.
 BACKOFF_UNIT_S = 0.1
@@ -111,7 +100,6 @@ class Pace:
 
     concurrency: int
     delay_s: float
-    latency_s: float | None  # smoothed time to response headers, None before the first answer
     idle_latency_s: float | None  # idle latency of the kind of the latest answer (see _KindLatencies)
 
 
@@ -180,10 +168,18 @@ class _KindLatencies:
 
 
 def _geometric_mean(values: list[float]) -> float:
-    """The geometric mean of positive values (a zero counts as a microsecond); 0.0 for none."""
-    if not values:
-        return 0.0
+    """The geometric mean of positive values (a zero counts as a microsecond)."""
     return math.exp(statistics.fmean(math.log(max(value, 1e-6)) for value in values))
+
+
+@dataclass
+class _BackOff:
+    """A latency back-off waiting for the answers that judge it."""
+
+    window_before: float
+    ratios_before: list[float]  # load ratios of the answers it reacted to
+    answers_before: int = 0  # of them, answers that arrived after it
+    ratios_after: list[float] = field(default_factory=list)
 
 
 class _HostPace:
@@ -194,11 +190,7 @@ class _HostPace:
         self.floor_s = limits.min_delay_s
         self.window = 1.0
         self.slow_start = True
-        self.judging = False  # a latency back-off waits for the answers that judge it
-        self.latencies_after_back_off: list[float] = []
-        self.window_before_back_off = 1.0
-        self.ratios_at_back_off: list[float] = []  # load ratios of the answers the back-off reacted to
-        self.answers_before_back_off = 0  # of them, answers that arrived after it
+        self.back_off: _BackOff | None = None
         self.generation = 0  # decreases so far; a slot remembers the generation it started in
         self.latency_s: float | None = None
         self.kinds: defaultdict[str, _KindLatencies] = defaultdict(_KindLatencies)
@@ -231,24 +223,26 @@ class _HostPace:
         if not self.limits.adaptive:
             return
         if generation < self.generation:
-            if self.judging and not overloaded:
-                self._before_back_off()
+            ratio = None if overloaded else self.recent[-1].ratio
+            if self.back_off is not None and ratio is not None:
+                # An answer to a request sent before the back-off measures the queue the back-off reacted to.
+                self.back_off.ratios_before.append(ratio)
+                self.back_off.answers_before += 1
             return
         if overloaded:
-            self._stop_judging()  # the server said it is overloaded: the back-off stands
+            self.back_off = None  # the server said it is overloaded: the back-off stands
             self._decrease(in_flight, below_one=True)
-        elif self.judging:
-            self._judge_latency_back_off()
+        elif self.back_off is not None:
+            self._judge_latency_back_off(self.back_off)
         elif self._queueing():
             self._latency_rose(in_flight)
-        elif in_flight >= self.concurrency() and (self.window < 1.0 or self._calm(self.recent[-1].ratio)):
-            # Only a window in use grows (a crawl that sends less has learnt nothing about more), and above one
-            # request only on an answer measured against its kind's idle latency, and not slower than the tolerance
-            # (a round trip too short to judge is no licence to grow): the first answers of a host, one at a time,
-            # are that idle latency. A delay shrinks on any good answer.
+        elif in_flight >= self.concurrency() and (self.window < 1.0 or self._calm()):
+            # Only a window in use grows, and above one request only on an answer measured against its kind's idle
+            # latency and not slower than the tolerance; a delay shrinks on any good answer.
             self._increase()
 
-    def _calm(self, ratio: float | None) -> bool:
+    def _calm(self) -> bool:
+        ratio = self.recent[-1].ratio
         return ratio is not None and ratio <= LATENCY_TOLERANCE
 
     def _file(self, answer: Answer, now: float) -> None:
@@ -266,7 +260,7 @@ class _HostPace:
         """A request started in ``generation`` ended without an answer, with ``in_flight`` requests (this one
         included) not finished."""
         if self.limits.adaptive and generation >= self.generation:
-            self._stop_judging()
+            self.back_off = None
             self._decrease(in_flight, below_one=True)
 
     def _latency_rose(self, in_flight: int) -> None:
@@ -274,43 +268,28 @@ class _HostPace:
         if self.window <= 1.0:
             self._rebaseline()  # one request at a time cannot queue: the server got slower for another reason
             return
-        self.window_before_back_off = self.window
-        self.ratios_at_back_off = [s.ratio for s in reversed(self._round_trip()) if s.ratio is not None]
-        self.answers_before_back_off = 0
+        back_off = _BackOff(self.window, [s.ratio for s in reversed(self._round_trip()) if s.ratio is not None])
         self._decrease(in_flight, below_one=False)
-        self.judging = True
+        self.back_off = back_off
 
-    def _before_back_off(self) -> None:
-        """An answer to a request sent before the back-off: it measures the queue the back-off reacted to."""
-        ratio = self.recent[-1].ratio if self.recent else None
-        if ratio is not None:
-            self.ratios_at_back_off.append(ratio)
-            self.answers_before_back_off += 1
-
-    def _judge_latency_back_off(self) -> None:
+    def _judge_latency_back_off(self, back_off: _BackOff) -> None:
         """After two round trips at the lower window: no lower load ratio means our load was not the cause, so
         undo."""
         ratio = self.recent[-1].ratio
         if ratio is None:
             return
-        self.latencies_after_back_off.append(ratio)
+        back_off.ratios_after.append(ratio)
         round_trip = max(LATENCY_SAMPLE, self.concurrency())
-        if len(self.latencies_after_back_off) < 2 * round_trip:
+        if len(back_off.ratios_after) < 2 * round_trip:
             return
         # The first round trip after the back-off still shared the server with requests sent before it.
-        after = _geometric_mean(self.latencies_after_back_off[round_trip:])
-        # Before: the round trip that rose and the answers still on their way then, at least ``latency_sample``.
-        before = _geometric_mean(
-            self.ratios_at_back_off[-max(LATENCY_SAMPLE, self.answers_before_back_off):])
-        self.latencies_after_back_off = []
-        self.judging = False
+        after = _geometric_mean(back_off.ratios_after[round_trip:])
+        # Before: the round trip that rose and the answers still on their way then, at least ``LATENCY_SAMPLE``.
+        before = _geometric_mean(back_off.ratios_before[-max(LATENCY_SAMPLE, back_off.answers_before):])
+        self.back_off = None
         if after > LATENCY_RELIEF * before:
-            self.window = self.window_before_back_off
+            self.window = back_off.window_before
             self._rebaseline()  # the server is slower at any load of ours: today's answers are its idle latency
-
-    def _stop_judging(self) -> None:
-        self.judging = False
-        self.latencies_after_back_off = []
 
     def _rebaseline(self) -> None:
         """The answers of the last round trip become the idle latency of their kinds (our own process stalls, or
@@ -363,10 +342,10 @@ class _HostPace:
 class RequestSlot:
     """One request's permission to run; tell it when the response headers arrive."""
 
-    def __init__(self, report: Callable[[int, str | None], None]) -> None:
+    def __init__(self, report: Callable[[int, str | None], None], waited_s: float) -> None:
         self._report = report
         self.answered = False
-        self.waited_s = 0.0  # time spent waiting for the host's pace before the request could start
+        self.waited_s = waited_s  # time spent waiting for the host's pace before the request could start
 
     def response(self, status: int, content_type: str | None = None) -> None:
         """The response headers arrived with ``status`` and ``content_type``: the throttle learns the latency of
@@ -420,7 +399,7 @@ class HostThrottle:
         state = self._host(host)
         with state.condition:
             pace = state.pace
-            return Pace(pace.concurrency(), pace.delay_s(), pace.latency_s, pace.idle_latency_s())
+            return Pace(pace.concurrency(), pace.delay_s(), pace.idle_latency_s())
 
     @contextmanager
     def request_slot(self, host: str) -> Iterator[RequestSlot]:
@@ -446,17 +425,15 @@ class HostThrottle:
                 self._sleep(start - now)
             started = self._clock()
             slot = RequestSlot(lambda status, content_type: self._answered(
-                state, Answer(answer_kind(status, content_type), status, self._clock() - started, load), generation))
-            slot.waited_s = started - asked
+                state, Answer(answer_kind(status, content_type), status, self._clock() - started, load), generation),
+                waited_s=started - asked)
             yield slot
         finally:
             with state.condition:
                 if slot is not None and not slot.answered:
                     state.pace.on_failure(generation, state.in_flight)
                 state.in_flight -= 1
-                # One place freed: one waiter may take it. Waking them all (the pool's idle threads queue here)
-                # made every answer wake a crowd that went back to sleep, a fifth of a fast crawl's CPU.
-                state.condition.notify()
+                state.condition.notify()  # one place freed wakes one waiter, not all the pool's idle threads
 
     def _answered(self, state: _Host, answer: Answer, generation: int) -> None:
         with state.condition:
