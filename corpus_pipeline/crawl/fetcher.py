@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -28,7 +29,6 @@ from corpus_pipeline.crawl.transport import (
     CrawlAdapter,
     CrawlClient,
     CrawlResponse,
-    EnvironmentProxies,
     PeerCheck,
     refused_peer,
 )
@@ -110,7 +110,7 @@ class Fetcher:
         self.peer_check = peer_check
         self._local = threading.local()
         self._deadlines = DeadlineWatch()  # one thread keeps every request's deadline
-        self._proxies = EnvironmentProxies()
+        self._proxies: dict[tuple[str, str], dict[str, str]] = {}  # by scheme and host (_proxies_for)
 
     def _client(self) -> tuple[CrawlClient, RequestDeadline]:
         client = getattr(self._local, "client", None)
@@ -118,6 +118,17 @@ class Fetcher:
             deadline = self._local.deadline = RequestDeadline(self._deadlines)
             client = self._local.client = CrawlClient(self.settings.user_agent, CrawlAdapter(deadline, self.peer_check))
         return client, self._local.deadline
+
+    def _proxies_for(self, url: str) -> dict[str, str]:
+        """The proxies the environment names for ``url`` (``HTTP_PROXY``, ``NO_PROXY``...), read once per scheme and
+        host: requests reads them, and looks for a ``.netrc`` file, on every request of a session that trusts the
+        environment, which :class:`CrawlClient` does not. ``.netrc`` credentials are never sent: they are the user's,
+        not the crawl's, and a crawl visits hosts it does not know."""
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.netloc)
+        if key not in self._proxies:  # two threads may both look it up: the same answer
+            self._proxies[key] = requests.utils.get_environ_proxies(url)
+        return self._proxies[key]
 
     def fetch(self, url: str, expected: Expected = "document", validators: dict[str, str] | None = None,
               hop_guard: HopGuard | None = None) -> FetchResult:
@@ -129,7 +140,7 @@ class Fetcher:
         visited = {url}
         current = url
         for hop in range(MAX_REDIRECTS + 1):
-            result = self._fetch_one(current, _host(current), expected, validators or {})
+            result = self._fetch_one(current, urlsplit(current).hostname or "", expected, validators or {})
             attempts += result.attempts
             waited += result.pace_wait_s
             result.attempts, result.pace_wait_s = attempts, waited
@@ -191,7 +202,7 @@ class Fetcher:
         settings = self.settings
         try:
             response = client.get(
-                url, validators, self._proxies.for_url(url), (settings.connect_timeout_s, settings.read_timeout_s)
+                url, validators, self._proxies_for(url), (settings.connect_timeout_s, settings.read_timeout_s)
             )
         except requests.RequestException as exc:
             refused = refused_peer(exc)
@@ -203,7 +214,7 @@ class Fetcher:
 
         # Headers arrived: the throttle learns this host's latency for this kind of answer.
         slot.response(response.status_code, response.headers.get("Content-Type"))
-        with response:
+        with closing(response):
             headers = response.headers
             result = FetchResult(
                 FetchOutcome.FETCHED,
@@ -235,6 +246,7 @@ class Fetcher:
         settings = self.settings
         chunks: list[bytes] = []
         size = 0
+        cap = settings.max_body_bytes
         try:
             # iter_content decodes Content-Encoding, so the caps apply to decompressed bytes.
             for chunk in response.iter_content(CHUNK_BYTES):
@@ -245,9 +257,9 @@ class Fetcher:
                     if result.kind == "other":
                         result.outcome = FetchOutcome.UNSUPPORTED_TYPE
                         return result
+                    cap = {"pdf": settings.max_pdf_bytes, "sitemap": settings.max_sitemap_bytes}.get(result.kind, cap)
                 chunks.append(chunk)
                 size += len(chunk)
-                cap = _cap(settings, result.kind)
                 if size > cap:
                     result.outcome = FetchOutcome.TOO_LARGE
                     result.error = f"body larger than the {cap} byte cap"
@@ -306,18 +318,6 @@ def _failed(result: FetchResult, error: str, final_url: str) -> FetchResult:
     result.outcome, result.error, result.final_url, result.redirect_to = FetchOutcome.ERROR, error, final_url, None
     result.kind, result.body = None, None
     return result
-
-
-def _host(url: str) -> str:
-    return urlsplit(url).hostname or ""
-
-
-def _cap(settings: CrawlSettings, kind: str | None) -> int:
-    if kind == "pdf":
-        return settings.max_pdf_bytes
-    if kind == "sitemap":
-        return settings.max_sitemap_bytes
-    return settings.max_body_bytes
 
 
 def _kind_for(sniffed: str, expected: Expected) -> str:
