@@ -9,6 +9,7 @@ and memory stays bounded.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import threading
 from collections import defaultdict, deque
@@ -29,7 +30,7 @@ from corpus_pipeline.crawl.link_memo import LinkMemo
 from corpus_pipeline.crawl.links import PageLinks, extract_links
 from corpus_pipeline.crawl.politeness import RobotsRules, is_private_address, is_private_host
 from corpus_pipeline.crawl.previous import PreviousCrawl
-from corpus_pipeline.crawl.robots_meta import from_column, from_headers, from_meta, meta_names
+from corpus_pipeline.crawl.robots_meta import from_headers, from_meta, meta_names
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.sitemaps import ChildSitemap, SitemapError, iter_sitemap
 from corpus_pipeline.crawl.throttle import HostThrottle
@@ -117,7 +118,7 @@ class _Crawl:
                              f"nofollow={website.follow_nofollow_links}")
         self.robots_lock = threading.Lock()
         self.robots_host_locks: dict[str, threading.Lock] = {}
-        self.private_hosts: dict[str, bool] = {}
+        self.is_private_host = functools.cache(is_private_host)
         self.query_variants: dict[str, set[str]] = defaultdict(set)
         self.documents_claimed = 0  # documents queued: the budget sitemap entries are measured against
         self.documents_dispatched = 0  # documents admitted to a request: max_pages holds exactly here
@@ -310,16 +311,13 @@ class _Crawl:
         with host_lock:
             if key in self.robots:  # another worker fetched it while we waited
                 return
-            yield from self._fetch_robots(key)
-
-    def _fetch_robots(self, key: str) -> Iterator[dict]:
-        robots_url = f"{key}/robots.txt"
-        self.seen.add(robots_url)
-        # Redirects of robots.txt are followed (RFC 9309 2.3.1.2) but never to a private address.
-        result = self.robots_fetcher.fetch(robots_url, expected="robots", hop_guard=self._private_refusal)
-        self._install_robots(key, robots_rules(result.outcome, result.status, result.body, result.error,
-                                              self.settings.user_agent))
-        yield self._row(CrawlTask(robots_url, "robots", 0, "robots"), result)
+            robots_url = f"{key}/robots.txt"
+            self.seen.add(robots_url)
+            # Redirects of robots.txt are followed (RFC 9309 2.3.1.2) but never to a private address.
+            result = self.robots_fetcher.fetch(robots_url, expected="robots", hop_guard=self._private_refusal)
+            self._install_robots(key, robots_rules(result.outcome, result.status, result.body, result.error,
+                                                  self.settings.user_agent))
+            yield self._row(CrawlTask(robots_url, "robots", 0, "robots"), result)
 
     def _install_robots(self, key: str, rules: RobotsRules) -> None:
         """Rules of one host (``scheme://netloc``), with its Crawl-delay."""
@@ -333,9 +331,7 @@ class _Crawl:
         if self._is_same_site(url) or self.settings.allow_private_external:
             return None
         host = urlsplit(url).hostname or ""
-        if host not in self.private_hosts:
-            self.private_hosts[host] = is_private_host(host)
-        if self.private_hosts[host]:
+        if self.is_private_host(host):
             return Refusal(FetchOutcome.PRIVATE_ADDRESS, f"{host} is a private address outside the website")
         return None
 
@@ -569,7 +565,8 @@ class _Crawl:
                 chains[task.url] = task.chain
                 page_url = row.get("final_url") or task.url
                 links = self._links(body, page_url, self._follows(task))
-                if not (from_column(row.get("robots")) | from_meta(links.robots_meta)).nofollow:
+                # The directives its row recorded (the X-Robots-Tag's included) and its meta tags.
+                if not from_meta([row.get("robots") or "", *links.robots_meta]).nofollow:
                     # Links beyond the frontier were counted on the page's row when it was written.
                     room = self.frontier_limit - self.documents_claimed - len(from_pages)
                     from_pages.extend(self._from_page(task, links, page_url, room)[0])

@@ -48,20 +48,26 @@ def is_private_host(host: str) -> bool:
 
     An address literal is judged without any lookup.
     """
-    literal = _address_literal(host)
-    if literal is not None:
-        return _is_private_address(literal)
+    if _address_literal(host) is not None:
+        return is_private_address(host)
     try:
         infos = socket.getaddrinfo(host, None)
     except (OSError, UnicodeError):
         return False  # unresolvable: the request will fail on its own, with its own error
-    return any(_is_private_address(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])) for info in infos)
+    return any(is_private_address(str(info[4][0])) for info in infos)
 
 
 def is_private_address(address: str) -> bool:
     """Whether an IP address literal (as a socket reports it) is loopback, private, link-local, reserved..."""
     literal = _address_literal(address)
-    return literal is not None and _is_private_address(literal)
+    if literal is None:
+        return False
+    if isinstance(literal, ipaddress.IPv6Address) and literal.ipv4_mapped is not None:
+        literal = literal.ipv4_mapped
+    return (
+        literal.is_private or literal.is_loopback or literal.is_link_local or literal.is_reserved
+        or literal.is_unspecified or literal.is_multicast
+    )
 
 
 def _address_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -69,12 +75,3 @@ def _address_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address
         return ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
     except ValueError:
         return None
-
-
-def _is_private_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return (
-        address.is_private or address.is_loopback or address.is_link_local or address.is_reserved
-        or address.is_unspecified or address.is_multicast
-    )

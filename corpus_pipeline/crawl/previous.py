@@ -79,9 +79,6 @@ class PreviousCrawl:
                     )
         return cls(parquet, entries)
 
-    def __contains__(self, url: str) -> bool:
-        return url in self._entries
-
     def __len__(self) -> int:
         return len(self._entries)
 

@@ -80,11 +80,6 @@ def from_headers(values: Iterable[str], user_agent: str) -> RobotsDirectives:
     return found
 
 
-def from_column(value: str | None) -> RobotsDirectives:
-    """The directives a raw_pages ``robots`` value records."""
-    return from_meta([value]) if value else NO_DIRECTIVES
-
-
 def _directive(word: str) -> RobotsDirectives:
     word = word.strip().lower()
     if word == "none":
