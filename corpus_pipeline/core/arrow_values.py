@@ -1,9 +1,8 @@
 """Python values to Arrow without pyarrow's own conversion of Python objects, which imports pandas.
 
 pyarrow checks every Python value it converts (``pa.array``, ``Table.from_pylist``, a ``str`` given to a compute
-function) against pandas' types, importing pandas to do so when it is installed: ~42 MiB of RSS and ~0.6 s in a
-Dagster run's process that never uses pandas. polars builds the same columns from Python objects in Rust, and hands
-them to Arrow through the C data interface.
+function) against pandas' types, importing pandas when it is installed, in processes that never use it. polars
+builds the same columns from Python objects in Rust, and hands them to Arrow through the C data interface.
 """
 
 from __future__ import annotations

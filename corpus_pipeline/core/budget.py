@@ -164,7 +164,7 @@ def _why(error: BaseException, budget: Budget) -> Unfinished:
 
 
 class WorkerPool:
-    """``size`` worker processes, stopped by :meth:`close` (or leaving a ``with`` block)."""
+    """``size`` worker processes, stopped on leaving its ``with`` block (a busy one is killed)."""
 
     def __init__(self, size: int) -> None:
         self._stack = ExitStack()
@@ -175,7 +175,6 @@ class WorkerPool:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        """Stop every worker (a busy one is killed)."""
         self._stack.close()
 
     def map(self, function: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:

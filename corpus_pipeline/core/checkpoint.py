@@ -12,6 +12,7 @@ PUT, so it appears whole or not at all (no temporary names needed), and a re-run
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -45,7 +46,7 @@ class Checkpoint:
 
     def parts(self) -> list[Any]:
         """The complete parts, in the order they were written (local paths here)."""
-        return sorted(self.folder.glob("part-*.parquet")) if self.folder.exists() else []
+        return sorted(self.folder.glob("part-*.parquet"))
 
     def started_at(self) -> datetime | None:
         """When the unfinished run began, or None when there is no checkpoint."""
@@ -144,7 +145,9 @@ class ObjectCheckpoint(Checkpoint):
         return pq.ParquetFile(pa.BufferReader(data))
 
     def _write_part(self, name: str, table: pa.Table) -> None:
-        self.store.write_parquet_bytes(f"{self.folder_key}/{name}", table)
+        buffer = io.BytesIO()  # a part is small: built in memory, then one PUT
+        pq.write_table(table, buffer, compression="zstd")
+        self.store.write_bytes(f"{self.folder_key}/{name}", buffer.getvalue())
 
     def _read_marker(self) -> str | None:
         data = self.store.read_bytes(f"{self.folder_key}/{STARTED_FILE}")

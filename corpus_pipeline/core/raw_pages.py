@@ -68,10 +68,8 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
     present = parquet.schema_arrow.names  # a partition written before body_fetched_at has none
     columns = [name for name in DOCUMENT_COLUMNS if (body or name != "body") and name in present]
     for number, batch in enumerate(_batches(parquet, batch_rows, columns)):
-        # Only the small key columns are filtered and sorted, and each selected row is converted straight from the
-        # batch: filtering, sorting and converting the whole batch held its bodies four times at once (reading the
-        # Debian handbook's pages peaked 109 MiB above the process's imports with batches of 512 rows).
-        # Usable rows of a document kind always carry their body (count_documents): the mask needs none to tell.
+        # Only the small key columns are filtered and sorted, and each row is converted from the batch as it is asked
+        # for: a batch's bodies are never copied. Usable rows of a kind always carry their body (count_documents).
         selected = pc.indices_nonzero(_usable_mask(batch, kind, check_body=body))
         if len(selected) == 0:
             continue
@@ -80,8 +78,6 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
         readers = [(name, value_reader(batch.column(name))) for name in columns]
         indexes = order.to_pylist()
         del selected, keys, order
-        # Each row is converted as it is asked for: converting the whole batch first held its bodies twice, as
-        # Arrow and as Python objects, until the batch was freed.
         start = number * batch_rows  # every batch but the last holds batch_rows rows (_batches)
         for index in indexes:
             row = {name: read(index) for name, read in readers}
@@ -116,16 +112,14 @@ def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator
     """The file's rows ``rows`` at a time, in order, read one row group at a time.
 
     ``ParquetFile.iter_batches`` gives the same batches, but its reader holds a batch's decoded row groups while
-    the generator waits (~15 MiB with the handbook's batches of 512 pages): here nothing is held between batches
-    but the rows of the last row group that the next batch starts with.
+    the generator waits: here nothing is held between batches but the rows the next batch starts with.
     """
     pending: list[pa.Table] = []
     pending_rows = 0
     for group in range(parquet.metadata.num_row_groups):
         table = parquet.read_row_group(group, columns=columns)
-        # Reading a row group frees its compressed and decoded pages into malloc's heap; without a trim they stayed
-        # in the process's RSS until the caller's next one: +20-28 MiB for a second or two at every 512-row batch of
-        # the Debian handbook, the parsing run's peak.
+        # Reading a row group frees its compressed and decoded pages into malloc's heap: handed back at once, they
+        # never add to the parse's peak.
         return_freed_memory()
         pending.append(table)
         pending_rows += table.num_rows

@@ -117,14 +117,13 @@ class Registry:
 
 
 _OPTION_NAMES = {f.name for f in fields(Website)}
+_BOOL_OPTIONS = [f.name for f in fields(Website) if f.type == "bool"]
 
 
 def default_registry_path() -> Path:
     """The registry named by ``$CORPUS_PIPELINE_REGISTRY``, else ``websites.yaml`` at the project root."""
     configured = os.environ.get(REGISTRY_ENV_VAR)
-    if configured:
-        return Path(configured)
-    return Path(__file__).resolve().parents[2] / "websites.yaml"
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "websites.yaml"
 
 
 def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
@@ -141,16 +140,13 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
     return parse_registry(document, source=str(path))
 
 
-class _DuplicateKeyLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, except that a key written twice in one mapping is an error, not "the last one wins"."""
-
-
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def _load_yaml(text: str, source: str) -> Any:
-    """The YAML document of ``text``; a mapping that repeats a key raises :class:`RegistryError` naming it."""
-    loader = _DuplicateKeyLoader(text)
+    """The YAML document of ``text``; a mapping that repeats a key raises :class:`RegistryError` naming it (PyYAML
+    alone keeps the last one)."""
+    loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -170,29 +166,22 @@ def _refuse_duplicate_keys(loader: yaml.SafeLoader, node: yaml.Node, source: str
         for index, item in enumerate(node.value):
             _refuse_duplicate_keys(loader, item, source, f"{where}[{index}]", seen)
     elif isinstance(node, yaml.MappingNode):
-        label = where
-        if where.startswith("websites[") and where.count("[") == 1:
-            name = next((v.value for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "name"
-                         and isinstance(v, yaml.ScalarNode)), None)
-            label = f"{where} ({_shown_name(name)})" if name is not None else where
+        entry = where.startswith("websites[") and where.count("[") == 1
+        name = next((v.value for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "name"
+                     and isinstance(v, yaml.ScalarNode)), None) if entry else None
+        label = f"{where} ({_shown_name(name)})" if name is not None else where
         keys: set[Any] = set()
         for key_node, value_node in node.value:
             if key_node.tag == _MERGE_TAG:  # "<<: *defaults": the entry's own keys override the merged ones
                 continue
             key = loader.construct_object(key_node, deep=True) if isinstance(key_node, yaml.ScalarNode) else None
             if key is not None:
-                try:
-                    duplicate = key in keys
-                except TypeError:  # an unhashable key: the constructor reports it
-                    duplicate = False
-                if duplicate:
+                if key in keys:  # a scalar key: always hashable
                     at = f"{label}: " if label else ""
                     line = key_node.start_mark.line + 1
                     raise RegistryError(f"{source}: {at}duplicate key {key!r} (line {line}): write each key once")
                 keys.add(key)
-            child = f"{where}.{key}" if where else str(key)
-            if where.startswith("websites[") and where.count("[") == 1:
-                child = f"{label}: field {key!r}"
+            child = f"{label}: field {key!r}" if entry else f"{where}.{key}" if where else str(key)
             _refuse_duplicate_keys(loader, value_node, source, child, seen)
 
 
@@ -255,10 +244,7 @@ def _parse_website(entry: Any, where: str) -> Website:
         options["langs"] = tuple(_language(lang, "langs", fail) for lang in options["langs"])
     for host in options.get("same_site_hosts", ()):
         _check_netloc(host, "same_site_hosts", fail)
-    for bool_option in (
-        "restrict_section", "obey_robots", "keep_code_blocks", "skip_unchanged_lastmod", "follow_nofollow_links",
-        "markdown_links", "markdown_images", "keep_listings",
-    ):
+    for bool_option in _BOOL_OPTIONS:
         if bool_option in entry:
             options[bool_option] = _expect(entry, bool_option, bool, fail)
     if "max_recurse_level" in entry:
@@ -431,9 +417,4 @@ def _css_selector(text: str, fail) -> str:
 
 
 def _is_tag_with_attrs(item: Any) -> bool:
-    return (
-        isinstance(item, (list, tuple))
-        and len(item) == 2
-        and isinstance(item[0], str)
-        and isinstance(item[1], dict)
-    )
+    return isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], dict)

@@ -13,7 +13,6 @@ environment variables or files, never from run config.
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 from dataclasses import dataclass
 from datetime import datetime
@@ -175,7 +174,7 @@ class ObjectStore:
         try:
             response = self._fs.pipe_file(self._path(key), data, IfMatch=etag)
         except (FileNotFoundError, FileExistsError, OSError) as error:
-            if _is_precondition_failure(error):
+            if "precondition" in str(error).lower().replace("-", ""):  # 412: "pre-condition", "PreconditionFailed"
                 return None
             raise
         return str(response["ETag"])
@@ -206,14 +205,6 @@ class ObjectStore:
         for key in self.list(folder):
             self.delete(key)
 
-    def write_parquet_bytes(self, key: str, table: Any) -> None:
-        """Write an Arrow table as one Parquet object (small tables: it is built in memory first)."""
-        import pyarrow.parquet as pq
-
-        buffer = io.BytesIO()
-        pq.write_table(table, buffer, compression="zstd")
-        self.write_bytes(key, buffer.getvalue())
-
     def _key(self, key: str) -> str:
         return "/".join(part for part in (self.prefix, key) if part)
 
@@ -231,11 +222,6 @@ def _s3_filesystem(settings: ObjectStoreSettings) -> Any:
 async def _read_body(stream: Any) -> bytes:
     async with stream as body:
         return bytes(await body.read())
-
-
-def _is_precondition_failure(error: Exception) -> bool:
-    text = str(error)
-    return "pre-condition" in text or "PreconditionFailed" in text or "precondition" in text.lower()
 
 
 def _first_env(names: tuple[str, ...]) -> str:

@@ -1,16 +1,10 @@
 """Parquet partitions in a local folder or an object store: hive layout, versions, checkpoints.
 
-Layout: ``<root>/<asset>/website=<name>/data.parquet`` is the current version of
-a partition, the one readers see. Versions are written beside it (see
-``versions.py``) and become current only when published; rows of an unfinished
-crawl wait in ``<root>/_checkpoints`` (see ``checkpoint.py``). :func:`open_warehouse`
-opens a local folder or an ``s3://bucket/prefix``, which holds the same layout.
-
-On an object store, workers on several machines see the same partitions, and leases stand for locks.
-Readers inside the pipeline resolve each partition's ledger (its pointer) and read the immutable version object
-it names; readers outside (notebooks) read ``<asset>/website=<name>/data.parquet``, which a publication replaces
-whole. Files that pyarrow reads row group by row group (raw_pages for the extractors, the previous crawl) are
-downloaded once per version into a local cache folder.
+``<root>/<asset>/website=<name>/data.parquet`` is the current version of a partition, the one readers see; versions
+are kept beside it (``versions.py``), and rows of an unfinished crawl in ``<root>/_checkpoints`` (``checkpoint.py``).
+:func:`open_warehouse` opens a local folder or an ``s3://bucket/prefix``, which holds the same layout: there, workers
+on several machines share the partitions, leases stand for locks, and the files pyarrow reads row group by row group
+(raw_pages for the extractors, the previous crawl) are downloaded once per version into a local cache folder.
 """
 
 from __future__ import annotations
