@@ -2,8 +2,6 @@
 
 trafilatura judges headings as it judges any line: a card title that is a link reads as navigation and goes,
 while the excerpt under it stays. A heading whose following words open a kept line belongs to that line.
-wcxb-dev (``benchmarks/extraction_bench.py``): 0.831 -> 0.834 overall, with listings, collections, services and
-documentation gaining; on the article-extraction-benchmark F1 moves by less than 0.001.
 
 The page's headline is the other way round: the record's ``title`` holds it, so it is neither put back nor kept as
 the opening line of a reading.

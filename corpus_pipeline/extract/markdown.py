@@ -21,7 +21,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
+from itertools import groupby, islice
 from typing import Literal, NamedTuple
 from urllib.parse import quote, urljoin
 
@@ -86,8 +86,7 @@ TEX_ATTRIBUTE = "data-tex"
 _DISPLAY_ATTRIBUTE = "data-tex-display"
 _MATH_SCRIPT_TYPE = "math/tex"
 _TEX_ENCODING = "application/x-tex"
-# Attribute by attribute (libxml2 tests the attributes of each kind alone, not every element's in turn: ~0.25 against
-# ~0.33 ms a page of the article benchmark, which holds no math).
+# Attribute by attribute: libxml2 then tests the attributes of each kind alone, not every element's in turn.
 _MATH_MARKED = etree.XPath(
     f"boolean(descendant-or-self::*/@{TEX_ATTRIBUTE})"
     " or boolean(descendant-or-self::*/@class[contains(., 'arithmatex')])"
@@ -96,8 +95,7 @@ _DELIMITED_TEX = re.compile(
     r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
 )
 # A page that typesets the TeX of its text in the browser: it loads MathJax or KaTeX (its auto-render), or
-# configures MathJax in a script of its own. The address is matched in any case of the letters of the name (only
-# those: as XPath's ``translate`` would, which this replaced).
+# configures MathJax in a script of its own. The address is matched in any case of the letters of the name only.
 _MATHJAX_CASE = str.maketrans("MATHJAXKT", "mathjaxkt")
 _KATEX_CASE = str.maketrans("KATEX", "katex")
 # The TeX such a page's text holds, as MathJax and KaTeX's auto-render delimit it: ``$$...$$`` and ``\[...\]``
@@ -416,7 +414,7 @@ class _Renderer:
             return _Context(ctx.quote, max(ctx.depth, 1), _Item(self._item_marker(node)), 0, None, ctx.list_group)
         if tag in _HEADINGS:  # in a list item too: "- ### Options"
             return _Context(ctx.quote, ctx.depth, ctx.item, _HEADINGS[tag], None, ctx.list_group)
-        if tag == "blockquote" or (tag in ("div", "aside", "section") and _is_callout(node)):
+        if tag == "blockquote" or (tag in ("div", "aside", "section") and _names_callout(node.get("class") or "")):
             return _Context(ctx.quote + 1, 0, None, ctx.heading, None, ctx.list_group)
         return ctx
 
@@ -529,12 +527,11 @@ def mark_tex(document: etree._Element) -> None:
     """Keep the TeX of the page's math where the rendering finds it, before the scripts and the MathML go: a MathJax
     script becomes an empty element carrying its TeX, a KaTeX (or MathML) formula carries its annotation's TeX. No
     reader's text changes (an empty element, attributes)."""
-    # One walk of lxml's over the scripts and annotations (of the whole document: a page parsed with a second <html>
-    # holds that one's elements beside the root), instead of three XPath searches of every element (~0.3 ms a page
-    # of the article benchmark, which holds no math).
+    # One walk over the scripts and annotations of the whole document: a page parsed with a second <html> holds that
+    # one's elements beside the root.
     scripts: list[etree._Element] = []
     annotations: list[etree._Element] = []
-    for top in _top_level(document):
+    for top in [*reversed(list(document.itersiblings(preceding=True))), document, *document.itersiblings()]:
         for node in top.iter("script", "annotation"):
             if node.tag == "script":
                 scripts.append(node)
@@ -560,11 +557,6 @@ def mark_tex(document: etree._Element) -> None:
                 formula.set(_DISPLAY_ATTRIBUTE, "1")
     if typesets:
         _mark_text_tex(document)
-
-
-def _top_level(document: etree._Element) -> list[etree._Element]:
-    """The document's top-level elements: its root and, when the page held a second ``<html>``, that one too."""
-    return [*reversed(list(document.itersiblings(preceding=True))), document, *document.itersiblings()]
 
 
 def _loads_math(script: etree._Element) -> bool:
@@ -730,11 +722,6 @@ def _has_text(text: str | None) -> bool:
     return bool(text and not text.isspace())
 
 
-def _is_callout(node: etree._Element) -> bool:
-    classes = node.get("class")
-    return bool(classes) and _names_callout(classes)
-
-
 # Remembered: a page repeats its few class names on many of its elements.
 @lru_cache(maxsize=1024)
 def _names_callout(classes: str) -> bool:
@@ -871,21 +858,11 @@ def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Li
         if line.kind == "code":
             blocks.setdefault(line.group, []).append(line)
     whole: list[Line] = []
-    position = 0
-    while position < len(lines):
-        line = lines[position]
-        if line.kind != "code" or line.group not in blocks:
-            whole.append(line)
-            position += 1
-            continue
-        end = position + 1
-        while end < len(lines) and lines[end].kind == "code" and lines[end].group == line.group:
-            end += 1
-        run, block = lines[position:end], blocks[line.group]
+    for group, lines_of_run in groupby(lines, lambda line: line.group if line.kind == "code" else None):
+        run, block = list(lines_of_run), blocks.get(group, []) if group is not None else []
         places = [rendered.index for rendered in block]  # the run's ends in the block, by their place in the code
         if run[0].index not in places or run[-1].index not in places:
             whole.extend(run)
-            position = end
             continue
         start = first = places.index(run[0].index)
         stop = last = places.index(run[-1].index)
@@ -894,7 +871,6 @@ def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Li
         while last + 1 < len(block) and not _WORD.search(block[last + 1].plain):
             last += 1
         whole.extend([*block[first:start], *run, *block[stop + 1 : last + 1]])
-        position = end
     return whole
 
 
