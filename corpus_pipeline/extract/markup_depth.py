@@ -65,15 +65,12 @@ def flatten_markup(source: str, limit: int) -> FlatMarkup:
     """``source`` written again with no element deeper than ``limit`` levels (a void one at ``limit + 1``), every
     text in its order, or ``source`` itself when the HTML parser nests it ``limit`` levels deep at most.
 
-    The source is read by lxml's HTML parser as a stream of events (with its own repairs: implied end tags, an end
-    tag closing the elements left open inside it), never as a tree, so that neither time nor stack grow with the
-    nesting, and the elements are nested as lxml would nest them. Up to the limit they are written as read. The
-    elements opened past it take turns at the limit: text arriving among them goes to the one whose tag tells a
-    reader the most (a footer or a navigation block over a paragraph or a heading, over a ``<div>``, over a
-    ``<b>`` or a ``<font>``; of equals, the innermost), written at the limit as the sibling of the one written there
-    before. Thousands of paragraphs each left open inside the previous one become siblings, each still a block;
-    an element past the limit that never holds text is left out. Comments and processing instructions are left out
-    (the page parser drops them too).
+    lxml's HTML parser reads the source as a stream of events (with its own repairs), never as a tree, so that
+    neither time nor stack grow with the nesting, and the elements nest as lxml would nest them. The elements opened
+    past the limit take turns at it: text arriving among them goes to the one whose tag tells a reader the most (a
+    footer over a paragraph, over a ``<div>``, over a ``<font>``), written at the limit as the sibling of the one
+    written there before, so thousands of paragraphs each left open inside the previous one become sibling blocks.
+    One that never holds text is left out, as are comments and processing instructions (the page parser drops them).
     """
     target = _FlatteningTarget(limit)
     # huge_tree: no cap on a text's size; a parser with a target builds no tree, so no depth cap applies either.
@@ -108,7 +105,7 @@ class _FlatteningTarget:
         self.moved = 0
 
     def doctype(self, name: str | None, public_id: str | None, system_url: str | None) -> None:
-        """Write the document type declaration back."""
+        """lxml's callback for the document type declaration: written back."""
         public = f' PUBLIC "{public_id}"' if public_id else ""
         system = f' "{system_url}"' if system_url else ""
         self._parts.append(f"<!DOCTYPE {name or 'html'}{public}{system}>")
