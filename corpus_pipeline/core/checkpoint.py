@@ -85,9 +85,9 @@ class Checkpoint:
         self.clear()
         self._write_marker(json.dumps({**(notes or {}), "started_at": datetime.now(UTC).isoformat()}))
 
-    def appender(self, flush_rows: int = FLUSH_ROWS, flush_seconds: float = FLUSH_SECONDS) -> CheckpointAppender:
+    def appender(self, flush_rows: int = FLUSH_ROWS) -> CheckpointAppender:
         """A writer that adds parts after the existing ones."""
-        return CheckpointAppender(self, flush_rows, flush_seconds)
+        return CheckpointAppender(self, flush_rows)
 
     def clear(self) -> None:
         """Remove the checkpoint (the run completed, or its parts are too old to use)."""
@@ -163,10 +163,9 @@ class ObjectCheckpoint(Checkpoint):
 class CheckpointAppender:
     """Buffers rows and writes each full buffer as one complete part (a temporary file renamed into place)."""
 
-    def __init__(self, checkpoint: Checkpoint, flush_rows: int, flush_seconds: float) -> None:
+    def __init__(self, checkpoint: Checkpoint, flush_rows: int) -> None:
         self.checkpoint = checkpoint
         self.flush_rows = flush_rows
-        self.flush_seconds = flush_seconds
         self.rows_written = 0
         self._buffer: list[dict[str, Any]] = []
         self._last_flush = time.monotonic()
@@ -181,7 +180,7 @@ class CheckpointAppender:
     def write(self, row: Mapping[str, Any]) -> None:
         names = self.checkpoint.file_schema.names
         self._buffer.append({name: row.get(name) for name in names})
-        if len(self._buffer) >= self.flush_rows or time.monotonic() - self._last_flush >= self.flush_seconds:
+        if len(self._buffer) >= self.flush_rows or time.monotonic() - self._last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:

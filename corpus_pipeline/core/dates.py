@@ -36,6 +36,6 @@ def parse_date(text: str) -> datetime | None:
     return moment if is_web_date(moment) else None
 
 
-def is_web_date(moment: datetime, now: datetime | None = None) -> bool:
-    """Whether an aware ``moment`` can date a web document: from 1990 to a day after ``now`` (the clock's)."""
-    return EARLIEST_WEB_DATE <= moment <= (now or datetime.now(UTC)) + CLOCK_SKEW
+def is_web_date(moment: datetime) -> bool:
+    """Whether an aware ``moment`` can date a web document: from 1990 to a day after now."""
+    return EARLIEST_WEB_DATE <= moment <= datetime.now(UTC) + CLOCK_SKEW

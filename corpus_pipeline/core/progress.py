@@ -1,8 +1,8 @@
 """Progress of a long step, told in the run's log: items done, rate, time left.
 
 A step that works for minutes (the crawl, the parse of every page, OCR, the near-duplicate search) says where it
-stands at least every tenth of its work or every ``every_s`` seconds, whichever comes first, in one line. A tenth
-done less than ``min_gap_s`` after the last line waits for the next one (each line is an event the run stores); the
+stands at least every tenth of its work or every EVERY_S seconds, whichever comes first, in one line. A tenth
+done less than MIN_GAP_S after the last line waits for the next one (each line is an event the run stores); the
 last item's line is always written.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 # The run log is read by a person waiting: a line every 30 s at most between two tenths of the work, and 2 s at least
 # between two lines (but the last).
-DEFAULT_EVERY_S = 30.0
-DEFAULT_MIN_GAP_S = 2.0
+EVERY_S = 30.0
+MIN_GAP_S = 2.0
 TENTHS = 10
 
 
@@ -31,8 +31,6 @@ class Progress:
     what: str
     total: int | None
     log: Callable[[str], None] | None
-    every_s: float = DEFAULT_EVERY_S
-    min_gap_s: float = DEFAULT_MIN_GAP_S
     unit: str = "pages"
     clock: Callable[[], float] = time.monotonic
     done: int = 0
@@ -44,8 +42,8 @@ class Progress:
         self._started = self._last_logged = self.clock()
 
     def advance(self, items: int = 1) -> None:
-        """``items`` more done; logs when a tenth of the total is passed (``min_gap_s`` after the last line, or the last
-        item) or ``every_s`` went by since the last line."""
+        """``items`` more done; logs when a tenth of the total is passed (MIN_GAP_S after the last line, or the last
+        item) or EVERY_S went by since the last line."""
         self.done += items
         if self.log is None:
             return
@@ -53,7 +51,7 @@ class Progress:
         tenth_passed = bool(self.total) and self.done * TENTHS >= self._next_tenth * (self.total or 0)
         finished = bool(self.total) and self.done >= (self.total or 0)
         since = now - self._last_logged
-        if (tenth_passed and (since >= self.min_gap_s or finished)) or since >= self.every_s:
+        if (tenth_passed and (since >= MIN_GAP_S or finished)) or since >= EVERY_S:
             self.log(self.line(now))
             self._last_logged = now
             if self.total:
