@@ -69,7 +69,10 @@ def read_pdf(
     unread = sorted(set(scanned) - set(ocr_texts))
     # Only an unread page whose text layer is thin loses text (with ocr=2, OCR is also asked of good layers).
     lacking = [index for index in unread if len(texts[index].strip()) < settings.min_text_chars]
-    unread_note = _unread_note(unread, len(scanned), settings) if lacking else None
+    unread_note = (
+        f"OCR budget exceeded: {settings.ocr_budget_s:g} s; {len(scanned) - len(unread)} of {len(scanned)} scanned "
+        f"pages read, {len(unread)} left unread from page {unread[0] + 1}"
+    ) if lacking else None
     ocr_used: set[int] = set()
     for index, text in ocr_texts.items():
         if len(text.strip()) > len(texts[index].strip()):  # OCR only replaces a thinner text layer
@@ -86,6 +89,8 @@ def read_pdf(
         content = repair_text("\n\n".join(texts[section.start : section.end]))
         section_url = url if len(sections) == 1 else f"{url.split('#', 1)[0]}#page={section.start + 1}"
         lang, _ = detect_lang(content)
+        # A section with pages the OCR budget left unread keeps what was read and says so.
+        error = unread_note if any(section.start <= page < section.end for page in lacking) else None
         records.append({
             "website": website,
             "url": section_url,
@@ -105,23 +110,9 @@ def read_pdf(
             "fetched_at": fetched_at,
             "alternates": [],
             "rel_canonical": None,
-            "error": _section_error(section, content, lacking, unread_note),
+            "error": error or (None if content else "no text in the text layer nor by OCR"),
         })
     return records
-
-
-def _unread_note(unread: list[int], scanned: int, settings: PdfSettings) -> str:
-    return (
-        f"OCR budget exceeded: {settings.ocr_budget_s:g} s; {scanned - len(unread)} of {scanned} scanned pages read, "
-        f"{len(unread)} left unread from page {unread[0] + 1}"
-    )
-
-
-def _section_error(section: Section, content: str, lacking: list[int], unread_note: str | None) -> str | None:
-    """A section with pages the OCR budget left unread keeps what was read and says so; a complete one is fine."""
-    if unread_note and any(section.start <= page < section.end for page in lacking):
-        return unread_note
-    return None if content else "no text in the text layer nor by OCR"
 
 
 def outline_sections(reader: PdfReader, page_count: int) -> list[Section]:
@@ -146,25 +137,18 @@ def outline_sections(reader: PdfReader, page_count: int) -> list[Section]:
 
 
 def _flatten_outline(reader: PdfReader, outline, parents: tuple[str, ...]):
-    """(title path, 0-based page) of every outline entry, nested entries included."""
+    """(title path, 0-based page) of every outline entry, nested entries included (under the entry just before
+    their list)."""
+    title = ""
     for item in outline or []:
         if isinstance(item, list):
-            yield from _flatten_outline(
-                reader, item, parents + ((last,) if (last := _last_title(outline, item)) else ())
-            )
+            yield from _flatten_outline(reader, item, parents + ((title,) if title else ()))
+            title = ""
             continue
         page = reader.get_destination_page_number(item)
         title = " ".join(str(item.title or "").split())
         if page is not None and title:
             yield " | ".join(parents + (title,)), page
-
-
-def _last_title(outline, child_list) -> str | None:
-    """Title of the entry that owns a nested list (the entry just before it)."""
-    index = next(i for i, entry in enumerate(outline) if entry is child_list)
-    if index > 0 and not isinstance(outline[index - 1], list):
-        return " ".join(str(outline[index - 1].title or "").split()) or None
-    return None
 
 
 def repair_text(text: str) -> str:

@@ -68,7 +68,7 @@ def ocr_pdf_pages(
             readings: Iterator[str | Unfinished] = map_within_budget(
                 read,
                 pages,
-                fallback=_unread,
+                fallback=lambda _, why: why,
                 budget=Budget(total_s=settings.ocr_budget_s),
                 workers=workers,
                 initializer=_single_threaded_tesseract,
@@ -81,10 +81,6 @@ def ocr_pdf_pages(
     if failures:
         raise OcrError(failures[0].reason)
     return {page: text for page, text in zip(pages, texts, strict=True) if isinstance(text, str)}
-
-
-def _unread(page: int, why: Unfinished) -> Unfinished:
-    return why
 
 
 def _single_threaded_tesseract() -> None:

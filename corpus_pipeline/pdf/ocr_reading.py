@@ -49,13 +49,10 @@ class PageReading:
 def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
     """Read a rendered page, straightened when skewed, and with prepared variants when its reading is in doubt.
 
-    Candidates: the page as rendered; if a skew is found, the straightened page;
-    the paper-flattened page when the paper's brightness is uneven (Tesseract skips a dark corner yet stays
-    confident on the rest); the other variants when the best confidence so far is below
-    ``settings.ocr_poor_confidence``. Variants are made from the image kept so far (as rendered or
-    straightened). A candidate replaces the best reading only when it reads better by :func:`_better`: more
-    confident by ``settings.ocr_straightened_min_gain`` (straightened) or ``settings.ocr_min_confidence_gain``
-    (variants), or much more text about as confidently.
+    Candidates: the page as rendered; the straightened page if a skew is found; the paper-flattened page when the
+    paper is uneven (Tesseract skips a dark corner yet stays confident on the rest); the other variants when the
+    best confidence so far is below ``settings.ocr_poor_confidence``, each made from the image kept so far. A
+    candidate replaces the best reading only when :func:`_better` says so.
     """
     first_text, first = _read(image, AS_RENDERED, settings)
     best_text, best, base, base_name = first_text, first, image, ""
@@ -68,7 +65,7 @@ def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
         if _better(attempt, best, first, settings, min_gain=settings.ocr_straightened_min_gain):
             best_text, best, base, base_name = text, attempt, straight, f"{STRAIGHTENED}, "
     uneven = paper_unevenness(base) >= settings.ocr_uneven_paper
-    for name, prepare in _variants():
+    for name, prepare in _VARIANTS:
         # On even paper flattening changes nothing: it is read only for uneven paper, whatever the confidence.
         wanted = uneven if name == FLATTENED else best.confidence < settings.ocr_poor_confidence
         if not wanted:
@@ -81,6 +78,7 @@ def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
 
 
 def _better(candidate: Attempt, best: Attempt, first: Attempt, settings: PdfSettings, *, min_gain: float) -> bool:
+    """More confident than the best by ``min_gain``, or much more text about as confidently."""
     # A variant that reads much less text than the page as rendered is dropping lines, not reading better.
     keeps_text = candidate.characters >= settings.ocr_min_kept_text * first.characters
     more_confident = candidate.confidence > best.confidence + min_gain
@@ -123,16 +121,6 @@ def words_to_reading(data: dict[str, list]) -> tuple[str, float, int]:
     return text, (weighted / characters if characters else 0.0), int(characters)
 
 
-def _variants() -> list[tuple[str, Callable[[Image.Image], Image.Image]]]:
-    """Prepared images, in the order they are tried: each answers a kind of damage a scan may have."""
-    return [
-        (FLATTENED, flatten_paper),  # unevenly lit, shaded or yellowed paper
-        ("median", _median),  # salt-and-pepper noise
-        ("stroke repair", with_strokes_repaired),  # holes in strokes
-        ("local threshold", _local_threshold),  # faded ink on flattened paper
-    ]
-
-
 def _median(image: Image.Image) -> Image.Image:
     return image.convert("L").filter(ImageFilter.MedianFilter(3))
 
@@ -143,3 +131,12 @@ def _local_threshold(image: Image.Image) -> Image.Image:
     window = max(15, (min(grey.shape) // 40) | 1)
     ink = grey < threshold_sauvola(grey, window_size=window, k=0.2)
     return Image.fromarray(np.where(ink, 0, 255).astype(np.uint8), mode="L")
+
+
+# Prepared images, in the order they are tried: each answers a kind of damage a scan may have.
+_VARIANTS: list[tuple[str, Callable[[Image.Image], Image.Image]]] = [
+    (FLATTENED, flatten_paper),  # unevenly lit, shaded or yellowed paper
+    ("median", _median),  # salt-and-pepper noise
+    ("stroke repair", with_strokes_repaired),  # holes in strokes
+    ("local threshold", _local_threshold),  # faded ink on flattened paper
+]

@@ -1,11 +1,9 @@
 """An incremental night for PDFs: a PDF whose body and reading settings are unchanged keeps last night's records,
 with no second text-layer read and no second OCR.
 
-A PDF's records depend on its body, its URL, the crawl's facts about it (category, dates), the website's default
-language, the reader's settings and code (pdf_documents' code version with this run's settings). A memo beside
-pdf_documents (``pdf_memo``) holds each PDF's key, how many records it gave, and the pdf_documents version those
-records are in. A PDF with an error on any of its records (a timeout, an OCR budget run out: the machine's load that
-night) is read again.
+A memo beside pdf_documents (``pdf_memo``) holds each PDF's key (:func:`pdf_key`), how many records it gave, and the
+pdf_documents version those records are in. A PDF with an error on any of its records (a timeout, an OCR budget run
+out: the machine's load that night) is read again.
 """
 
 from __future__ import annotations
@@ -45,11 +43,6 @@ def pdf_key(row: dict[str, Any], reading_inputs: str) -> bytes:
     )
 
 
-def source_url(record_url: str) -> str:
-    """The PDF a record comes from: its URL without the section's ``#page=N``."""
-    return record_url.split("#", 1)[0]
-
-
 @dataclass
 class LastPdfs:
     """The PDFs of the current pdf_documents version whose memo says how they were read (none on a full night)."""
@@ -68,7 +61,8 @@ class LastPdfs:
         described = pl.read_parquet(memo_path, columns=["records_version"])["records_version"].unique().to_list()
         if described != [records_version]:
             return cls()
-        return cls(KeyedRows(memo_path, "url"), KeyedRows(records_path, "url", key_of=source_url))
+        # A record's PDF is its URL without the section's ``#page=N``.
+        return cls(KeyedRows(memo_path, "url"), KeyedRows(records_path, "url", key_of=lambda url: url.split("#", 1)[0]))
 
     def kept(self, url: str, key: bytes) -> Callable[[], list[dict[str, Any]]] | None:
         """A loader of the PDF's records kept from last night, or None when it must be read."""
