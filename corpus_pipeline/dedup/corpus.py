@@ -103,20 +103,19 @@ def deduplicate(
         if learned is not None:
             learned.keys.update((text_digest, (key, signature)) for text_digest, (key, signature, _) in zip(
                 digests, keyed_distinct, strict=True))
-        keyed = [keyed_distinct[distinct] for distinct in distinct_of_row]
-        del keyed_distinct
-        digest_of_row = [digests[distinct] for distinct in distinct_of_row]
         by_content: dict[str, list[dict]] = {}
         for record in records:
-            by_content.setdefault(keyed[record["row"]][0], []).append(record)
+            by_content.setdefault(keyed_distinct[distinct_of_row[record["row"]]][0], []).append(record)
         unique = [_merge(members, "same_content") for members in by_content.values()]
         counts["same_content"] = len(records) - len(unique)
 
         rows = [record["row"] for record in unique]
-        signatures = np.stack([keyed[row][1] for row in rows]) if rows else None
-        forms = _Forms([keyed[row][2] for row in rows], ColumnTexts(contents, rows))
-        del keyed
-        text_of = [digest_of_row[row] for row in rows]
+        kept = [keyed_distinct[distinct_of_row[row]] for row in rows]
+        del keyed_distinct
+        signatures = np.stack([signature for _, signature, _ in kept]) if rows else None
+        forms = _Forms([form for *_, form in kept], ColumnTexts(contents, rows))
+        del kept
+        text_of = [digests[distinct_of_row[row]] for row in rows]
         verified: list[tuple[int, int, float]] = []
         pairs = near_duplicate_pairs(
             # No pool: no workers (not some started there for the texts' number, when the memo knows most of them).

@@ -1,20 +1,14 @@
-"""A night whose corpus input did not change keeps its corpus: deduplication is a function of its input. The same for
-canonical_url_groups: its grouping and election are a function of the website's records.
+"""A night whose input did not change keeps its output: deduplication is a function of its input, and the grouping
+and election of canonical_url_groups of the website's records.
 
-The memo beside corpus (``corpus_memo``) holds a digest of the canonical_url_groups records the current corpus
-version was deduplicated from, with the settings and code, and that version's counts. A night whose input digests the
-same takes the current version's records instead of deduplicating again. The memo beside canonical_url_groups
-(``groups_memo``) holds the same of the records (parsed_pages and pdf_documents) its current version was grouped from,
-digested as a set of rows: the crawl's order of pages varies from night to night, and the grouping does not depend on
-it (the election's key ends with the URL, and a website's records have one URL each).
+The memo beside corpus (``corpus_memo``) holds a digest of the records the current corpus version was deduplicated
+from, with the settings and code, and that version's counts; the memo beside canonical_url_groups (``groups_memo``)
+the same, its records digested as a set of rows (the crawl's order varies, and the grouping does not depend on it).
 
-A night with some records changed deduplicates them all again, from what the last deduplication learned of their
-texts: a second memo (``dedup_memo``) holds, by text digest, each text's content key and MinHash signature, and, by
-pair of text digests, the score of every candidate pair it verified. A text seen before is not normalized or
-signed again; a candidate pair of two texts seen together before is not verified again (its outcome, a score of the
-threshold or more, exact, or one below it, depends on its two texts only, dedup/near.py). The candidate search
-runs over every signature as on a full night, and the election over every record: the corpus is the one a full
-night gives. The memo is kept for the same code version and threshold only.
+A night with some records changed deduplicates them all again, from what the last deduplication learned
+(``dedup_memo``, kept for the same code version and threshold): each text's content key and MinHash signature, by
+text digest, and the score of every candidate pair it verified, by pair of digests (a verification's outcome depends
+on its two texts only). The candidate search and the election run over everything: the corpus is a full night's.
 """
 
 from __future__ import annotations

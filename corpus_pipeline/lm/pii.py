@@ -42,8 +42,3 @@ class PiiScrubber:
 
         text = self._ip.sub(replace_ip, text)
         return PiiResult(text, emails, ips)
-
-    def count(self, text: str) -> tuple[int, int]:
-        """How many e-mail and IP addresses ``text`` holds (nothing replaced)."""
-        result = self.scrub(text)
-        return result.emails, result.ips

@@ -22,7 +22,7 @@ def score_corpus(corpus: pl.DataFrame, policy: QualityPolicy) -> tuple[pl.DataFr
     rows: dict[str, list] = {field.name: [] for field in CORPUS_QUALITY_SCHEMA if field.name not in corpus.columns}
     for text, lang in zip(corpus["content"], corpus["lang"], strict=True):
         signals = scorer.score(text, lang)
-        emails, ips = scrubber.count(text or "")
+        pii = scrubber.scrub(text or "")
         values = {
             "lang_detected": signals.lang_detected,
             "lang_score": round(signals.lang_score, 4),
@@ -32,8 +32,8 @@ def score_corpus(corpus: pl.DataFrame, policy: QualityPolicy) -> tuple[pl.DataFr
             "drop_reason": signals.drop_reason,
             "keep": signals.keep,
             "quality_error": signals.error,
-            "pii_emails": emails,
-            "pii_ips": ips,
+            "pii_emails": pii.emails,
+            "pii_ips": pii.ips,
         }
         values.update({f"filter_{name}": reason for name, reason in signals.verdicts.items()})
         for name, column in rows.items():

@@ -88,16 +88,12 @@ class RecordScorer:
         return None
 
     def _filters_for(self, lang: str, tokenizer_lang: str) -> list[tuple[str, BaseFilter]]:
+        """The policy's datatrove filters for a language, in pipeline order, built once."""
         key = (lang, tokenizer_lang)
-        if key not in self._filters:
-            self._filters[key] = [
-                (name, build) for name, build in self._build(lang, tokenizer_lang) if name in self.policy.enabled
-            ]
-        return self._filters[key]
-
-    def _build(self, lang: str, tokenizer_lang: str) -> list[tuple[str, BaseFilter]]:
+        if key in self._filters:
+            return self._filters[key]
         p = self.policy
-        return [
+        built = [
             ("gopher_repetition", GopherRepetitionFilter(language=tokenizer_lang)),
             (
                 "gopher_quality",
@@ -133,3 +129,5 @@ class RecordScorer:
                 ),
             ),
         ]
+        self._filters[key] = [(name, built_filter) for name, built_filter in built if name in p.enabled]
+        return self._filters[key]
