@@ -9,6 +9,7 @@ a wake-up on every fetch).
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import socket
@@ -55,12 +56,11 @@ class DeadlineWatch:
 class RequestDeadline:
     """Shuts down the socket of the request in progress when armed time runs out (one per thread)."""
 
-    def __init__(self, watch: DeadlineWatch | None = None) -> None:
-        self._watch = watch or DeadlineWatch()
+    def __init__(self, watch: DeadlineWatch) -> None:
+        self._watch = watch
         self._lock = threading.Lock()
         self._sock: socket.socket | None = None
         self._request = 0  # a late call for a finished request must not shut the next one's socket
-        self._armed = False
         self.expired = False
 
     def arm(self, seconds: float) -> None:
@@ -69,14 +69,13 @@ class RequestDeadline:
             self.expired = False
             self._sock = None
             self._request += 1
-            self._armed = True
             request = self._request
         self._watch.call_at(time.monotonic() + seconds, lambda: self._expire(request))
 
     def disarm(self) -> None:
         """The request ended (or gave up) on its own."""
         with self._lock:
-            self._armed = False
+            self._request += 1  # its deadline, when it comes, is no longer the request in progress's
             self._sock = None
 
     def watch(self, sock: socket.socket | None) -> None:
@@ -88,16 +87,12 @@ class RequestDeadline:
 
     def _expire(self, request: int) -> None:
         with self._lock:
-            if request != self._request or not self._armed:
-                return
-            self.expired = True
-            _shut(self._sock)
+            if request == self._request:
+                self.expired = True
+                _shut(self._sock)
 
 
 def _shut(sock: socket.socket | None) -> None:
-    if sock is None:
-        return
-    try:
-        sock.shutdown(socket.SHUT_RDWR)  # wakes up a recv blocked in another thread; close() would not
-    except OSError:
-        pass
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)  # wakes up a recv blocked in another thread; close() would not

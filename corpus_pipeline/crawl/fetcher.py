@@ -38,7 +38,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 10  # what browsers and requests allow; a longer chain is a loop or a trap
 DEADLINE_PREFIX = "deadline"
-RETRYABLE_PREFIXES = ("timeout", "connection", DEADLINE_PREFIX)
+RETRYABLE_PREFIXES = ("timeout", "connection")
 NEW_CONNECTION_REASON = re.compile(r"Failed to establish a new connection: ([^'\")]+)")
 SNIFF_BYTES = 1024
 CHUNK_BYTES = 64 * 1024
@@ -140,7 +140,7 @@ class Fetcher:
         visited = {url}
         current = url
         for hop in range(MAX_REDIRECTS + 1):
-            result = self._fetch_one(current, urlsplit(current).hostname or "", expected, validators or {})
+            result = self._fetch_one(current, expected, validators or {})
             attempts += result.attempts
             waited += result.pace_wait_s
             result.attempts, result.pace_wait_s = attempts, waited
@@ -164,7 +164,7 @@ class Fetcher:
             current = target
         raise AssertionError("unreachable: the loop returns at MAX_REDIRECTS")
 
-    def _fetch_one(self, url: str, host: str, expected: Expected, validators: dict[str, str]) -> FetchResult:
+    def _fetch_one(self, url: str, expected: Expected, validators: dict[str, str]) -> FetchResult:
         """One URL, without following redirects, with retries on 429, 5xx, timeouts and connection errors."""
         attempt = 0
         deadline_misses = 0
@@ -172,7 +172,7 @@ class Fetcher:
         while True:
             attempt += 1
             client, deadline = self._client()
-            with self.throttle.request_slot(host) as slot:
+            with self.throttle.request_slot(urlsplit(url).hostname or "") as slot:
                 waited += slot.waited_s
                 deadline.arm(self.settings.total_timeout_s)
                 try:
@@ -182,12 +182,9 @@ class Fetcher:
             result.attempts, result.pace_wait_s = attempt, waited
             missed_deadline = (result.error or "").startswith(DEADLINE_PREFIX)
             deadline_misses += missed_deadline
-            retryable = result.status in RETRY_STATUSES or (
-                result.outcome == FetchOutcome.ERROR and (result.error or "").startswith(RETRYABLE_PREFIXES)
-            )
             # A server that trickled past the deadline once will likely do it again: one more try only.
-            if missed_deadline and deadline_misses > 1:
-                retryable = False
+            retryable = result.status in RETRY_STATUSES or (missed_deadline and deadline_misses == 1) or (
+                result.outcome == FetchOutcome.ERROR and (result.error or "").startswith(RETRYABLE_PREFIXES))
             if not retryable or attempt > self.settings.max_retries:
                 return result
             if retry_after is not None and retry_after > self.settings.max_retry_after_s:
