@@ -142,8 +142,7 @@ class _Crawl:
         in_flight_limit = self.settings.max_in_flight or max(2, self.settings.per_host_concurrency * 2)
         pool = ThreadPoolExecutor(max_workers=in_flight_limit, thread_name_prefix=f"crawl-{self.website.name}")
         pending: dict[Future, CrawlTask] = {}
-        # Fetches report here as they end: waiting on the pending set instead (concurrent.futures.wait) hooks a
-        # waiter into every pending future and out again on each wake-up, a quarter of a fast crawl's CPU.
+        # Fetches report here as they end: concurrent.futures.wait would hook a waiter into every pending future.
         finished: SimpleQueue[Future] = SimpleQueue()
         try:
             while self.queue or self.sitemap_queue or pending:
@@ -395,8 +394,8 @@ class _Crawl:
         return task, *self._from_page(task, links, page_url, self.frontier_limit - self.documents_claimed)
 
     def _links(self, body: bytes, page_url: str, follow: bool) -> PageLinks:
-        """The page's robots meta tags and translations, and its links when ``follow`` (else none: a page whose links
-        are not followed, a sitemap's page in most registries, is read for the others alone, in 0.4x the time)."""
+        """The page's robots meta tags and translations, and its links when ``follow`` (else none, and the page is read
+        faster: a sitemap's page in most registries)."""
         read = partial(extract_links, body, page_url, alternates=bool(self.website.langs),
                        robots_names=self.robots_meta_names, follow_nofollow=self.website.follow_nofollow_links,
                        links=follow)

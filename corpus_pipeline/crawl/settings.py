@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# URL substrings that are never requested: share buttons, social networks,
-# account pages and static assets. The reference list, with its two
-# missing-comma concatenations split back into separate entries.
+# URL substrings that are never requested: share buttons, social networks, account pages and static assets.
 DEFAULT_NO_FOLLOW: tuple[str, ...] = (
     "whatsapp.com/send",
     "api.whatsapp.com",
