@@ -586,12 +586,11 @@ def _mark_text_tex(document: etree._Element) -> None:
 
 def _untypeset(node: etree._Element) -> bool:
     """Whether the element's text is left as written: in code, a script, a formula already marked."""
-    for element in (node, *node.iterancestors()):
-        if element.tag in _NOT_TYPESET or element.get(TEX_ATTRIBUTE) is not None:
-            return True
-        if "arithmatex" in (element.get("class") or "") or "katex" in (element.get("class") or ""):
-            return True
-    return False
+    return any(
+        element.tag in _NOT_TYPESET or element.get(TEX_ATTRIBUTE) is not None
+        or "arithmatex" in (classes := element.get("class") or "") or "katex" in classes
+        for element in (node, *node.iterancestors())
+    )
 
 
 def _split_tex(node: etree._Element, tail: bool) -> None:
@@ -885,8 +884,7 @@ def _written_structure(raw: str, line: str, index: _LineIndex) -> list[Line]:
         if found and all(cell is not None and cell.kind == "cell" for cell in found):
             return [cell for cell in found if cell is not None]
     item = _TEXT_ITEM.match(raw.rstrip())
-    if item is not None and normalized_line(item.group(2)):
-        text = normalized_line(item.group(2))
+    if item is not None and (text := normalized_line(item.group(2))):
         found_item = index.take(text)
         if found_item is not None:
             return [found_item]
