@@ -26,7 +26,7 @@ import hashlib
 import re
 import zlib
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from urllib.parse import parse_qsl, urlsplit
@@ -89,30 +89,22 @@ class PageTemplate:
         (a word alone on its source line, a code line equal to a removed column heading) is the page's own and is
         not returned.
         """
-        if not self.signatures:
-            return []
-        elements, text = self._elements_and_text(document)
-        return self._lines(elements, lambda: text)
+        return _lines(*self._elements_and_text(document))
 
     def strip(self, document: html.HtmlElement) -> list[str]:
         """Remove template elements from a parsed page, in place; return the template's lines the page lost
         (see :meth:`lines`)."""
-        if not self.signatures:
-            return []
         elements, text = self._elements_and_text(document)
-        lines = self._lines(elements, lambda: text)
+        lines = _lines(elements, text)
         for node in elements:
             node.drop_tree()
         return lines
 
     def _elements_and_text(self, document: html.HtmlElement) -> tuple[list[etree._Element], str]:
         """The page's template elements, outermost only, in document order, and the page's text without them (a line
-        break around each line-breaking element), in one walk.
-
-        One walk finds the elements and collects the text (two walks cost ~0.9 ms of a Debian handbook page's ~1.0 ms
-        of template lines). An element of another frame than the template's is never signed: its signature, which
-        begins with its frame, cannot be the template's.
-        """
+        break around each line-breaking element), in one walk."""
+        if not self.signatures:
+            return [], ""
         body = document.find("body")
         pieces: list[str] = []
         found: list[etree._Element] = []
@@ -135,12 +127,8 @@ class PageTemplate:
 
     def _walk(self, node: etree._Element, path: int, pieces: list[str], found: list[etree._Element]) -> None:
         """:func:`_collect_text` of ``node`` (the elements in ``found`` read as dropped), appending the template
-        elements at or below it to ``found``, outermost only: each element's frame is the chain of the tags and
-        classes above it, and only the blocks of the template's frames are signed, from the outside in.
-
-        An outer block that is template is dropped whole, its inside never signed: a Docsy page's sidebar of ~2,000
-        elements costs one reading of its text (C), not a signature per element (~10 ms of its ~45 ms parse).
-        """
+        elements at or below it to ``found``, outermost only. Only the blocks of the template's frames are signed,
+        from the outside in: a template block is dropped whole, its inside never signed."""
         tag = node.tag
         if not isinstance(tag, str) or not (len(node) or tag in BLOCK_TAGS):
             _collect_text(node, (), pieces)  # a comment, or an inline leaf: nothing signed at or below it
@@ -161,18 +149,6 @@ class PageTemplate:
         for child in node:
             self._walk(child, here, pieces, found)
         _close(node, pieces)
-
-    @staticmethod
-    def _lines(elements: list[etree._Element], page_text: Callable[[], str]) -> list[str]:
-        """The lines of ``elements`` that no line of ``page_text()`` (the page's text without them) has."""
-        removed = [" ".join(text_content(block).split()) for node in elements for block in node.iter(*BLOCK_TAGS)]
-        if not removed:
-            return []
-        texts = list(dict.fromkeys(removed))
-        keys = [line_key(text) for text in texts]
-        # An empty key is never a line of the page: no need to look for it.
-        held = _keys_of_lines_like(page_text().lower(), {key for key in keys if key})
-        return [text for text, key in zip(texts, keys, strict=True) if key not in held]
 
 
 @dataclass(frozen=True)
@@ -214,11 +190,8 @@ class BoilerplateLearner:
 
 
 def learn_boilerplate(pages: Iterable[tuple[str, str | None, bytes]], workers: int = 2) -> BoilerplateModel:
-    """Learn a website's template from its pages, ``(url, lang_hint, body)`` in URL order, on ``workers`` processes.
-
-    ``lang_hint`` is what the crawl knows of the page's language (raw_pages ``hreflang``), or None. The pipeline
-    learns the model in :func:`corpus_pipeline.extract.site_survey.survey_site`, with the site's link graph.
-    """
+    """Learn a website's template from its pages, ``(url, lang_hint, body)`` in URL order, on ``workers`` processes
+    (the pipeline learns it in :func:`corpus_pipeline.extract.site_survey.survey_site`, with the link graph)."""
     learner = BoilerplateLearner()
     for language, signatures in map_in_windows(_language_and_signatures, pages, workers):
         learner.add(language, signatures)
@@ -262,10 +235,10 @@ def url_language(url: str) -> str | None:
     return None
 
 
-def parse_page(body: bytes) -> html.HtmlElement | None:
-    """The page's tree as the model reads it, None when it is not HTML."""
+def parse_page(body: bytes | str) -> html.HtmlElement | None:
+    """The page's tree as the model reads it (``body`` raw or decoded), None when it is not HTML."""
     try:
-        return parse_html(decode_html(body))
+        return parse_html(body if isinstance(body, str) else decode_html(body))
     except (etree.ParserError, ValueError):
         return None
 
@@ -280,12 +253,23 @@ def _primary(code: str | None) -> str | None:
     return match.group(1) if match and match.group(1) in ISO_639_1 else None
 
 
+def _lines(elements: list[etree._Element], page_text: str) -> list[str]:
+    """The lines of ``elements`` that no line of ``page_text`` (the page's text without them) has."""
+    if not elements:
+        return []
+    removed = (" ".join(text_content(block).split()) for node in elements for block in node.iter(*BLOCK_TAGS))
+    texts = list(dict.fromkeys(removed))
+    keys = [line_key(text) for text in texts]
+    # An empty key is never a line of the page: no need to look for it.
+    held = _keys_of_lines_like(page_text.lower(), {key for key in keys if key})
+    return [text for text, key in zip(texts, keys, strict=True) if key not in held]
+
+
 def _keys_of_lines_like(lowered: str, keys: set[str]) -> set[str]:
     """Which of ``keys`` (non-empty :func:`line_key` values) are the key of a line of ``lowered`` (a lower-cased text).
 
     The same answer as keying every line and intersecting, keying only the lines whose first word begins a key: the
-    other lines' keys cannot be among ``keys``. (One regular expression of all the keys, compiled per page, cost
-    ~65 ms on a Docsy page whose menu has ~320 lines; this costs ~0.6 ms.)
+    other lines' keys cannot be among ``keys``.
     """
     if not keys:
         return set()
@@ -370,10 +354,8 @@ def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, in
     """Append the signatures of ``node`` and of the candidates below it to ``signed``; return ``node``'s text content,
     compacted (:func:`_compact`).
 
-    One walk builds each element's text from its children's (``text_content()`` on every block read a nested block's
-    text once per block around it: on the Debian handbook, that and the walk's own bookkeeping were 70 % of the
-    survey's CPU). The texts come up compacted, so that a block's normalized text is its compact text stripped, not
-    its words split and joined again at every level of nesting (~40 % of this walk's time).
+    Each element's text is built from its children's, compacted on the way up, so that a nested block's text is read
+    once, not once per block around it, and a block's normalized text is its compact text stripped.
     """
     tag = node.tag
     if not isinstance(tag, str):

@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
+from itertools import groupby
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +58,8 @@ MARK_FEATURES = tuple(FEATURE_NAMES.index(name) for name in (
     "link_neighbours", "log_link_run", "run_link_share",
 ))
 _TEXT_FEATURES = tuple(i for i in range(len(FEATURE_NAMES)) if i not in MARK_FEATURES)
+# An element's text, read once per page (page_marks).
+_Texts = Callable[[html.HtmlElement], str]
 
 
 class LineArbiterError(RuntimeError):
@@ -151,43 +154,34 @@ class LineArbiter:
 
     @cached_property
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-        # Laid out once per model (looking them up by the trees hashed every nested tuple of them, each page).
-        return _tree_arrays(self.trees)
+        """The trees as padded arrays (feature, cut, left, right, leaf value per tree and node) and their depth, laid
+        out once per model."""
+        width = max((len(tree) for tree in self.trees), default=1)
+        shape = (len(self.trees), width)
+        feature, left, right = (np.zeros(shape, dtype=np.intp) for _ in range(3))
+        cut, value = np.zeros(shape), np.zeros(shape)
+        for t, tree in enumerate(self.trees):
+            for n, node in enumerate(tree):
+                if len(node) == 4:
+                    feature[t, n], cut[t, n], left[t, n], right[t, n] = node  # indices cast to integers
+                else:  # a leaf sends every row to itself (any feature, cut +inf) and holds its value
+                    cut[t, n], left[t, n], right[t, n], value[t, n] = np.inf, n, n, node[0]
 
+        def below(tree: tuple[tuple[float, ...], ...], n: int) -> int:
+            node = tree[n]
+            return 0 if len(node) != 4 else 1 + max(below(tree, int(node[2])), below(tree, int(node[3])))
 
-def _tree_arrays(
-    trees: tuple[tuple[tuple[float, ...], ...], ...],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """The trees as padded arrays (feature, cut, left, right, leaf value per tree and node) and their depth."""
-    width = max((len(tree) for tree in trees), default=1)
-    shape = (len(trees), width)
-    feature, left, right = (np.zeros(shape, dtype=np.intp) for _ in range(3))
-    cut, value = np.zeros(shape), np.zeros(shape)
-    for t, tree in enumerate(trees):
-        for n, node in enumerate(tree):
-            if len(node) == 4:
-                feature[t, n], cut[t, n], left[t, n], right[t, n] = int(node[0]), node[1], int(node[2]), int(node[3])
-            else:  # a leaf sends every row to itself (any feature, cut +inf) and holds its value
-                cut[t, n], left[t, n], right[t, n], value[t, n] = np.inf, n, n, node[0]
-    return feature, cut, left, right, value, _depth(trees)
-
-
-def _depth(trees: tuple[tuple[tuple[float, ...], ...], ...]) -> int:
-    def below(tree: tuple[tuple[float, ...], ...], n: int) -> int:
-        node = tree[n]
-        return 0 if len(node) != 4 else 1 + max(below(tree, int(node[2])), below(tree, int(node[3])))
-
-    return max((below(tree, 0) for tree in trees if tree), default=0)
+        depth = max((below(tree, 0) for tree in self.trees if tree), default=0)
+        return feature, cut, left, right, value, depth
 
 
 def page_marks(document: html.HtmlElement, asked: Set[str] | None = None) -> PageMarks:
     """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``.
 
-    ``asked``: the keys of the only lines whose link shares will be asked for (the second opinion's lines, of which
-    the arbiter asks for those a reading lacks), when known; the shares of other lines are then not worked out (most of
-    a page's lines: ~0.2 ms of a news page). None: every line's.
+    ``asked``: the keys of the only lines whose link shares will be asked for, when known (None: every line's).
     """
-    texts = _ElementTexts()
+    # Each element's text read once: a line's serves its key, its link share and its list's.
+    texts = cache(_element_text)
     links = {line_key(texts(anchor)) for anchor in document.iter("a")}
     elements: dict[str, html.HtmlElement] = {}
     for element in document.iter(*LINE_TAGS):  # document order: an inner element of the same text overwrites
@@ -215,23 +209,12 @@ def page_marks(document: html.HtmlElement, asked: Set[str] | None = None) -> Pag
     )
 
 
-class _ElementTexts:
-    """Each element's ``text_content()``, read once: a line element's text serves its key, its link share and its
-    list's, and a link's its page's link texts and its line's share (reading them again was most of
-    :func:`page_marks`). The elements are held, so lxml hands back the same proxy for each."""
-
-    def __init__(self) -> None:
-        self._texts: dict[html.HtmlElement, str] = {}
-
-    def __call__(self, element: html.HtmlElement) -> str:
-        text = self._texts.get(element)
-        if text is None:
-            # An element without children (most links and many lines) holds its text alone: read without a call.
-            text = self._texts[element] = (element.text or "") if len(element) == 0 else text_content(element)
-        return text
+def _element_text(element: html.HtmlElement) -> str:
+    # An element without children (most links and many lines) holds its text alone: read without a call.
+    return (element.text or "") if len(element) == 0 else text_content(element)
 
 
-def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], texts: _ElementTexts) -> frozenset[str]:
+def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], texts: _Texts) -> frozenset[str]:
     """The line keys of every line of the text of the elements of these tags."""
     return frozenset(
         key
@@ -241,7 +224,7 @@ def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], texts: _Elemen
     )
 
 
-def _link_share(element: html.HtmlElement, texts: _ElementTexts) -> float:
+def _link_share(element: html.HtmlElement, texts: _Texts) -> float:
     """The share of the element's characters (spaces aside) inside its links."""
     anchors = list(element.iter("a"))
     if not anchors:
@@ -262,15 +245,13 @@ def candidates(
 ) -> Candidates:
     """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``).
 
-    ``second_words``, ``reading_words``: the second opinion's and the reading's words (``\\w+``), when the caller
-    counted them already.
+    ``second_words``, ``reading_words``: the two texts' words (``\\w+``), when the caller counted them already.
     """
     return _marked(_unmarked_candidates(reading, second, page_type, path, second_words, reading_words), marks)
 
 
 def _unmarked_candidates(
-    reading: str, second: str, page_type: str | None, path: str, second_words: int | None = None,
-    reading_words: int | None = None,
+    reading: str, second: str, page_type: str | None, path: str, second_words: int | None, reading_words: int | None
 ) -> Candidates:
     """:func:`candidates`, the features of the page's markup (``MARK_FEATURES``) left at 0."""
     lines = [line for line in second.split("\n") if line.strip()]
@@ -305,38 +286,37 @@ def _marked(found: Candidates, marks: PageMarks) -> Candidates:
     return Candidates(found.lines, found.in_reading, found.missing, features, keys)
 
 
+def _runs(flags: list[bool]) -> Iterator[tuple[int, int]]:
+    """The start and end of each run of consecutive true ``flags``."""
+    at = 0
+    for flag, group in groupby(flags):
+        end = at + sum(1 for _ in group)
+        if flag:
+            yield at, end
+        at = end
+
+
 def _run_words(lines: list[str], in_reading: list[bool]) -> list[int]:
     """For each line, the words of the run of consecutive lines the reading lacks that it belongs to (0: held)."""
-    totals: list[int] = []
-    start = 0
-    for i in range(len(lines) + 1):
-        if i == len(lines) or in_reading[i]:
-            run = sum(map(word_count, lines[start:i]))
-            totals += [run] * (i - start) + ([0] if i < len(lines) else [])
-            start = i + 1
+    totals = [0] * len(lines)
+    for start, end in _runs([not held for held in in_reading]):
+        totals[start:end] = [sum(map(word_count, lines[start:end]))] * (end - start)
     return totals
 
 
 def _link_runs(is_link: list[bool]) -> list[int]:
     """For each line, the length of the run of consecutive whole link texts it belongs to (0: not a link text)."""
     runs = [0] * len(is_link)
-    start = 0
-    for i in range(len(is_link) + 1):
-        if i == len(is_link) or not is_link[i]:
-            runs[start:i] = [i - start] * (i - start)
-            start = i + 1
+    for start, end in _runs(is_link):
+        runs[start:end] = [end - start] * (end - start)
     return runs
 
 
 def _run_link_shares(is_link: list[bool], in_reading: list[bool]) -> list[float]:
     """For each line the reading lacks, the share of whole link texts in its run of missing lines (0: held)."""
     shares = [0.0] * len(is_link)
-    start = 0
-    for i in range(len(is_link) + 1):
-        if i == len(is_link) or in_reading[i]:
-            if i > start:
-                shares[start:i] = [sum(is_link[start:i]) / (i - start)] * (i - start)
-            start = i + 1
+    for start, end in _runs([not held for held in in_reading]):
+        shares[start:end] = [sum(is_link[start:end]) / (end - start)] * (end - start)
     return shares
 
 
@@ -362,8 +342,7 @@ def _distance(i: int, kept: list[int], default: int) -> int:
 
 
 def _page_features(
-    reading: str, second: str, page_type: str | None, path: str, second_words: int | None = None,
-    reading_words: int | None = None,
+    reading: str, second: str, page_type: str | None, path: str, second_words: int | None, reading_words: int | None
 ) -> list[float]:
     ours = word_count(reading) if reading_words is None else reading_words
     theirs = word_count(second) if second_words is None else second_words
@@ -398,8 +377,7 @@ def arbitrated(
     (``second_words``, ``reading_words``: see :func:`candidates`).
 
     ``marks``: the page's, or how to read those of some lines (their keys): then they are read, of the missing lines,
-    only when one could reach ``min_probability`` whatever they say of it (on ~40 % of the article benchmark's pages,
-    none could).
+    only when one could reach ``min_probability`` whatever they say of it.
     """
     found = _unmarked_candidates(reading, second, page_type, path, second_words, reading_words)
     if not found.missing:
