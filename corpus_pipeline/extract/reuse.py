@@ -9,24 +9,21 @@ block re-parses the pages that show it, and nothing else.
 
 A memo, kept beside parsed_pages as a versioned partition of its own (``parse_memo``), holds per page:
 
-- the survey's reading of the page (:class:`PageFacts`: its template language, block signatures, links, container
-  vote), keyed by its URL, language hint, body digest and the code version: the next survey reads only changed
-  pages (and, in its first row, the sitemaps' listing, kept while the sitemaps and the code are the same);
+- the survey's reading of the page (:class:`PageFacts`), keyed by its URL, language hint, body digest and the code
+  version: the next survey reads only changed pages (and, in its first row, the sitemaps' listing, kept while the
+  sitemaps and the code are the same);
 - the page's *parse key*, the digest of everything its record depends on, and the parsed_pages version whose records
   it describes: a page whose parse key is unchanged, while that version is still current, keeps its record;
 - the values the site-wide pass of page kinds rewrites (``SitePageKinds``' columns), as the page's own parse left
-  them: the pass reads them, and runs again over every record on a night when any record it reads changed; a digest
-  of what it read (``kinds_key``) lets a night whose records it would read unchanged keep the version's kinds.
+  them; a digest of what the pass read (``kinds_key``) lets a night whose records it would read unchanged keep the
+  version's kinds.
 
-A kept record is copied whole from the current version (whatever its columns), with the survey's ``in_sitemap``
-and ``inlinks`` set again when the website's links or sitemaps changed. Its ``fetched_at`` is the crawl's
-``body_fetched_at``, which a night that finds the page unchanged does not move: part of the parse key like the rest.
+A kept record is copied whole from the current version, with the survey's ``in_sitemap`` and ``inlinks`` set again
+when the website's links or sitemaps changed.
 
-The template fingerprint takes the page's signatures from the survey's reading of it. The parse reads the page the
-same way except in two rare cases: a page longer than the extraction's ``max_chars`` (cut) or nested deeper than its
-budget (flattened), and a page whose HTTP charset contradicts its own declaration. For them the signatures the parse
-sees may differ from the survey's, and a change of the template in those very blocks would go unseen until the page
-or the code changes.
+Known gap: a page cut (``max_chars``), flattened (markup depth) or whose HTTP charset contradicts its own declaration
+may be parsed with other signatures than the survey's, so a template change in those very blocks goes unseen until
+the page or the code changes.
 """
 
 from __future__ import annotations
@@ -107,15 +104,12 @@ MEMO_SCHEMA = pa.schema(
 _FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
 _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
 # Below these many pages to read again, a night reads them without its pool of worker processes (the survey) or with
-# one worker (the parse, whose time budget needs a process it can stop): a fresh worker's start costs ~0.5-1 CPU s, the
-# survey's reading of a page ~5 ms and its parse ~25-70 ms. A second parsing worker costs its start and saves only
-# wall time, half the pages' parse: below 64 pages (~1.6-4.5 s of parse) the night spares its CPU.
+# one worker (the parse, whose time budget needs a process it can stop): a worker's start costs more than it saves.
 FEW_TO_SURVEY, FEW_TO_PARSE = 64, 64
 # The files of a night's parse in its scratch folder (parse_site).
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
 SITEMAPS_FILE = "sitemaps.json"  # the sitemaps' digest and listing (write_memo's sitemaps_input and sitemap_listing)
-# They are read back once, in this process: compressing them cost more CPU than their bytes on disk (the Debian
-# handbook's 55 MB of records: zstd written and read ~0.25 CPU s, uncompressed ~0.08).
+# They are read back once, in this process: compressing them costs more CPU than their bytes on disk.
 SCRATCH_COMPRESSION = "none"
 
 
@@ -173,13 +167,9 @@ class LastNight:
         if memo_path is None or not set(MEMO_SCHEMA.names) <= set(pq.read_schema(memo_path).names):
             return cls()
         memo = pl.read_parquet(memo_path, columns=["records_version", "kinds_key"]).unique()
-        current = records_path is not None and records_version is not None and memo["records_version"].to_list() == [
-            records_version
-        ]
-        if not current or records_path is None:
+        if records_path is None or records_version is None or memo["records_version"].to_list() != [records_version]:
             return cls(memo_path)
-        kinds_key = memo["kinds_key"][0]
-        return cls(memo_path, KeyedRows(records_path, "url"), website, records_path, kinds_key)
+        return cls(memo_path, KeyedRows(records_path, "url"), website, records_path, memo["kinds_key"][0])
 
     def listing(self, sitemaps_input: bytes) -> SitemapListing | None:
         """Last night's sitemap listing, when tonight's sitemaps are last night's (``sitemaps_input``, see
@@ -195,10 +185,8 @@ class LastNight:
         return listing_of_json(head["sitemap_listing"])
 
     def kept_facts(self, pages: Sequence[tuple[str, bytes]]) -> tuple[pa.Table, bool] | None:
-        """Last night's survey facts of every page of ``pages`` (``(url, survey_key)`` each, tonight's order), as the
-        memo's FACTS_SCHEMA rows in that order, when every page's are kept (its URL's last memo row has its survey
-        key, as :meth:`facts` asks), and whether those rows are the memo's every row once each (the same pages as
-        last night, in any order); None when a page's survey inputs changed."""
+        """Last night's survey facts (FACTS_SCHEMA rows) of every page of ``pages`` (``(url, survey_key)`` each), in
+        that order, and whether they are the memo's every row once each; None when a page's survey inputs changed."""
         if self._memo_path is None or not pages:
             return None
         facts = pq.ParquetFile(self._memo_path).read(columns=FACTS_SCHEMA.names)
@@ -257,9 +245,8 @@ class LastNight:
 
     def page_kinds(self, kinds_key: bytes, urls: pl.Series) -> SitePageKinds | None:
         """The current version's page kinds, in the order of this night's records (their ``urls``), when this night's
-        pass would read what that version's read (``kinds_key`` equal, whatever the order of the rows): the pass is
-        a function of the set of records it reads (site_page_kinds reads them "in any order of rows"), so its result
-        is the same, record for record. None otherwise, or when a URL has two records (no order to map by)."""
+        pass would read what that version's read (``kinds_key`` equal: the pass depends on the set of records only).
+        None otherwise, or when a URL has two records (no order to map by)."""
         if self._kinds_key is None or self._kinds_key != kinds_key or self._records_path is None:
             return None
         current = pl.read_parquet(self._records_path, columns=["url", *SITE_PASS_COLUMNS])
@@ -274,12 +261,6 @@ class LastNight:
         for rows in (self._memo, self._facts, self._records):
             if rows is not None:
                 rows.close()
-
-
-def survey_key(page: Page, body_digest: bytes, sample_every: int, code_version: str) -> bytes:
-    """What a page's survey facts depend on (one page in ``sample_every`` votes for the container)."""
-    url, lang_hint, _ = page
-    return digest(code_version, url, lang_hint, body_digest, str(sample_every))
 
 
 def sitemaps_input(sitemaps: Iterable[tuple[str, bytes]], code_version: str) -> bytes:
@@ -337,8 +318,7 @@ def parse_key(
     containers, ``parse_inputs`` (the code version, the website's registry entry, the extraction settings and
     budget)."""
     template = model.templates.get(language)
-    # The packed signatures are looked up as they are, not decoded into integers (the survey decoded them already):
-    # kept in their sorted order, the ones the template holds pack as _packed(sorted(...)) would.
+    # The packed signatures are looked up as they are, not decoded: kept in their sorted order.
     held = _packed_signatures(template.signatures) if template is not None else frozenset()
     chunks = (signatures[start : start + SIGNATURE_BYTES] for start in range(0, len(signatures), SIGNATURE_BYTES))
     shown = b"".join(chunk for chunk in chunks if chunk in held)
@@ -358,8 +338,8 @@ def parse_key(
     )
 
 
-# A page to parse, and a loader of its body when it holds none (records_with_reuse).
-_Page = tuple[HtmlPage, Callable[[], bytes] | None]
+# A page to parse (without its body), and a loader of its body (records_with_reuse).
+_Page = tuple[HtmlPage, Callable[[], bytes]]
 
 
 def records_with_reuse(
@@ -372,16 +352,13 @@ def records_with_reuse(
     keys: PartitionWriter,
     workers: int = 2,
 ) -> Iterator[dict[str, Any] | KeptRecord]:
-    """Each page's record, in the pages' order: its dict for a page parsed tonight, a :class:`KeptRecord` (where it
-    is in the current version, for LastNight.kept_records) for a page whose record is kept; its parse key written to
-    ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
+    """Each page's record, in the pages' order: its dict for a page parsed tonight, a :class:`KeptRecord` for a page
+    whose record is kept; its parse key written to ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
 
-    ``pages`` are ``(page, body)``: ``body`` None when the page holds its body, else a loader of it, called only when
-    the page is parsed (a kept page's body is never read).
-    ``facts_rows`` are the survey's rows for the same pages in the same order (written by :func:`facts_mapper`);
-    ``parse(pages, workers)`` parses the pages whose inputs changed (parse_html_pages with the night's model), on one
-    worker when they are few (FEW_TO_PARSE). Records come out as
-    the page's own parse makes them: the caller adds the survey's facts and runs the site-wide pass.
+    ``pages`` are ``(page, body)``, ``body`` a loader called only when the page is parsed. ``facts_rows`` are the
+    survey's rows for the same pages in the same order (:func:`facts_mapper`); ``parse(pages, workers)`` parses the
+    pages whose inputs changed, on one worker when they are few (FEW_TO_PARSE). Records come out as the page's own
+    parse makes them: the caller adds the survey's facts and runs the site-wide pass.
     """
 
     def plan(item: tuple[_Page, dict[str, Any]]) -> tuple[bytes, Any]:
@@ -395,21 +372,18 @@ def records_with_reuse(
     def parse_pages(
         items: Iterable[tuple[_Page, dict[str, Any]]], workers: int = workers
     ) -> Iterable[dict]:
-        return parse((page if body is None else dataclasses.replace(page, body=body()) for (page, body), _ in items),
-                     workers)
+        return parse((dataclasses.replace(page, body=body()) for (page, body), _ in items), workers)
 
     few = partial(parse_pages, workers=1)
     items = zip(pages, facts_rows, strict=True)
     for key, result, kept in kept_or_computed(items, plan, parse_pages, few, FEW_TO_PARSE):
         if kept:
             keys.write({"parse_key": key, "draft_values": result.draft_values})
-            yield result
-            continue
-        record = result
-        reusable = not (record.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
-        draft_values = json.dumps({column: record.get(column) for column in SITE_PASS_COLUMNS})
-        keys.write({"parse_key": key if reusable else None, "draft_values": draft_values})
-        yield record
+        else:
+            reusable = not (result.get("error") or "").startswith(UNFINISHED_ERROR_PREFIX)
+            draft_values = json.dumps({column: result.get(column) for column in SITE_PASS_COLUMNS})
+            keys.write({"parse_key": key if reusable else None, "draft_values": draft_values})
+        yield result
 
 
 def row_of_facts(facts: PageFacts) -> dict[str, Any]:
@@ -417,7 +391,7 @@ def row_of_facts(facts: PageFacts) -> dict[str, Any]:
     container = facts.container
     return {
         "language": facts.language,
-        "signatures": _packed(sorted(facts.signatures)),
+        "signatures": b"".join(signature.to_bytes(SIGNATURE_BYTES, "big") for signature in sorted(facts.signatures)),
         "links": sorted(facts.links),
         "container_name": container.name if container is not None else None,
         "container_words": container.words if container is not None else None,
@@ -496,13 +470,9 @@ def _containers_json(containers: tuple[str, ...]) -> str:
     return json.dumps(list(containers))
 
 
-def _packed(signatures: list[int]) -> bytes:
-    return b"".join(signature.to_bytes(SIGNATURE_BYTES, "big") for signature in signatures)
-
-
 @lru_cache(maxsize=64)
 def _packed_signatures(signatures: frozenset[int]) -> frozenset[bytes]:
-    """A template's signatures packed one by one (as :func:`_packed` packs them), once a night for each language."""
+    """A template's signatures packed one by one (as :func:`row_of_facts` packs them), once a night a language."""
     return frozenset(signature.to_bytes(SIGNATURE_BYTES, "big") for signature in signatures)
 
 
@@ -562,9 +532,7 @@ def parse_site(
 
     ``pages()`` yields the website's HTML pages without their bodies, each with a loader of its body, in order;
     ``parse(pages, model, workers)`` parses the pages whose inputs changed (parse_html_pages). Each body is read once
-    for its digest; again only to survey or parse its page. When every page's survey facts are kept, they are copied
-    by Arrow and the survey learns from them without reading a page; when the sitemaps are last night's, their listing
-    is. Progress goes to ``log`` every tenth of the pages or 30 s.
+    for its digest, again only to survey or parse its page. Progress goes to ``log``.
     """
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.extract.site_survey import survey_site
@@ -611,8 +579,7 @@ def parse_site(
         PartitionWriter(scratch / RECORDS_FILE, RECORD_SCHEMA, compression=SCRATCH_COMPRESSION) as writer,
         PartitionWriter(scratch / PARSE_KEYS_FILE, PARSE_KEYS_SCHEMA, compression=SCRATCH_COMPRESSION) as keys,
     ):
-        # A page's key is asked for twice (its sitemap lastmod, its record's survey facts), its record soon after the
-        # page: canonicalizing its URL once took the Debian handbook's 2,667 pages 0.037 -> 0.019 CPU s.
+        # A page's key is asked for twice (its sitemap lastmod, its record's survey facts): canonicalized once.
         key_of = lru_cache(maxsize=4096)(page_key)
         records = records_with_reuse(
             ((_with_sitemap_lastmod(page.page, survey.listed, key_of), page.body) for page in surveyed),
@@ -641,7 +608,8 @@ def parse_site(
 def _surveyed(page: HtmlPage, body: Callable[[], bytes], sample_every: int, code_version: str) -> SurveyedPage:
     """``page`` (without its body) with its body's digest and its survey key: its body read once, then let go."""
     body_digest = digest(body())
-    key = survey_key((page.url, page.hreflang, b""), body_digest, sample_every, code_version)
+    # What the page's survey facts depend on (one page in ``sample_every`` votes for the container).
+    key = digest(code_version, page.url, page.hreflang, body_digest, str(sample_every))
     return SurveyedPage(page, body, body_digest, key)
 
 
@@ -673,12 +641,10 @@ class _Draft:
             self._kept, self._tonight = [], []
 
 
-def _with_sitemap_lastmod(
-    page: HtmlPage, listing: SitemapListing, key_of: Callable[[str], str | None] = page_key
-) -> HtmlPage:
-    """``page`` with the ``lastmod`` its sitemap entry gives, when raw_pages has none for it: a page reached by a
-    link before the crawl read the sitemap listing it. Its date then does not hang on the order of the crawl.
-    ``key_of`` is page_key or a cache of it (SitemapListing.lastmod's key)."""
+def _with_sitemap_lastmod(page: HtmlPage, listing: SitemapListing, key_of: Callable[[str], str | None]) -> HtmlPage:
+    """``page`` with the ``lastmod`` its sitemap entry gives, when raw_pages has none for it (a page reached by a
+    link before the crawl read the sitemap listing it), so that its date does not hang on the order of the crawl.
+    ``key_of`` is a cache of page_key."""
     # A website whose sitemaps give no lastmod (the Debian handbook's) has no URL to canonicalize here.
     key = key_of(page.url) if page.sitemap_lastmod is None and listing.lastmods else None
     if key and (lastmod := listing.lastmods.get(key)) is not None:

@@ -7,7 +7,6 @@ puts forward: the one its sitemaps list and its other pages link to.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,10 +34,8 @@ def page_links(document: html.HtmlElement, url: str) -> frozenset[str]:
     """Keys of the same-host pages ``document`` (found at ``url``) links to with ``<a href>``, itself excluded."""
     own = page_key(url)
     host = urlsplit(url).netloc.lower()
-    base = url
-    for node in document.iter("base"):
-        base = absolutize(node.get("href") or "", url) or url
-        break
+    declared = next(document.iter("base"), None)
+    base = (absolutize(declared.get("href") or "", url) or url) if declared is not None else url
     folder = _folder(base)
     targets = set()
     for href in {(node.get("href") or "").split("#", 1)[0].strip() for node in document.iter("a")}:
@@ -77,9 +74,7 @@ def _folder(base: str) -> str | None:
     return base[: base.rfind("/") + 1]
 
 
-# A website's pages link to the same pages again and again (its navigation, relative to a few folders or to the
-# website's root): each process remembers the last links' keys, a pure function of the reference, what it is resolved
-# against and the host. (A Docsy page links to ~470 pages; the menus of five languages hold ~9,000 references.)
+# A website's pages link to the same pages again and again (its navigation): each process remembers the last keys.
 @lru_cache(maxsize=16384)
 def _link_key(href: str, base: str, host: str) -> str | None:
     """The :func:`page_key` of ``href`` resolved against ``base`` when it is on ``host``, else None."""
@@ -115,8 +110,7 @@ def sitemap_listing(sitemaps: Iterable[tuple[str, bytes]], max_bytes: int = MAX_
     A ``<loc>`` written as a path is read against its sitemap's address, as the crawler reads it. Sitemap indexes and
     unreadable sitemaps list no page (the crawl recorded why they could not be read).
     """
-    # A multilingual sitemap names each page once per language that lists it (an entry's alternates are the
-    # other entries): each spelling is made a key once (the Debian handbook's 56,007 URLs are 2,667 spellings).
+    # A multilingual sitemap names each page once per language that lists it: each spelling is made a key once.
     urls: set[str] = set()
     lastmods: dict[str, datetime] = {}
     for address, body in sitemaps:
@@ -135,17 +129,3 @@ def sitemap_listing(sitemaps: Iterable[tuple[str, bytes]], max_bytes: int = MAX_
         {key: lastmod for url, lastmod in lastmods.items() if (key := keys[url])},
     )
 
-
-class InlinkCounter:
-    """How many distinct pages of the website link to each page."""
-
-    def __init__(self) -> None:
-        self._counts: Counter[str] = Counter()
-
-    def add(self, targets: Iterable[str]) -> None:
-        """The link targets of one page (each counted once, see :func:`page_links`)."""
-        self._counts.update(set(targets))
-
-    def counts(self) -> Mapping[str, int]:
-        """Page key -> number of pages linking to it."""
-        return dict(self._counts)

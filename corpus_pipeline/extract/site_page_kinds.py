@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,10 +70,7 @@ class SitePageKinds:
 
     def counts(self) -> dict[str, int]:
         """Records of each kind (``pages_listing``...), for the asset's metadata."""
-        found: dict[str, int] = defaultdict(int)
-        for kind in self.page_kind:
-            found[f"pages_{kind or 'unknown'}"] += 1
-        return dict(found)
+        return dict(Counter(f"pages_{kind or 'unknown'}" for kind in self.page_kind))
 
 
 class _Shingler:
@@ -203,52 +200,31 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     evidence: list[str | None] = []
     for row in range(size):
         tokens = declared_tokens[row]
-        if not usable[row]:
+        kind: str | None
+        if usable[row]:
+            kind, why = _decide(
+                row, titles[row], int(word_counts[row]), shows, keys, links, contents, title_of_key, declared_tokens,
+                shingler, site_titles,
+            )
+        else:
             kind = ERROR_PAGE if declared_kinds[row] == ERROR_PAGE or declared_kind(tokens) == ERROR_PAGE else None
-            kinds.append(kind)
-            evidence.append(" ".join(tokens) or None)
-            continue
-        kind, why = _decide(
-            row,
-            tokens,
-            shows,
-            keys,
-            links,
-            contents,
-            (titles[row],),
-            title_of_key,
-            int(word_counts[row]),
-            declared_tokens,
-            shingler,
-            site_titles,
-        )
+            why = ""
         kinds.append(kind)
         evidence.append("; ".join(part for part in (" ".join(tokens), why) if part) or None)
 
-    inlinks: dict[str, int] = defaultdict(int)
-    for row in range(size):
-        if kinds[row] == LISTING:
-            for key in set(links[row]):
-                inlinks[key] += 1
+    inlinks = Counter(key for row in range(size) if kinds[row] == LISTING for key in set(links[row]))
     return SitePageKinds(kinds, evidence, [inlinks.get(key, 0) for key in keys])
 
 
 def _decide(
-    row: int,
-    tokens: list[str],
-    shows: dict[int, dict[int, bool]],
-    keys: list[str],
-    links: list[list[str]],
-    contents: pl.Series,
-    names: tuple[str | None, ...],
-    title_of_key: dict[str, str],
-    words: int,
-    declared_tokens: list[list[str]],
-    shingler: _Shingler,
-    site_titles: _SiteTitles,
+    row: int, title: str | None, words: int, shows: dict[int, dict[int, bool]], keys: list[str],
+    links: list[list[str]], contents: pl.Series, title_of_key: dict[str, str], declared_tokens: list[list[str]],
+    shingler: _Shingler, site_titles: _SiteTitles,
 ) -> tuple[str, str]:
+    """The kind of the usable record ``row`` (its ``title`` and ``words``), and why."""
+    tokens = declared_tokens[row]
     declared = declared_kind(tokens)
-    if declared == ERROR_PAGE or error_title(names[0], words):
+    if declared == ERROR_PAGE or error_title(title, words):
         return ERROR_PAGE, "an error page" if declared == ERROR_PAGE else "an error page's title"
     is_document = document_declared(tokens)
     shown = shows.get(row, {})
@@ -267,7 +243,7 @@ def _decide(
     # nothing a record is made of in between, only labels shorter than a shingle (dates, counts, a heading): an
     # archive by date, a tag cloud, a category index, a section's table of contents. Whatever the page declares:
     # some themes mark every page up as an article, their archives too.
-    listed, whole, own_words = site_titles.listed(contents[row], names, enough_own_words=MIN_PROBE_WORDS)
+    listed, whole, own_words = site_titles.listed(contents[row], title, enough_own_words=MIN_PROBE_WORDS)
     if is_document:
         listed = whole  # a declared post names other pages by their whole titles to be a list of them
     if (listed >= 2 and own_words < MIN_PROBE_WORDS) or (listed == whole == 1 and own_words == 0):
@@ -364,16 +340,13 @@ class _SiteTitles:
             if words:
                 self._names[" ".join(words)] = True
 
-    def listed(
-        self, content: str | None, own_names: Iterable[str | None], enough_own_words: int | None = None
-    ) -> tuple[int, int, int]:
+    def listed(self, content: str | None, own_name: str | None, enough_own_words: int) -> tuple[int, int, int]:
         """Entries of ``content`` that name another page of the website (a line holding its name, and around it
         labels shorter than a shingle: a date, a count), how many of them name a page by a whole title,
         and the words of the other lines that are at least a shingle long (the page's own text; dates, counts and
-        headings are shorter). A line naming the page itself (one of ``own_names``) lists nothing. The reading stops
-        once the page's own words reach ``enough_own_words`` (a page with that much text of its own is no list, however
-        many names it holds: most pages stop at their first paragraph)."""
-        own = " | ".join(_line_form(name) for name in own_names)
+        headings are shorter). A line naming the page itself (``own_name``) lists nothing. The reading stops once the
+        page's own words reach ``enough_own_words``: a page with that much text of its own is no list."""
+        own = _line_form(own_name)
         listed = whole = own_words = 0
         for line in (content or "").split("\n"):
             words = _line_form(line).split()
@@ -385,7 +358,7 @@ class _SiteTitles:
                 whole += named
             elif len(words) >= SHINGLE_WORDS:
                 own_words += len(words)
-                if enough_own_words is not None and own_words >= enough_own_words:
+                if own_words >= enough_own_words:
                     break
         return listed, whole, own_words
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,10 +27,9 @@ from corpus_pipeline.extract.boilerplate import (
 )
 from corpus_pipeline.extract.content_container import ContainerVote, page_container, website_containers
 from corpus_pipeline.extract.decode import decode_html
-from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.page_kind import LISTING, declared_kind
 from corpus_pipeline.extract.pool import map_in_windows
-from corpus_pipeline.extract.site_links import InlinkCounter, SitemapListing, page_key, page_links, sitemap_listing
+from corpus_pipeline.extract.site_links import SitemapListing, page_key, page_links, sitemap_listing
 
 # A page as the survey reads it: where it was found, what the crawl knows of its language, its body.
 Page = tuple[str, str | None, bytes]
@@ -69,16 +69,13 @@ def survey_site(
     listed: SitemapListing | None = None,
 ) -> SiteSurvey:
     """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps (``(address,
-    body)`` each). ``pages`` are handed to ``map_facts`` as they are: another ``map_facts`` may take pages of another
-    shape (extract/reuse.py's, whose pages carry their body digest and a loader of their body).
+    body)`` each), streaming: memory holds one window of pages, never the website's bodies.
 
     ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
-    (raw_pages ``hreflang``) or None. Streams: memory holds one window of pages and the per-page signatures of
-    the previous page of each language, never the website's bodies. One page in ``container_sample_every`` (chosen by
-    its URL, so the same pages each night) votes for the element that holds the website's documents. ``map_facts`` reads
-    each page's :class:`PageFacts`, in order (``map_in_windows``'s signature; extract/reuse.py's keeps last night's
-    facts of unchanged pages). ``listed``, when given, is the sitemaps' listing already read (the sitemaps are then
-    not read).
+    (raw_pages ``hreflang``) or None. One page in ``container_sample_every`` (chosen by its URL, so the same pages
+    each night) votes for the element that holds the website's documents. ``map_facts`` reads each page's
+    :class:`PageFacts`, in order, with ``map_in_windows``'s signature (extract/reuse.py's keeps last night's facts of
+    unchanged pages, and takes pages of its own shape). ``listed``: the sitemaps' listing, when already read.
     """
     listing = listed if listed is not None else sitemap_listing(sitemaps)
     read = partial(_page_facts, sample_every=container_sample_every)
@@ -88,14 +85,14 @@ def survey_site(
 def survey_of_facts(facts: Iterable[PageFacts], listed: SitemapListing) -> SiteSurvey:
     """The survey of a website whose pages' facts are ``facts`` (in the pages' order: the template learner compares
     neighbours) and whose sitemaps list ``listed``."""
-    learner, links, votes = BoilerplateLearner(), InlinkCounter(), []
+    learner, inlinks, votes = BoilerplateLearner(), Counter[str](), []
     for page in facts:
         if page.teaches:
             learner.add(page.language, page.signatures)
-        links.add(page.links)
+        inlinks.update(page.links)  # a page's links are distinct: each linking page counts once
         votes.append(page.container)
     model = dataclasses.replace(learner.model(), containers=website_containers(votes))
-    return SiteSurvey(model, listed, links.counts())
+    return SiteSurvey(model, listed, dict(inlinks))
 
 
 def listing_json(listed: SitemapListing) -> str | None:
@@ -118,7 +115,7 @@ def _page_facts(page: Page, sample_every: int = 1) -> PageFacts:
     url, lang_hint, body = page
     votes = sample_every > 0 and zlib.crc32(url.encode()) % sample_every == 0
     text = decode_html(body) if body and votes else None
-    document = (_parsed(text) if text is not None else parse_page(body)) if body else None
+    document = parse_page(text if text is not None else body) if body else None
     if document is None:
         return PageFacts(template_language(None, url, lang_hint), frozenset(), frozenset())
     language, signatures = template_language(document, url, lang_hint), page_signatures(document)
@@ -138,10 +135,3 @@ def _declared_listing(document: etree._Element) -> bool:
     body = next(document.iter("body"), None)
     classes = (body.get("class") or "").lower().split() if body is not None else []
     return declared_kind([f"body:{name}" for name in classes]) == LISTING
-
-
-def _parsed(text: str):
-    try:
-        return parse_html(text)
-    except (etree.ParserError, ValueError):
-        return None
