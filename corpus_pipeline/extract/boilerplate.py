@@ -1,23 +1,20 @@
 """Domain-level boilerplate: DOM subtrees that consecutive pages of one language of a website share.
 
-After the deboiler idea: walk a website's pages in URL order; an element whose
-tag, class and text appear identically on the previous page is template
-(navigation, sidebars, footers, cookie banners). Pairs of near-identical pages
-(intersection over union of their elements above a threshold) teach nothing,
-so duplicates and reprints are never emptied.
+After the deboiler idea: walk a website's pages in URL order; an element whose tag, class and text appear identically
+on the previous page is template (navigation, sidebars, footers, cookie banners). Pairs of near-identical pages
+(intersection over union of their elements above a threshold) teach nothing, so duplicates and reprints are never
+emptied.
 
-Pages are compared only with pages of their own language (see
-:func:`template_language`): a multilingual site publishes untranslated copies of
-its pages under other languages' URLs, and a copy must never teach that the text
-it shares with its original is template. So every block removed from a page
-appears, identically, on at least one other page of the same language.
+Pages are compared only with pages of their own language (see :func:`template_language`): a multilingual site
+publishes untranslated copies of its pages under other languages' URLs, and a copy must never teach that the text it
+shares with its original is template. So every block removed from a page appears, identically, on at least one other
+page of the same language.
 
-A block is the same block on two pages when its tag, class, text and place in the
-layout (the tags and classes above it) agree: a table of contents in an index page's body is
-not the sidebar that lists the same headings on the chapter pages. Only whole
-lines are candidates: a cell of a table row (a package's "I:0" popularity, a
-column heading "size") is a fragment of the row's line, and a row with a
-repeated cell is still a line no other page has; a data table goes whole or stays.
+A block is the same block on two pages when its tag, class, text and place in the layout (the tags and classes above
+it) agree: a table of contents in an index page's body is not the sidebar that lists the same headings on the chapter
+pages. Only whole lines are candidates: a cell of a table row (a package's "I:0" popularity, a column heading "size")
+is a fragment of the row's line, and a row with a repeated cell is still a line no other page has; a data table goes
+whole or stays.
 """
 
 from __future__ import annotations

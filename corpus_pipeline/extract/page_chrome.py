@@ -1,7 +1,7 @@
 """The website's chrome around a page: header, footer, navigation, sidebars; and its readers' comments.
 
-What the website wraps around every page speaks for the website ("since 2019",
-"© 2024"), not for the page, and a comment's date is the comment's: page dates are never read there.
+What the website wraps around every page speaks for the website ("since 2019", "© 2024"), not for the page, and a
+comment's date is the comment's: page dates are never read there.
 """
 
 from __future__ import annotations

@@ -127,7 +127,7 @@ class KeptRecord:
 class Tally:
     """How many of a night's results were kept from last night, and how many were computed (told to ``progress``)."""
 
-    progress: Progress | None = None
+    progress: Progress
     kept: int = 0
     computed: int = 0
 
@@ -137,8 +137,7 @@ class Tally:
             self.kept += 1
         else:
             self.computed += 1
-        if self.progress is not None:
-            self.progress.advance()
+        self.progress.advance()
 
 
 class LastNight:
@@ -322,18 +321,9 @@ def parse_key(
     held = _packed_signatures(template.signatures) if template is not None else frozenset()
     chunks = (signatures[start : start + SIGNATURE_BYTES] for start in range(0, len(signatures), SIGNATURE_BYTES))
     shown = b"".join(chunk for chunk in chunks if chunk in held)
+    dates = (_iso(page.sitemap_lastmod), _iso(page.http_last_modified), _iso(page.fetched_at))
     return digest(
-        parse_inputs,
-        page.url,
-        body_digest,
-        page.content_type,
-        _iso(page.sitemap_lastmod),
-        _iso(page.http_last_modified),
-        _iso(page.fetched_at),
-        page.category,
-        page.hreflang,
-        language,
-        shown,
+        parse_inputs, page.url, body_digest, page.content_type, *dates, page.category, page.hreflang, language, shown,
         _containers_json(model.containers),
     )
 

@@ -1,12 +1,11 @@
 """A second, independent main-content extractor that corrects trafilatura where it misses content.
 
-trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block
-and drops its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster)
-keep them. When most of trafilatura's text is contained in Resiliparse's and Resiliparse found much
-more text (not a grid of one-word lines), trafilatura missed content, and the two are
-merged; otherwise trafilatura's text stands alone.
-Measured on wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds
-in ``settings.py`` were chosen.
+trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block and drops
+its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster) keep them. When most
+of trafilatura's text is contained in Resiliparse's and Resiliparse found much more text (not a grid of one-word
+lines), trafilatura missed content, and the two are merged; otherwise trafilatura's text stands alone. Measured on
+wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds in ``settings.py`` were
+chosen.
 """
 
 from __future__ import annotations
@@ -68,10 +67,8 @@ def missed_content(
         return False
     if contained_share(_counter(primary_words, primary), _counter(second_words, second)) < settings.min_containment:
         return False
-    added = _added_lines(primary, second)
-    if min_words_per_added_line is None:
-        min_words_per_added_line = settings.min_words_per_added_line
-    return mean_words_per_line(added) >= min_words_per_added_line
+    least = settings.min_words_per_added_line if min_words_per_added_line is None else min_words_per_added_line
+    return mean_words_per_line(_added_lines(primary, second)) >= least
 
 
 # The one character whose lower case splits a word in two: "İ" is "i" and a combining dot, which is no word's

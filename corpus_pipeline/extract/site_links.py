@@ -1,7 +1,7 @@
 """How a website's pages point at each other: its sitemaps' listings and the links between its pages.
 
-The dedup election prefers, among copies of one text, the page the website itself
-puts forward: the one its sitemaps list and its other pages link to.
+The dedup election prefers, among copies of one text, the page the website itself puts forward: the one its sitemaps
+list and its other pages link to.
 """
 
 from __future__ import annotations

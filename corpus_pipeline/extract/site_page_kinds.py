@@ -125,7 +125,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     shingler = _Shingler()
 
     # 1. Probes: each record's opening and sketch.
-    probe_hashes, probe_owners, probe_leads = [], [], []
+    probe_hashes, probe_owners, probe_leads = [np.empty(0, np.uint64)], [np.empty(0, np.int32)], [np.empty(0, bool)]
     lead_sizes = np.zeros(size, dtype=np.int32)
     sketch_sizes = np.zeros(size, dtype=np.int32)
     word_counts = np.zeros(size, dtype=np.int32)
@@ -146,14 +146,11 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
         probe_hashes += [lead, sketch]
         probe_owners += [np.full(len(lead) + len(sketch), row, dtype=np.int32)]
         probe_leads += [np.ones(len(lead), dtype=bool), np.zeros(len(sketch), dtype=bool)]
-    if probe_hashes:
-        hashes_all = np.concatenate(probe_hashes)
-        order = np.argsort(hashes_all, kind="stable")
-        index = hashes_all[order]
-        owners = np.concatenate(probe_owners)[order]
-        leads = np.concatenate(probe_leads)[order]
-    else:
-        index, owners, leads = np.empty(0, np.uint64), np.empty(0, np.int32), np.empty(0, bool)
+    hashes_all = np.concatenate(probe_hashes)
+    order = np.argsort(hashes_all, kind="stable")
+    index = hashes_all[order]
+    owners = np.concatenate(probe_owners)[order]
+    leads = np.concatenate(probe_leads)[order]
     del probe_hashes, probe_owners, probe_leads
 
     # 2. Which records each page shows (their opening, or their whole text). A page and its translations (hreflang
@@ -163,10 +160,8 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     translations = _translations(column["alternates"], keys)
     shows: dict[int, dict[int, bool]] = {}  # page -> {record shown: whole text shown}
     for row in range(size):
-        if not usable[row] or not len(index):
-            continue
-        shingles = distinct[row]
-        if shingles is None or not len(shingles):
+        shingles = distinct[row]  # None: not usable
+        if shingles is None or not len(shingles) or not len(index):
             continue
         lefts, rights = np.searchsorted(index, shingles, "left"), np.searchsorted(index, shingles, "right")
         hit = rights > lefts

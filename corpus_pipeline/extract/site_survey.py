@@ -1,7 +1,7 @@
 """One pass over a website's pages, before extraction: its template and how its pages point at each other.
 
-Each page is parsed once, on worker processes, for both the boilerplate model
-(per language) and the link graph; the results are then added to every record.
+Each page is parsed once, on worker processes, for both the boilerplate model (per language) and the link graph; the
+results are then added to every record.
 """
 
 from __future__ import annotations
