@@ -39,7 +39,6 @@ TEXT_FORMATS: tuple[TextFormat, ...] = get_args(TextFormat)
 class ExportSummary:
     """What an export wrote."""
 
-    folder: Path
     records: int = 0
     words: int = 0
     parquet_files: list[str] = field(default_factory=list)
@@ -83,13 +82,21 @@ def write_export_records(
     """Write records already in the export columns (``training_records``) as shards, and the card, into ``folder`` (a
     new version's folder: nobody reads it yet)."""
     folder = Path(folder)
-    summary = ExportSummary(folder, records.height, int(records["words"].fill_null(0).sum()))
+    summary = ExportSummary(records.height, int(records["words"].fill_null(0).sum()))
     shards = max(1, -(-records.height // shard_records))
+    for directory in (PARQUET_DIR, JSONL_DIR):
+        (folder / directory).mkdir(parents=True, exist_ok=True)
     for index in range(shards):
         shard = records.slice(index * shard_records, shard_records)
         name = f"{SPLIT}-{index:05d}-of-{shards:05d}"
-        summary.parquet_files.append(_write_parquet(shard, folder / PARQUET_DIR / f"{name}.parquet", folder))
-        summary.jsonl_files.append(_write_jsonl(shard, folder / JSONL_DIR / f"{name}.jsonl.gz", folder))
+        parquet, jsonl = f"{PARQUET_DIR}/{name}.parquet", f"{JSONL_DIR}/{name}.jsonl.gz"
+        pq.write_table(shard.to_arrow().cast(EXPORT_SCHEMA), folder / parquet, compression="zstd")
+        with gzip.open(folder / jsonl, "wt", encoding="utf-8") as handle:
+            for row in shard.iter_rows(named=True):
+                row["date"] = row["date"].isoformat() if row["date"] is not None else None
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        summary.parquet_files.append(parquet)
+        summary.jsonl_files.append(jsonl)
     if card is not None:
         (folder / CARD_FILE).write_text(card, encoding="utf-8")
     return summary
@@ -97,37 +104,16 @@ def write_export_records(
 
 def mirror_export(published: Path, folder: Path) -> None:
     """Copy a published export to a local folder, swapped in whole (for readers that want it outside the
-    warehouse, e.g. on a training machine's disk)."""
+    warehouse, e.g. on a training machine's disk): two renames, the old export removed once the new one is in."""
     folder = Path(folder)
     staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
+    retired = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.old")
     try:
-        shutil.copytree(published, staging)
-        _swap_in(staging, folder)
+        shutil.copytree(published, staging)  # with the folders above it
+        if folder.exists():
+            folder.rename(retired)
+        staging.rename(folder)
+        shutil.rmtree(retired, ignore_errors=True)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-
-
-def _write_parquet(shard: pl.DataFrame, path: Path, root: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(shard.to_arrow().cast(EXPORT_SCHEMA), path, compression="zstd")
-    return str(path.relative_to(root))
-
-
-def _write_jsonl(shard: pl.DataFrame, path: Path, root: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(path, "wt", encoding="utf-8") as handle:
-        for row in shard.iter_rows(named=True):
-            row["date"] = row["date"].isoformat() if row["date"] is not None else None
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return str(path.relative_to(root))
-
-
-def _swap_in(staging: Path, folder: Path) -> None:
-    """Replace ``folder`` by ``staging`` with two renames; the old export is removed only once the new one is in."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    retired = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.old")
-    if folder.exists():
-        folder.rename(retired)
-    staging.rename(folder)
-    shutil.rmtree(retired, ignore_errors=True)
 

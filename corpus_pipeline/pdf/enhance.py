@@ -12,20 +12,14 @@ INK_LEVEL = 0.5
 
 
 def with_strokes_repaired(image: Image.Image) -> Image.Image:
-    """The page in grey with small gaps inside its dark strokes filled (:func:`repair_strokes`)."""
-    grey = repair_strokes(np.asarray(image.convert("L"), dtype=np.float64) / 255.0)
-    return Image.fromarray((np.clip(grey, 0, 1) * 255).astype(np.uint8), mode="L")
-
-
-def repair_strokes(grey: np.ndarray) -> np.ndarray:
-    """Fill small gaps inside dark strokes with values from a wavelet-smoothed page (inpainting in wavelet space)."""
+    """The page in grey with small gaps inside its dark strokes filled with values from a wavelet-smoothed page
+    (inpainting in wavelet space)."""
+    grey = np.asarray(image.convert("L"), dtype=np.float64) / 255.0
     ink = grey < INK_LEVEL
     holes = closing(ink, footprint_rectangle((3, 3))) & ~ink
-    if not holes.any():
-        return grey
-    coefficients = pywt.wavedec2(grey, "db2", level=2)
-    smooth = [coefficients[0]] + [tuple(np.zeros_like(d) for d in detail) for detail in coefficients[1:]]
-    background = pywt.waverec2(smooth, "db2")[: grey.shape[0], : grey.shape[1]]
-    repaired = grey.copy()
-    repaired[holes] = np.minimum(grey[holes], background[holes])
-    return repaired
+    if holes.any():
+        coefficients = pywt.wavedec2(grey, "db2", level=2)
+        smooth = [coefficients[0]] + [tuple(np.zeros_like(d) for d in detail) for detail in coefficients[1:]]
+        background = pywt.waverec2(smooth, "db2")[: grey.shape[0], : grey.shape[1]]
+        grey[holes] = np.minimum(grey[holes], background[holes])
+    return Image.fromarray((np.clip(grey, 0, 1) * 255).astype(np.uint8), mode="L")
