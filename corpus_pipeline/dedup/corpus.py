@@ -61,13 +61,11 @@ def deduplicate(
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
 
-    ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with
-    ``absorbed`` listing every URL merged into a record and why. Its two long stages (the texts' keys and
-    signatures, the verification of candidate pairs) tell ``log`` where they stand every tenth or 30 s.
-
-    ``memo`` (what an earlier deduplication at the same threshold learned, dedup/reuse.py) spares the keys and
-    signatures of the texts it knows and the verification of the pairs it scored; the result is the same.
-    ``learned``, when given, receives what this one knows: its texts' keys and signatures, its pairs' scores.
+    ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with ``absorbed`` listing
+    every URL merged into a record and why. ``log`` hears how the two long stages stand (keys and signatures,
+    verification). ``memo`` (an earlier deduplication's at the same threshold, dedup/reuse.py) spares the keys and
+    signatures of the texts it knows and the verification of the pairs it scored, for the same result; ``learned``
+    receives what this one knows.
     """
     contents = groups["content"]
     with ExitStack() as stack:

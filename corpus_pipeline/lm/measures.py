@@ -32,10 +32,7 @@ def non_symbol_words(words: list[str]) -> list[str]:
 
 
 def measures(text: str, words: list[str]) -> dict[str, float]:
-    """Every measure of ``MEASURE_NAMES`` (lm.measure_names) for a non-empty text and its word tokens.
-
-    ``words`` come from datatrove's tokenizer.
-    """
+    """Every measure of ``MEASURE_NAMES`` (lm.measure_names) for a non-empty text and its datatrove word tokens."""
     values = repetition_measures(text, words)
     values.update(gopher_quality_measures(text, words))
     values.update(fineweb_measures(text, words))

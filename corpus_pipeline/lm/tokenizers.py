@@ -1,10 +1,9 @@
 """Which word tokenizer datatrove's filters may use here: only ones that run offline.
 
-datatrove picks a tokenizer per language. For most European languages it is spaCy's blank pipeline
-(rule-based, shipped inside the spacy package, nothing downloaded). Others are NLTK punkt or Stanza, which
-download their data at first use, or need an extra package (jieba, sudachipy, pythainlp). A language whose
-tokenizer is not spaCy's, or whose spaCy pipeline cannot start without such a package, is tokenized with
-spaCy's blank English rules instead (whitespace and punctuation), and says so.
+datatrove picks a tokenizer per language: for most European languages spaCy's blank pipeline (rule-based, nothing
+downloaded); for others NLTK punkt or Stanza (data downloaded at first use) or an extra package. A language whose
+tokenizer is not spaCy's, or whose spaCy pipeline cannot start, is tokenized with spaCy's blank English rules
+instead, and says so.
 """
 
 from __future__ import annotations

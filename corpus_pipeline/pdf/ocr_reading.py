@@ -1,10 +1,7 @@
-"""One page's OCR reading, chosen by the page's own Tesseract word confidences.
+"""One page's OCR reading, chosen by the page's own Tesseract word confidences (:func:`read_page`).
 
-The page is read once as rendered. When it looks skewed, it is also read straightened, and the
-straightened reading is kept only if it is clearly more confident. Only when the best reading so
-far is poor are prepared variants of the kept image read too, and again the most confident reading
-wins. The page as rendered (what plain Tesseract reads) is always a candidate and every other
-reading must beat it by the same measure, so no choice can leave a page below it.
+The page as rendered (what plain Tesseract reads) is always a candidate and every other reading must beat it by
+the same measure, so no choice can leave a page below it.
 """
 
 from __future__ import annotations
