@@ -23,23 +23,12 @@ import pyarrow as pa
 
 from corpus_pipeline.core.reuse import digest
 
-CORPUS_MEMO = "corpus_memo"
-CORPUS_MEMO_SCHEMA = pa.schema(
-    [
-        pa.field("input_key", pa.binary()),  # inputs_key of the records the version was deduplicated from
-        pa.field("corpus_version", pa.string()),  # the corpus version they gave
-        pa.field("counts", pa.string()),  # JSON: that deduplication's counts (same_url, same_content...)
-    ]
-)
-
-
-GROUPS_MEMO = "groups_memo"
-GROUPS_MEMO_SCHEMA = pa.schema(
-    [
-        pa.field("input_key", pa.binary()),  # records_key of the records the version was grouped from
-        pa.field("groups_version", pa.string()),  # the canonical_url_groups version they gave
-        pa.field("counts", pa.string()),  # JSON: that grouping's counts (records_in, records_ignored...)
-    ]
+CORPUS_MEMO, GROUPS_MEMO = "corpus_memo", "groups_memo"
+# A memo's row: the key of the records a version was computed from (inputs_key for corpus, records_key for
+# canonical_url_groups), that version, and its counts (JSON).
+CORPUS_MEMO_SCHEMA, GROUPS_MEMO_SCHEMA = (
+    pa.schema([pa.field("input_key", pa.binary()), pa.field(version, pa.string()), pa.field("counts", pa.string())])
+    for version in ("corpus_version", "groups_version")
 )
 
 
