@@ -157,9 +157,7 @@ class Fetcher:
                 return _failed(result, f"more than {MAX_REDIRECTS} redirects, the last to {target}", target)
             refusal = hop_guard(target) if hop_guard is not None else None
             if refusal is not None:
-                result = _failed(result, f"{refusal.reason}: redirect to {target}", target)
-                result.outcome = refusal.outcome
-                return result
+                return _failed(result, f"{refusal.reason}: redirect to {target}", target, refusal.outcome)
             visited.add(target)
             current = target
         raise AssertionError("unreachable: the loop returns at MAX_REDIRECTS")
@@ -244,6 +242,7 @@ class Fetcher:
         chunks: list[bytes] = []
         size = 0
         cap = settings.max_body_bytes
+        error: str | None = None
         try:
             # iter_content decodes Content-Encoding, so the caps apply to decompressed bytes.
             for chunk in response.iter_content(CHUNK_BYTES):
@@ -258,21 +257,15 @@ class Fetcher:
                 chunks.append(chunk)
                 size += len(chunk)
                 if size > cap:
-                    result.outcome = FetchOutcome.TOO_LARGE
-                    result.error = f"body larger than the {cap} byte cap"
+                    result.outcome, result.error = FetchOutcome.TOO_LARGE, f"body larger than the {cap} byte cap"
                     result.bytes = size
                     return result
         except requests.RequestException as exc:
-            result.outcome = FetchOutcome.ERROR
-            result.bytes = size
-            if deadline.expired:
-                result.error = self._deadline_error("the body")
-            else:
-                stalled = "timed out" in str(exc).lower()
-                result.error = f"{'timeout' if stalled else 'connection broken'} while reading the body"
-            return result
-        if deadline.expired:  # the shut socket looked like the end of a body without a length
-            result.outcome, result.error, result.bytes = FetchOutcome.ERROR, self._deadline_error("the body"), size
+            error = f"{'timeout' if 'timed out' in str(exc).lower() else 'connection broken'} while reading the body"
+        if deadline.expired:  # a shut socket may also look like the end of a body without a length
+            error = self._deadline_error("the body")
+        if error is not None:
+            result.outcome, result.error, result.bytes = FetchOutcome.ERROR, error, size
             return result
         body = b"".join(chunks)
         if result.kind is None:  # empty body
@@ -310,9 +303,9 @@ def _redirect_target(current: str, location: str) -> str | None:
         return None
 
 
-def _failed(result: FetchResult, error: str, final_url: str) -> FetchResult:
+def _failed(result: FetchResult, error: str, final_url: str, outcome: FetchOutcome = FetchOutcome.ERROR) -> FetchResult:
     """A redirect that is not followed ends the fetch: no body, the hop named in the error."""
-    result.outcome, result.error, result.final_url, result.redirect_to = FetchOutcome.ERROR, error, final_url, None
+    result.outcome, result.error, result.final_url, result.redirect_to = outcome, error, final_url, None
     result.kind, result.body = None, None
     return result
 

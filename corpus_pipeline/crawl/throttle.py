@@ -45,7 +45,6 @@ fixed at ``max_concurrency`` requests in flight started ``min_delay_s`` apart.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import statistics
 import threading
@@ -425,7 +424,7 @@ class HostThrottle:
                 self._sleep(start - now)
             started = self._clock()
             slot = RequestSlot(lambda status, content_type: self._answered(
-                state, Answer(answer_kind(status, content_type), status, self._clock() - started, load), generation),
+                state, answer_kind(status, content_type), status, self._clock() - started, load, generation),
                 waited_s=started - asked)
             yield slot
         finally:
@@ -435,11 +434,11 @@ class HostThrottle:
                 state.in_flight -= 1
                 state.condition.notify()  # one place freed wakes one waiter, not all the pool's idle threads
 
-    def _answered(self, state: _Host, answer: Answer, generation: int) -> None:
+    def _answered(self, state: _Host, kind: str, status: int, latency_s: float, load: int, generation: int) -> None:
         with state.condition:
             before = state.pace.concurrency()
             # Requests sent after this one shared the server with it too: its load is the larger of the two counts.
-            answer = dataclasses.replace(answer, load=max(answer.load, state.in_flight))
+            answer = Answer(kind, status, latency_s, max(load, state.in_flight))
             state.pace.on_answer(answer, generation, self._clock(), state.in_flight)
             grown = state.pace.concurrency() - before
             if grown > 0:
