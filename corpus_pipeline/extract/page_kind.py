@@ -20,7 +20,7 @@ from lxml import etree, html
 from corpus_pipeline.core.urls import absolutize
 from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.site_links import page_key
-from corpus_pipeline.extract.structured_data import ld_json_objects, microdata_types
+from corpus_pipeline.extract.structured_data import schema_types
 
 DOCUMENT, LISTING, ERROR_PAGE = "document", "listing", "error_page"
 
@@ -75,7 +75,7 @@ def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str |
     }
     tokens += [f"body:{c}" for c in sorted(document_classes)]
     tokens += [f"body:{c}" for c in sorted(classes & _ERROR_CLASSES)]
-    types = _schema_types(document)
+    types = schema_types(document)
     tokens += [f"ld:{t}" for t in sorted(set(types) & _LISTING_TYPES)]
     articles = sum(1 for t in types if t in _ARTICLE_TYPES)
     if articles == 1:
@@ -235,15 +235,3 @@ def _paginated_address(url: str) -> bool:
     parts = urlsplit(url)
     return bool(_PAGINATED_PATH.search(parts.path) or _PAGINATED_QUERY.search(parts.query))
 
-
-def _schema_types(document: html.HtmlElement) -> list[str]:
-    """The schema.org types the page declares (microdata and ld+json), lower-cased, once per declaration."""
-    kinds: list[str] = []
-    for itemtype in microdata_types(document):
-        kinds += [t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split()]
-    for item in ld_json_objects(document):
-        declared = item.get("@type")
-        for kind in declared if isinstance(declared, list) else [declared]:
-            if isinstance(kind, str):
-                kinds.append(kind.rsplit("/", 1)[-1].lower())
-    return kinds

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from lxml import html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.structured_data import ld_json_objects, microdata_types
+from corpus_pipeline.extract.structured_data import schema_types
 
 # schema.org types, most telling first: a forum thread embedded in an article template is a thread.
 # Not "Comment": WordPress marks up a blog post's comments with it, and those are not the content
@@ -36,14 +36,14 @@ def declared_page_type(
     A page that lists articles (``settings.min_listed_articles`` of them, or a CollectionPage or ItemList that only
     og:type calls an article) is none of them.
     """
-    schema_types = Counter(t.lower() for t in _schema_types(document))
-    declared = set(schema_types) | {t.lower() for t in _og_types(document)}
+    types = Counter(schema_types(document))
+    declared = set(types) | {t.lower() for t in _og_types(document)}
     if declared & (_THREAD_TYPES if "faqpage" in declared else _FORUM_TYPES):
         return "forum"
     if declared & _PRODUCT_TYPES:
         return "product"
     if declared & _ARTICLE_TYPES:
-        articles = sum(schema_types[t] for t in _ARTICLE_TYPES)
+        articles = sum(types[t] for t in _ARTICLE_TYPES)
         if articles >= settings.min_listed_articles or (not articles and declared & _LIST_TYPES):
             return None
         return "article"
@@ -55,13 +55,3 @@ def _og_types(document: html.HtmlElement) -> Iterator[str]:
         if (meta.get("property") or meta.get("name") or "").strip().lower() == "og:type":
             yield (meta.get("content") or "").strip().split(".")[0]  # og:type "article", "product.item"
 
-
-def _schema_types(document: html.HtmlElement) -> Iterator[str]:
-    for itemtypes in microdata_types(document):
-        for itemtype in itemtypes.split():
-            yield itemtype.rstrip("/").rsplit("/", 1)[-1]
-    for item in ld_json_objects(document):
-        kinds = item.get("@type")
-        for kind in kinds if isinstance(kinds, list) else [kinds]:
-            if isinstance(kind, str):
-                yield kind.rsplit("/", 1)[-1]
