@@ -436,10 +436,6 @@ def _is_data_table(table: etree._Element) -> bool:
         if next(row.iterancestors("table"), None) is not table:
             continue  # a row of a nested table
         cells = [cell for cell in row if cell.tag in TABLE_CELL_TAGS and text_content(cell).strip()]
-        if len(cells) >= 2 and not any(_holds_blocks(cell) for cell in cells):
+        if len(cells) >= 2 and not any(next(cell.iterdescendants(*BLOCK_TAGS), None) is not None for cell in cells):
             return True
     return False
-
-
-def _holds_blocks(cell: etree._Element) -> bool:
-    return any(isinstance(node.tag, str) and node.tag in BLOCK_TAGS for node in cell.iterdescendants())

@@ -187,13 +187,7 @@ def page_marks(document: html.HtmlElement, asked: Set[str] | None = None) -> Pag
     for element in document.iter(*LINE_TAGS):  # document order: an inner element of the same text overwrites
         if key := line_key(texts(element)):
             elements[key] = element
-    shares: dict[str, float] = {}
-
-    def share(key: str) -> float:
-        if (found := shares.get(key)) is None:
-            found = shares[key] = _link_share(elements[key], texts)
-        return found
-
+    share = cache(lambda key: _link_share(elements[key], texts))  # read again for its list's mean
     link_shares = {key: share(key) for key in elements if asked is None or key in asked}
     list_link_shares: dict[str, float] = {}
     for listing in document.iter("ul", "ol"):

@@ -393,16 +393,10 @@ def facts_of_row(row: Mapping[str, Any]) -> PageFacts:
     """A page's survey facts from its memo row (:func:`row_of_facts` read back)."""
     name = row["container_name"]
     container = ContainerVote(name, row["container_words"]) if name is not None else None
-    links = frozenset(row["links"] or ())
-    return PageFacts(row["language"], signatures_of(row["signatures"]), links, container, row["teaches"])
-
-
-def signatures_of(blob: bytes | None) -> frozenset[int]:
-    """Block signatures packed by :func:`row_of_facts`."""
-    blob = blob or b""
-    return frozenset(
-        int.from_bytes(blob[start : start + SIGNATURE_BYTES], "big") for start in range(0, len(blob), SIGNATURE_BYTES)
-    )
+    blob = row["signatures"] or b""  # packed by row_of_facts
+    chunks = (blob[at : at + SIGNATURE_BYTES] for at in range(0, len(blob), SIGNATURE_BYTES))
+    signatures = frozenset(int.from_bytes(chunk, "big") for chunk in chunks)
+    return PageFacts(row["language"], signatures, frozenset(row["links"] or ()), container, row["teaches"])
 
 
 def memo_rows(path: Path, columns: list[str] | None = None) -> Iterator[dict[str, Any]]:

@@ -67,8 +67,10 @@ def missed_content(
         return False
     if contained_share(_counter(primary_words, primary), _counter(second_words, second)) < settings.min_containment:
         return False
+    known = {line_key(line) for line in primary.split("\n")}
+    added = [line for line in second.split("\n") if (key := line_key(line)) and key not in known]
     least = settings.min_words_per_added_line if min_words_per_added_line is None else min_words_per_added_line
-    return mean_words_per_line(_added_lines(primary, second)) >= least
+    return mean_words_per_line(added) >= least
 
 
 # The one character whose lower case splits a word in two: "İ" is "i" and a combining dot, which is no word's
@@ -109,10 +111,4 @@ def _without_new_repeats(second: str, primary: str) -> list[str]:
                 continue
         kept.append(line)
     return kept
-
-
-def _added_lines(primary: str, second: str) -> list[str]:
-    """The lines of ``second`` that ``primary`` lacks."""
-    known = {line_key(line) for line in primary.split("\n")}
-    return [line for line in second.split("\n") if (key := line_key(line)) and key not in known]
 

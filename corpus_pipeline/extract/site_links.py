@@ -97,11 +97,6 @@ class SitemapListing:
     def __contains__(self, key: object) -> bool:
         return key in self.keys
 
-    def lastmod(self, url: str) -> datetime | None:
-        """The ``lastmod`` of the entry listing the page at ``url``, None when no entry gives one."""
-        key = page_key(url)
-        return self.lastmods.get(key) if key else None
-
 
 def sitemap_listing(sitemaps: Iterable[tuple[str, bytes]], max_bytes: int = MAX_SITEMAP_BYTES) -> SitemapListing:
     """Every page the sitemaps, ``(address, body)`` each, list as an entry or as an entry's hreflang alternate, and

@@ -187,7 +187,8 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     # 3. Decisions.
     titles = column["title"].to_list()
     links = [list(value or []) for value in column["title_links"].to_list()]
-    declared_tokens = [_declared_tokens(value) for value in column["page_kind_evidence"].to_list()]
+    # The parse's declaration tokens: the part of page_kind_evidence before the site-wide pass's reasons.
+    declared_tokens = [(value or "").split(";", 1)[0].split() for value in column["page_kind_evidence"].to_list()]
     declared_kinds = column["page_kind"].to_list()
     title_of_key = {keys[row]: _line_form(titles[row]) for row in range(size) if usable[row] and titles[row]}
     site_titles = _SiteTitles(title for row, title in enumerate(titles) if usable[row] and title)
@@ -297,11 +298,6 @@ def _translations(alternates: pl.Series, keys: list[str]) -> dict[int, set[int]]
                     found[row].add(other)
                     found[other].add(row)
     return found
-
-
-def _declared_tokens(evidence: str | None) -> list[str]:
-    """The parse's declaration tokens (the part of ``page_kind_evidence`` before the site-wide pass's reasons)."""
-    return (evidence or "").split(";", 1)[0].split()
 
 
 def _line_form(text: str | None) -> str:
