@@ -266,22 +266,16 @@ class _Renderer:
         if not self.plain and len(self.markdown) == len(self.open):
             return  # an empty line (most line ends: between blocks)
         raw = "".join(self.plain)
-        if not raw or raw.isspace():  # no text (most line ends: between blocks): nothing to close or emit
-            if self.images:  # images alone: a line of the Markdown that the plain text does not hold
-                for marker in reversed(self.open):
-                    self._close(marker)
-                if markdown := normalized_line("".join(self.markdown)):
-                    self._emit("", markdown, ctx)
-            self._reopen()
-            return
-        for marker in reversed(self.open):
-            self._close(marker)
-        plain = normalized_line(raw)
-        written = "".join(self.markdown)
-        markdown = plain if written == raw else normalized_line(written)  # most lines: nothing escaped or marked up
+        has_text = bool(raw) and not raw.isspace()
+        if has_text or self.images:  # else nothing to close or emit
+            for marker in reversed(self.open):
+                self._close(marker)
+            plain = normalized_line(raw) if has_text else ""  # images alone: a line the plain text does not hold
+            written = "".join(self.markdown)
+            markdown = plain if written == raw else normalized_line(written)  # most lines: nothing escaped or marked up
+            if plain or not has_text and markdown:
+                self._emit(plain, markdown, ctx)
         self._reopen()
-        if plain:
-            self._emit(plain, markdown, ctx)
 
     def _reopen(self) -> None:
         """A new line, the inline elements still open reopened in it."""
