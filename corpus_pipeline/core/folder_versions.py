@@ -182,6 +182,6 @@ class ObjectFolderHistory(FolderHistory, ObjectPartitionHistory):
             version_id = name.split("/", 1)[0]
             if "/" in name and version_id not in known:
                 self.store.delete(key)
-            elif "/" not in name and name not in (LEDGER_FILE,) and not name.startswith("."):
+            elif "/" not in name and name != LEDGER_FILE and not name.startswith("."):
                 self.store.delete(key)
         self._remove_local_leftovers()

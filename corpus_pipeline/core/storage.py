@@ -40,10 +40,10 @@ class ObjectStoreSettings:
     region: str = ""
 
     @classmethod
-    def from_env(cls, endpoint_url: str = "", region: str = "") -> ObjectStoreSettings:
-        """Explicit values first, then the standard AWS environment variables."""
+    def from_env(cls, endpoint_url: str = "") -> ObjectStoreSettings:
+        """``endpoint_url`` if given, else the standard AWS environment variables (the region always from them)."""
         endpoint = endpoint_url or _first_env(ENDPOINT_ENV_VARS)
-        return cls(endpoint_url=endpoint, region=region or _first_env(REGION_ENV_VARS) or DEFAULT_REGION)
+        return cls(endpoint_url=endpoint, region=_first_env(REGION_ENV_VARS) or DEFAULT_REGION)
 
     def polars_options(self) -> dict[str, str]:
         """``storage_options`` for ``pl.scan_parquet("s3://...")``; credentials are read from the environment."""
