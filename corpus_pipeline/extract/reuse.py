@@ -540,14 +540,8 @@ def parse_site(
             survey = survey_of_facts(map(facts_of_row, table_rows(facts)),
                                      listing if listing is not None else sitemap_listing(listed))
         else:
-            survey = survey_site(
-                surveyed,
-                listed,
-                workers=workers,
-                container_sample_every=sample_every,
-                map_facts=facts_mapper(last_night, facts_file, facts_tally),
-                listed=listing,
-            )
+            survey = survey_site(surveyed, listed, workers=workers, container_sample_every=sample_every,
+                                 map_facts=facts_mapper(last_night, facts_file, facts_tally), listed=listing)
     kept_sitemaps = {"input": sitemaps_in.hex(), "listing": listing_json(survey.listed)}
     (scratch / SITEMAPS_FILE).write_text(json.dumps(kept_sitemaps))
     # The same pages' facts as last night's and the same sitemaps: the survey's in_sitemap and inlinks of each page
@@ -607,19 +601,17 @@ class _Draft:
         self._tonight: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:
-        self._write_kept()
+        self.flush()
         self._writer.write(record)
 
     def keep(self, record: KeptRecord, tonight: dict[str, Any]) -> None:
         self._kept.append(record)
         self._tonight.append(tonight)
         if len(self._kept) >= self._writer.row_group_size:
-            self._write_kept()
+            self.flush()
 
     def flush(self) -> None:
-        self._write_kept()
-
-    def _write_kept(self) -> None:
+        """Write the kept records waiting."""
         if self._kept:
             self._writer.write_table(self._last_night.kept_records(self._kept, self._tonight))
             self._kept, self._tonight = [], []
