@@ -25,9 +25,9 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
 from corpus_pipeline.extract.page_input import ExtractionBudget, HtmlPage
-from corpus_pipeline.extract.reuse import MEMO, RECORDS_FILE, kinds_key, parse_site
+from corpus_pipeline.extract.reuse import MEMO, RECORDS_FILE, SITE_PASS_COLUMNS, kinds_key, parse_site
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
-from corpus_pipeline.extract.site_page_kinds import site_page_kinds, write_with_page_kinds
+from corpus_pipeline.extract.site_page_kinds import SitePageKinds, site_page_kinds, write_with_page_kinds
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, distinct_vs_current, record_distinctness
@@ -83,6 +83,7 @@ def parsed_pages(
                 partial(_parse, website=website, budget=budget),
                 Path(scratch),
                 pages_total=pages,
+                current_rows=current_version.rows if current is not None and current_version is not None else None,
                 workers=crawler_config.workers,
                 sample_every=max(1, pages // CONTAINER_VOTERS),
                 log=context.log.info,
@@ -93,19 +94,23 @@ def parsed_pages(
             # RSS after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow.
             unload_language_model()
             return_freed_memory()
-            # The pass reads every record: when it would read what it read for the current version, its kinds stand.
-            kinds_input = kinds_key(draft, KIND_COLUMNS, inputs)
-            kinds = last_night.page_kinds(kinds_input, pl.read_parquet(draft, columns=["url"])["url"])
+            # Every record the current version's, with the in_sitemap and inlinks it was written with (parse_site wrote
+            # no draft): so are its page kinds, the pass's reading of those records; that version stands with its memo.
+            kept = current is not None and current_version is not None and night.holds_records_of(current_version.rows)
+            kinds: SitePageKinds | None
+            if kept:
+                assert current is not None
+                kept_kinds = pl.read_parquet(current, columns=list(SITE_PASS_COLUMNS))
+                kinds = SitePageKinds(**kept_kinds.to_dict(as_series=False))
+            else:
+                # The pass reads every record: when it would read what it read for the current version, its kinds stand.
+                kinds_input = kinds_key(draft, KIND_COLUMNS, inputs)
+                kinds = last_night.page_kinds(kinds_input, pl.read_parquet(draft, columns=["url"])["url"])
             kinds_reused = kinds is not None
             if kinds is None:
                 kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
             last_night.close()
             return_freed_memory()
-            # Every record and kind the current version's: that version stands, and so does its memo.
-            kept = (
-                current is not None and current_version is not None and kinds_reused
-                and night.holds_records_of(current_version.rows)
-            )
             if not kept:
                 with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
                     write_with_page_kinds(version, draft, kinds)

@@ -505,6 +505,7 @@ def parse_site(
     scratch: Path,
     *,
     pages_total: int,
+    current_rows: int | None = None,
     workers: int,
     sample_every: int,
     log: Callable[[str], None],
@@ -516,7 +517,9 @@ def parse_site(
 
     ``pages()`` yields the website's HTML pages without their bodies, each with a loader of its body, in order;
     ``parse(pages, model, workers)`` parses the pages whose inputs changed (parse_html_pages). Each body is read once
-    for its digest, again only to survey or parse its page. Progress goes to ``log``.
+    for its digest, again only to survey or parse its page. Progress goes to ``log``. A night that keeps every record
+    of the current version (``current_rows`` of them) with its links writes no records: the caller keeps that version
+    (:meth:`SiteParse.holds_records_of`).
     """
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.extract.site_survey import survey_site
@@ -578,7 +581,8 @@ def parse_site(
                 # The records' texts pass through this process: larger than pymalloc's 512 bytes, they leave
                 # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
-        draft.flush()
+        if not (same_links and records_tally.computed == 0 and records_tally.kept == current_rows):
+            draft.flush()
     return SiteParse(survey, facts_tally, records_tally, survey_s, time.monotonic() - started, listing is not None,
                      bool(same_links))
 
@@ -592,29 +596,35 @@ def _surveyed(page: HtmlPage, body: Callable[[], bytes], sample_every: int, code
 
 
 class _Draft:
-    """The night's records into ``writer`` in order, kept and parsed ones mixed: the parsed ones from their dicts,
-    each run of kept ones copied from the current version by Arrow (LastNight.kept_records)."""
+    """The night's records into ``writer`` in order, kept and parsed ones mixed: the parsed ones from their dicts, the
+    kept ones copied from the current version by Arrow (LastNight.kept_records), a row group at a time. Until a
+    record is parsed, the kept ones wait: a night that keeps every record of the current version needs no draft."""
 
     def __init__(self, writer: PartitionWriter, last_night: LastNight) -> None:
         self._writer, self._last_night = writer, last_night
         self._kept: list[KeptRecord] = []
         self._tonight: list[dict[str, Any]] = []
+        self._parsed = False
 
     def write(self, record: dict[str, Any]) -> None:
+        self._parsed = True
         self.flush()
         self._writer.write(record)
 
     def keep(self, record: KeptRecord, tonight: dict[str, Any]) -> None:
         self._kept.append(record)
         self._tonight.append(tonight)
-        if len(self._kept) >= self._writer.row_group_size:
+        if self._parsed and len(self._kept) >= self._writer.row_group_size:
             self.flush()
 
     def flush(self) -> None:
-        """Write the kept records waiting."""
-        if self._kept:
-            self._writer.write_table(self._last_night.kept_records(self._kept, self._tonight))
-            self._kept, self._tonight = [], []
+        """Write the kept records waiting, a row group at a time."""
+        size = self._writer.row_group_size
+        for start in range(0, len(self._kept), size):
+            self._writer.write_table(
+                self._last_night.kept_records(self._kept[start : start + size], self._tonight[start : start + size])
+            )
+        self._kept, self._tonight = [], []
 
 
 def _with_sitemap_lastmod(page: HtmlPage, listing: SitemapListing, key_of: Callable[[str], str | None]) -> HtmlPage:
