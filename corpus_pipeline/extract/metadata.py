@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from html import escape
 
 from lxml import etree, html
@@ -18,9 +18,7 @@ from corpus_pipeline.extract.structured_data import ld_json_objects
 
 # A page's own date is written next to its title ("January 31, 2024 · Written by ..."; a category and date line
 # above it): written dates are searched for from 200 characters of text before the page's first <h1> to 1,000 after
-# it. On wcxb-dev's tuning part, every date that only a text search found lay within 600 characters after the h1
-# but one (a "Last updated" at the foot of a short page); windows from 0/500 to 1,000/3,000 characters score within
-# 0.006 of this one on both parts.
+# it (on wcxb-dev, windows from 0/500 to 1,000/3,000 characters score within 0.006 of this one).
 TITLE_TEXT_BEFORE = 200
 TITLE_TEXT_AFTER = 1000
 # A numbered heading's text ("6.7.3.4. Files not owned by any Package"): htmldate sends it to dateparser, which
@@ -45,6 +43,7 @@ _PUBLISHED_META = (
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued",
     "publishDate", "pubdate", "sailthru.date", "parsely-pub-date",
 )
+_DESCRIPTIONS = ("og:description", "description", "twitter:description")  # the excerpt's, most telling first
 
 
 def clean_title(
@@ -74,97 +73,63 @@ def clean_title(
     return best if len(best.split()) >= settings.min_title_words else title
 
 
-class _DeclaredDates:
-    """What a page declares about its dates (ld+json, meta tags, ``<time>``), read once for both of its dates."""
-
-    def __init__(self, document: html.HtmlElement) -> None:
-        self._document = document
-
-    @cached_property
-    def _ld_dates(self) -> dict[str, datetime]:
-        return _ld_json_dates(self._document)
-
-    @cached_property
-    def _metas(self) -> dict[str, str]:
-        metas: dict[str, str] = {}
-        for meta in self._document.iter("meta"):
-            name = meta.get("property") or meta.get("name") or meta.get("itemprop")
-            if name and meta.get("content"):
-                metas.setdefault(name.strip().lower(), meta.get("content"))
-        return metas
-
-    @cached_property
-    def _first_time(self) -> datetime | None:
-        for node in self._document.iter("time"):
-            value = None if in_page_chrome(node) else parse_date(node.get("datetime") or "")
-            if value:
-                return value
-        return None
-
-    def pick(self, ld_keys: tuple[str, ...], meta_keys: tuple[str, ...]) -> datetime | None:
-        """The first date found under ``ld_keys`` in ld+json, then under ``meta_keys`` in meta tags, then in the first
-        dated ``<time>`` outside the page's chrome."""
-        for key in ld_keys:
-            if self._ld_dates.get(key):
-                return self._ld_dates[key]
-        for key in meta_keys:
-            value = parse_date(self._metas.get(key.lower(), ""))
-            if value:
-                return value
-        return self._first_time
+def _declared_dates(document: html.HtmlElement) -> list[datetime | None]:
+    """The last modification and the publication date the page declares: for each, the first found under its keys in
+    ld+json, then in meta tags, then in the first dated ``<time>`` outside the page's chrome."""
+    ld: dict[str, datetime] = {}
+    for item in ld_json_objects(document):
+        for key in _DATE_LD:
+            if isinstance(item.get(key), str) and key not in ld and (value := parse_date(item[key])):
+                ld[key] = value
+    metas: dict[str, str] = {}
+    for meta in document.iter("meta"):
+        name = meta.get("property") or meta.get("name") or meta.get("itemprop")
+        if name and meta.get("content"):
+            metas.setdefault(name.strip().lower(), meta.get("content"))
+    found = [
+        next((ld[key] for key in ld_keys if key in ld), None)
+        or next(filter(None, (parse_date(metas.get(key.lower(), "")) for key in meta_keys)), None)
+        for ld_keys, meta_keys in ((_DATE_LD, _DATE_META), (_PUBLISHED_LD, _PUBLISHED_META))
+    ]
+    if None in found:
+        times = (parse_date(node.get("datetime") or "") for node in document.iter("time") if not in_page_chrome(node))
+        first_time = next(filter(None, times), None)
+        found = [value or first_time for value in found]
+    return found
 
 
 def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, datetime | None]:
     """The page's last modification date and its publication date: what the page declares (ld+json, meta tags, the
-    first dated ``<time>`` outside its chrome), else htmldate's heuristics (:class:`HeuristicDates`).
+    first dated ``<time>`` outside its chrome), else htmldate's heuristics (:func:`heuristic_date`).
 
-    The heuristics read ``document`` itself with its chrome taken out for the while (:func:`chrome_detached`) instead of
-    a copy of it without its chrome; ``document`` is as it was on return.
+    The heuristics read ``document`` with its chrome taken out for the while (:func:`chrome_detached`); ``document``
+    is as it was on return.
     """
-    declared = _DeclaredDates(document)
-    modified, published = declared.pick(_DATE_LD, _DATE_META), declared.pick(_PUBLISHED_LD, _PUBLISHED_META)
+    modified, published = _declared_dates(document)
     if modified is not None and published is not None:
         return modified, published
     if (dated := url_date(url)) is not None:  # what both heuristic searches would answer, without reading the page
         return modified or dated, published or dated
     with chrome_detached(document) as without_chrome:
-        search = HeuristicDates(without_chrome, url)
-        return modified or search.find(), published or search.find(original=True)
+        return modified or heuristic_date(without_chrome, url), published or heuristic_date(without_chrome, url, True)
 
 
-class HeuristicDates:
-    """htmldate's heuristics for both dates of one page, when the page declares none itself, on the page without its
-    chrome (``document``, see :func:`page_dates`).
+def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
+    """htmldate's guess at the last modification date, or with ``original`` the publication date (None: none found),
+    of ``document``, a page without its chrome ("© 2024" dates the website), which is not changed.
 
-    The website's header, footer, navigation and sidebars date the website, not the page ("since 2019",
-    "© 2024"): they are left out (see :func:`chrome_detached`).
-
-    For the publication date (``original``) the search extends to dates written in the text next to the page's
-    title ("Posted on 3 May", see :func:`text_near_title`), where pages put them; for the last modification it
-    stays in the markup, because a date quoted in an article is a worse guess than the sitemap's lastmod that
-    comes next.
-
-    Nothing here changes the tree given (htmldate's ``find_date`` prunes a copy of it).
+    Both search the markup (``find_date`` without its extensive search); the publication date then the text next to
+    the title ("Posted on 3 May", :func:`text_near_title`), and only there: the whole page's text gives any paragraph's
+    bare year. The last modification stays in the markup: a date quoted in an article is a worse guess than the
+    sitemap's lastmod that comes next.
     """
-
-    def __init__(self, document: html.HtmlElement, url: str) -> None:
-        self._document, self._url = document, url
-
-    def find(self, original: bool = False) -> datetime | None:
-        """The last modification date, or with ``original`` the publication date; None when none is found.
-
-        Both search the markup (htmldate's ``find_date`` without its extensive search: meta tags, ld+json, elements
-        classed as dates, ``<time>``, ISO dates); the publication date then looks for a date written in the text next
-        to the title, and only there: htmldate's extensive search over the whole page took a bare year from any
-        paragraph (the Debian handbook's foreword's "1998", read as 1998-01-01).
-        """
-        found = _htmldate(self._document, self._url, original=original, extensive=False)
-        if found is not None or not original:
-            return found
-        near_title = text_near_title(self._document)
-        if not may_hold_written_date(near_title):
-            return None
-        return _htmldate(_text_page(near_title), None, original=True, extensive=True)
+    found = _htmldate(document, url, original=original, extensive=False)
+    if found is not None or not original:
+        return found
+    near_title = text_near_title(document)
+    if not may_hold_written_date(near_title):
+        return None
+    return _htmldate(_text_page(near_title), None, original=True, extensive=True)
 
 
 # A page without a word, for a search that reads only a URL.
@@ -175,8 +140,7 @@ def url_date(url: str) -> datetime | None:
     """The date written in ``url`` (``/2023/11/24/httpx-0-25-2/``) as htmldate's ``find_date`` reads it, or None.
 
     ``find_date`` returns the URL's date, when it finds one, before it reads the page, whichever date it is asked for:
-    a page whose URL is dated and that declares no date (a WordPress post) needs neither heuristic search (nor its
-    chrome detached for them: ~0.5 ms of a bench WordPress post), only this one on an empty page (~0.05 ms).
+    a page whose URL is dated (a WordPress post) needs no heuristic search, only this cheap one on an empty page.
     """
     return _htmldate(_EMPTY_PAGE, url, original=False, extensive=False)
 
@@ -194,9 +158,8 @@ _MIN_DATE_DIGITS = 4
 
 
 def may_hold_written_date(pieces: Iterable[str]) -> bool:
-    """False when htmldate's extensive search cannot find a date in ``pieces``: none of them holds 4 digits (the text
-    next to the title of ~70 % of Debian handbook pages: section numbers), counted in microseconds instead of its
-    ~1 ms."""
+    """False when htmldate's extensive search cannot find a date in ``pieces``: none of them holds 4 digits (most
+    often section numbers); far cheaper than the search."""
     return any(sum(map(str.isdigit, piece)) >= _MIN_DATE_DIGITS for piece in pieces)
 
 
@@ -224,8 +187,7 @@ def text_near_title(document: html.HtmlElement) -> list[str]:
     title: tuple[int, int] | None = None
     stack: list[tuple[etree._Element, int | None]] = [(root, None)]
     length = 0
-    # Without any <h1>, the window is the page's start, and the walk ends with it (most Debian handbook pages: their
-    # titles are h2 and below).
+    # Without any <h1> (titles in h2 and below), the window is the page's start, and the walk ends with it.
     untitled_end = TITLE_TEXT_AFTER if next(root.iter("h1"), None) is None else None
     while stack:
         node, opened_at = stack.pop()
@@ -253,17 +215,6 @@ def text_near_title(document: html.HtmlElement) -> list[str]:
     ]
 
 
-def _ld_json_dates(document: html.HtmlElement) -> dict[str, datetime]:
-    found: dict[str, datetime] = {}
-    for item in ld_json_objects(document):
-        for key in ("dateModified", "datePublished", "dateCreated"):
-            if isinstance(item.get(key), str) and key not in found:
-                value = parse_date(item[key])
-                if value:
-                    found[key] = value
-    return found
-
-
 def fallback_date(text_date: datetime | None, *candidates: datetime | None) -> datetime | None:
     """The first known date that can date a web document (an HTTP ``Last-Modified`` of 1970-01-01, a server's
     clock at zero, cannot), converted to UTC."""
@@ -278,21 +229,16 @@ def excerpt_of(document: html.HtmlElement) -> str | None:
     found: dict[str, str] = {}
     for meta in document.iter("meta"):
         name = (meta.get("property") or meta.get("name") or "").strip().lower()
-        content = (meta.get("content") or "").strip()
-        if name in ("og:description", "description", "twitter:description") and content:
+        if name in _DESCRIPTIONS and (content := (meta.get("content") or "").strip()):
             found.setdefault(name, content)
-    for key in ("og:description", "description", "twitter:description"):
-        if key in found:
-            return re.sub(r"\s+", " ", found[key])
-    return None
+    return next((re.sub(r"\s+", " ", found[key]) for key in _DESCRIPTIONS if key in found), None)
 
 
 _LANG_SEPARATOR = re.compile(r"[-_]")
 _TWO_LETTERS = re.compile(r"[a-z]{2}")
 
 
-# Remembered: a page's alternates repeat the site's few codes on every page (~23 a Debian handbook page, whose
-# parsing and matching again were ~0.05 ms of it).
+# Remembered: a page's alternates repeat the site's few codes on every page.
 @lru_cache(maxsize=1024)
 def normalize_lang(code: str | None) -> str | None:
     """``en-US``, ``pt_br``, ``FR`` → two-letter lower-case codes; None when unusable."""

@@ -24,7 +24,6 @@ from corpus_pipeline.extract.headings import page_titles, without_headline
 from corpus_pipeline.extract.html_tree import parse_html, text_content
 from corpus_pipeline.extract.main_content import Extraction, NotADocument, extract_main_content
 from corpus_pipeline.extract.markdown import (
-    DEFAULT_MARKDOWN_OPTIONS,
     Line,
     MarkdownOptions,
     cells_as_lines,
@@ -132,7 +131,7 @@ def parse_html_pages(
         yield from map(parse, pages)
         return
     # The workers leave the language to this process: py3langid's model (~100 MiB of arrays) is held here once
-    # rather than by every worker. Detection reads at most ``detection_sample_chars``, ~0.5 ms a page.
+    # rather than by every worker.
     records = map_within_budget(
         partial(parse, detect_language=False),
         pages,
@@ -202,7 +201,7 @@ def _fill(
     boilerplate: BoilerplateModel | None,
     max_markup_depth: int,
     settings: ExtractionSettings,
-    detect_language: bool = True,
+    detect_language: bool,
 ) -> None:
     if not page.body or not page.body.strip():
         record["error"] = "empty body"
@@ -224,11 +223,9 @@ def _fill(
     # Metadata and headings are read before anything is removed (nav titles, header dates).
     record["h1"] = _headings(document, "h1")
     record["h2"] = _headings(document, "h2")
-    site_name = _meta(document, "og:site_name")
-    raw_title = (
-        document.findtext(".//title") or _meta(document, "og:title") or (record["h1"][0] if record["h1"] else "")
-    )
-    record["title"] = clean_title(raw_title, site_name, record["h1"][0] if record["h1"] else None, settings) or None
+    heading = record["h1"][0] if record["h1"] else None
+    raw_title = document.findtext(".//title") or _meta(document, "og:title") or heading
+    record["title"] = clean_title(raw_title, _meta(document, "og:site_name"), heading, settings) or None
     record["excerpt"] = excerpt_of(document)
     declared, record["published"] = page_dates(document, page.url)
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
@@ -252,10 +249,9 @@ def _fill(
         content, extraction, rendering = "", Extraction.NO_DOCUMENT, []
     words = _words_up_to(content, website.min_content_words)
     if not website.markup and extraction is not Extraction.SITE_CONTAINER and 0 < words < website.min_content_words:
-        # Found automatically, a logo and a search prompt are what a script-rendered shell or an error page
-        # leaves: no document. (Text the website's markup points at is kept, however short.) The words go into
-        # the error, so nothing is dropped silently. (Text in the element the website's pages agree holds their
-        # documents is kept however short, as the markup's is: a two-line post is a post.)
+        # Found automatically, a few words are what a script-rendered shell or an error page leaves; the markup's
+        # and the website's container's text is kept however short (a two-line post is a post). The error keeps
+        # the words: nothing is dropped silently.
         reason = f"too little text for a document: {words} words (min_content_words {website.min_content_words})"
         record["error"] = f"{reason}: {content!r}"[:500]
         content = ""
@@ -267,14 +263,11 @@ def _fill(
     if linked := link_list(content, site_link_names):
         record["page_kind_evidence"] += f" link-list:{linked}"
     record["extraction"] = extraction.value
-    root = document.find(".")
-    declared = root.get("lang") if root is not None else None
-    if not detect_language:
-        record[_LANGUAGE_INPUTS] = (declared or _meta(document, "og:locale"), page.hreflang)
-        return
-    record["lang"] = choose_lang(
-        declared or _meta(document, "og:locale"), page.hreflang, content, website.default_lang, settings
-    )
+    declared_lang = (document.get("lang") or _meta(document, "og:locale"), page.hreflang)
+    if detect_language:
+        record["lang"] = choose_lang(*declared_lang, content, website.default_lang, settings)
+    else:
+        record[_LANGUAGE_INPUTS] = declared_lang
 
 
 def _flattened(text: str, max_markup_depth: int) -> tuple[str, str | None]:
@@ -288,8 +281,8 @@ def _flattened(text: str, max_markup_depth: int) -> tuple[str, str | None]:
 
 def _main_text(
     document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None,
-    settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (), containers: tuple[str, ...] = (),
-    options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS,
+    settings: ExtractionSettings, dates: tuple[datetime | None, ...], containers: tuple[str, ...],
+    options: MarkdownOptions,
 ) -> tuple[str, Extraction, list[Line]]:
     """The page's main text, the path that produced it, and the rendered lines of the elements it was read from
     (``dates``: the page's, for its byline lines; ``containers``: the names of the elements that hold the website's
@@ -307,24 +300,20 @@ def _main_text(
         if held is not None:
             return held[0], Extraction.SITE_CONTAINER, held[1]
         document = parse_html(text)  # the container's reading cleared the tree: the page's own readers start afresh
-    # The extractors read the whole page, template included, and the template's lines leave their text afterwards.
-    # A tree stripped of its template is read differently (the Debian handbook's German index, stripped of only
-    # "Download the ebook" and "Weiter", lost its three copyright lines to trafilatura and the merge): this way the
-    # website's template removes its own lines and nothing else, whatever the extractors make of the page.
-    consent_banners, _ = _clear(document, removable, None, settings)
+    # The extractors read the whole page, template included, and the template's lines leave their text afterwards:
+    # a tree stripped of its template is read differently (lines next to the template's are lost).
+    consent_banners = _clear(document, removable, None, settings)
     template = boilerplate.lines(document) if boilerplate is not None else []
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
     main = extract_main_content(document, fresh_document, text, url, skipped, settings, dates, parsed_from_text=True)
-    # The line filters share the lines' keys (``KeyedLines``).
     # A table row the reader wrote out ("| a | b |") is its cells, one a line, before the template's lines go: the
     # template's cells go as its other lines do, and the Markdown finds each cell's place.
     extracted = KeyedLines.of(cells_as_lines(main.text)).without_lines_in(template)
     if extracted.text.strip():
         cleaned = extracted.without_degenerate_lines(settings).text
         # The readers' lines are mapped back onto the page as the extractors read it (comment sections removed), less
-        # its navigation and footers: a line of theirs that a reader kept stays an escaped paragraph (rendering a
-        # news page's menus was a third of the Markdown's cost on the article benchmark).
+        # its navigation and footers (rendering those is costly): a line of theirs a reader kept stays a paragraph.
         page = document.find("body")
         rendering = render_elements([page if page is not None else document], options, READERS_CHROME)
         return normalize_whitespace(cleaned.replace("\n", "\n\n")), main.extraction, rendering
@@ -339,16 +328,13 @@ def _main_text(
 
 def _container_text(
     document: html.HtmlElement, text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None,
-    containers: tuple[str, ...], settings: ExtractionSettings, dates: tuple[datetime | None, ...] = (),
-    options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS,
+    containers: tuple[str, ...], settings: ExtractionSettings, dates: tuple[datetime | None, ...],
+    options: MarkdownOptions,
 ) -> tuple[str, list[Line]] | None:
     """The text of the page's element that holds the website's documents, less the template's lines around it, and
-    the element's rendered lines; None when the page holds no such element or when its own reader finds a document
-    elsewhere (another template).
-
-    Only the edges are trimmed (the headline and what stands above it, then template, byline, date and tag lines
-    before the first and after the last line of the document's own): a line the author repeats on many pages (a
-    "Fixed" heading, a standing note) sits between the document's own lines, and stays.
+    the element's rendered lines; None when the page holds no such element or its own reader finds a document
+    elsewhere. Only the edges are trimmed (headline, template, byline, date and tag lines): a line the author repeats
+    on many pages (a "Fixed" heading) sits between the document's own lines, and stays.
     """
     comments = remove_comment_sections(document, text) if settings.comments_removed else []
     elements = container_elements(document, containers)
@@ -377,10 +363,9 @@ def _container_text(
 def _without_edge_lines(text: str, template: set[str], headings: set[str]) -> str:
     """``text`` without the template's lines before its first and after its last line that is not the template's.
 
-    The headings (``headings``: their keys) right above the first line of its own stay: they head the document's
-    own text (a release's "Added", repeated on every release, is no template there).
-    When those lines would take most of its words, the "template" is the document itself, shown whole on a
-    neighbouring page (a month's archive of one post): the text stays as it is.
+    The headings (``headings``: their keys) right above its first own line stay (a release's "Added", repeated on
+    every release). When those lines would take most of its words, the "template" is the document itself, shown
+    whole on a neighbouring page (a month's archive of one post): the text stays as it is.
     """
     lines = [line for line in text.split("\n") if line.strip()]
     own = [index for index, line in enumerate(lines) if line_key(line) not in template]
@@ -394,16 +379,17 @@ def _without_edge_lines(text: str, template: set[str], headings: set[str]) -> st
 def _clear(
     document: html.HtmlElement, removable: tuple[str, ...], boilerplate: PageTemplate | None,
     settings: ExtractionSettings,
-) -> tuple[list[str], list[str]]:
+) -> list[str]:
     """Remove what no reader should see, in place: ``removable`` tags, consent banners, the website's template
     (when given: the visible-text and ``markup`` readings, which keep every line of what they are given).
 
-    Returns the consent banners' CSS selectors and the template's lines.
+    Returns the consent banners' CSS selectors.
     """
     etree.strip_elements(document, *removable, with_tail=False)
     consent_banners = remove_consent_banners(document) if settings.consent_banners_removed else []
-    template = boilerplate.strip(document) if boilerplate is not None else []
-    return consent_banners, template
+    if boilerplate is not None:
+        boilerplate.strip(document)
+    return consent_banners
 
 
 def _cleaned(
@@ -416,17 +402,13 @@ def _cleaned(
 
 def _words_up_to(text: str, most: int) -> int:
     """The number of words (``\\w+``) in ``text``, or ``most`` when it holds as many or more: the check needs no
-    more, and counting a whole text's words was ~1 % of a Debian handbook page's parse."""
+    more."""
     return sum(1 for _ in islice(WORD.finditer(text), max(most, 0)))
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:
-    headings = []
-    for node in document.iter(tag):
-        text = " ".join(text_content(node).split()).strip(" #↑🔗¶")
-        if text:
-            headings.append(text)
-    return headings
+    texts = (" ".join(text_content(node).split()).strip(" #↑🔗¶") for node in document.iter(tag))
+    return [text for text in texts if text]
 
 
 def _meta(document: html.HtmlElement, name: str) -> str | None:
@@ -437,31 +419,22 @@ def _meta(document: html.HtmlElement, name: str) -> str | None:
 
 
 def _alternates(document: html.HtmlElement, url: str) -> list[dict[str, str]]:
-    alternates: list[dict[str, str]] = []
-    seen: set[tuple[str, str]] = set()
+    found: dict[tuple[str, str], None] = {}  # ordered, each once
     for link in document.iter("link"):
-        if "alternate" not in (link.get("rel") or "").lower().split():
-            continue
-        lang = normalize_lang(link.get("hreflang"))
-        target = absolutize(link.get("href") or "", url) if lang else None
-        if lang and target and (lang, target) not in seen:
-            seen.add((lang, target))
-            alternates.append({"lang": lang, "url": target})
-    return alternates
+        if "alternate" in (link.get("rel") or "").lower().split() and (lang := normalize_lang(link.get("hreflang"))):
+            if target := absolutize(link.get("href") or "", url):
+                found[lang, target] = None
+    return [{"lang": lang, "url": target} for lang, target in found]
 
 
 def _same_host_canonical(document: html.HtmlElement, url: str) -> str | None:
     for link in document.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split():
             target = absolutize(link.get("href") or "", url)
-            if target and urlsplit(target).netloc.lower() == urlsplit(url).netloc.lower():
-                return target
-            return None
+            return target if target and urlsplit(target).netloc.lower() == urlsplit(url).netloc.lower() else None
     return None
 
 
 def _looks_binary(text: str) -> bool:
     sample = text[:4000]
-    if not sample:
-        return False
-    return len(_CONTROL_CHARS.findall(sample)) / len(sample) > 0.1
+    return bool(sample) and len(_CONTROL_CHARS.findall(sample)) / len(sample) > 0.1

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.core.registry import parse_registry
-from corpus_pipeline.extract.metadata import HeuristicDates, page_dates
+from corpus_pipeline.extract.metadata import heuristic_date, page_dates
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline_demo.site import build_demo_site
 from corpus_pipeline_tests.support.page_chrome import without_page_chrome
@@ -136,8 +136,7 @@ def test_the_markup_search_is_find_date_s_and_leaves_the_tree_as_it_was(page, or
     tree = html.document_fromstring(page)
     source = html.tostring(tree)
     if found or not original:  # else the publication date goes on to the text next to the title
-        search = HeuristicDates(tree, "https://example.org/post")
-        assert search.find(original) == (parse_date(found) if found else None)
+        assert heuristic_date(tree, "https://example.org/post", original) == (parse_date(found) if found else None)
     assert html.tostring(tree) == source, "the tree given is left as it was"
 
 
@@ -155,8 +154,8 @@ def test_page_dates_reads_the_page_without_its_chrome_and_leaves_it_as_it_was(bo
     document = html.document_fromstring(body)
     source = html.tostring(document)
     # The same searches on a copy of the page without its chrome.
-    search = HeuristicDates(without_page_chrome(document), "https://example.org/p")
-    expected = (search.find(), search.find(original=True))
+    without_chrome = without_page_chrome(document)
+    expected = tuple(heuristic_date(without_chrome, "https://example.org/p", original) for original in (False, True))
     assert page_dates(document, "https://example.org/p") == expected
     assert html.tostring(document) == source, "the page is put back as it was"
 
@@ -174,9 +173,9 @@ def test_the_text_near_the_title_of_a_page_without_h1_is_its_start():
 def test_iso_dates_in_the_markup_are_found():
     page = '<html><body><div class="para">Released 2021-04-29 14:41:00 to mirrors</div></body></html>'
     document = html.document_fromstring(page)
-    assert HeuristicDates(document, "http://127.0.0.1:8000/a.html").find() == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
+    assert heuristic_date(document, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, 14, 41, tzinfo=UTC)
     loose = html.document_fromstring('<html><body><div class="para">Released 2021-04-29 to mirrors</div></body></html>')
-    assert HeuristicDates(loose, "http://127.0.0.1:8000/a.html").find() == datetime(2021, 4, 29, tzinfo=UTC)
+    assert heuristic_date(loose, "http://127.0.0.1:8000/a.html") == datetime(2021, 4, 29, tzinfo=UTC)
 
 
 def _day(year: int, month: int, day: int) -> datetime:

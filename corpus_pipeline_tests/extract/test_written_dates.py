@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lxml import html
 
-from corpus_pipeline.extract.metadata import HeuristicDates, may_hold_written_date, text_near_title
+from corpus_pipeline.extract.metadata import heuristic_date, may_hold_written_date, text_near_title
 
 FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 URL = "http://127.0.0.1:8000/a.html"
@@ -33,19 +33,19 @@ WRITTEN = [
 @pytest.mark.parametrize(("pieces", "expected"), WRITTEN)
 def test_the_publication_date_is_read_in_the_text_next_to_the_title(pieces, expected):
     document = html.document_fromstring("<html><body><h1>Rainwater tanks</h1>" + _text_page(pieces)[12:])
-    assert HeuristicDates(document, URL).find(original=True) == expected
+    assert heuristic_date(document, URL, original=True) == expected
 
 
 def test_the_last_modification_is_not_read_in_the_text():
     document = html.document_fromstring("<html><body><h1>Tanks</h1><p>Posted on 3 March 2021</p></body></html>")
-    assert HeuristicDates(document, URL).find() is None
+    assert heuristic_date(document, URL) is None
 
 
 def test_text_far_below_the_title_is_not_read():
     filler = "".join(f"<p>{'word ' * 40}</p>" for _ in range(10))
     document = html.document_fromstring(f"<html><body><h1>Tanks</h1>{filler}<p>Posted on 3 March 2021</p></body></html>")
     assert "Posted on 3 March 2021" not in text_near_title(document)
-    assert HeuristicDates(document, URL).find(original=True) is None
+    assert heuristic_date(document, URL, original=True) is None
 
 
 # Date material (month names, separators, cues, a copyright sign, digits of several scripts, entities' characters),
