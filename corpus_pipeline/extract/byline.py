@@ -1,13 +1,12 @@
 """A reading's byline, dateline and reading-time lines: the page's metadata written out, not its text.
 
 A story's reading often opens with "By Jane Doe", "Published March 3, 2024" or "5 min read", and closes with its
-author's name. The record has the date in its columns and the title in its own; such a line is a second copy of
-the page's metadata, and the article truth of both benchmarks leaves it out. A line is taken for one only when
-every word of it is the page's metadata: a word of an author the page names in its markup (ld+json, ``<meta>``),
-a word of one of the page's dates written out, or a byline's own words ("by",
-"posted", "min read"); and only among the reading's first and last few lines, where bylines stand. A closing line
-that opens with an author's full name ("Jane Doe is a staff writer ...") is the author's note, not the story.
-A share bar's words ("Share this article") and the page's tags ("Tags: Health, Fitness") at those edges go too.
+author's name: a second copy of the record's metadata columns, which the article truth of both benchmarks leaves out.
+A line is taken for one only when every word of it is the page's metadata (a word of an author the page names in its
+markup, of one of its dates written out, or a byline's own: "by", "posted", "min read"), and only among the reading's
+first and last few lines, where bylines stand. A closing line that opens with an author's full name ("Jane Doe is a
+staff writer ...") is the author's note. A share bar's words ("Share this article") and the page's tags ("Tags:
+Health, Fitness") at those edges go too.
 """
 
 from __future__ import annotations
@@ -108,7 +107,8 @@ def is_metadata_line(line: str, allowed: frozenset[str], own: frozenset[str], se
     words = WORD.findall(line.lower())
     if not words or len(words) > settings.max_metadata_line_words:
         return False
-    if any(not (word in allowed or _is_clock(word) or _is_reading_time(word, words)) for word in words):
+    # A number not among the dates' words: hours or minutes ("09:27" reads as two words), or a reading time's.
+    if any(not (word in allowed or (word.isdigit() and (len(word) <= 2 or "read" in words))) for word in words):
         return False
     return any(word in own or word in _LABEL_WORDS for word in words) or "read" in words
 
@@ -122,16 +122,6 @@ def is_share_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) ->
 def is_taxonomy_line(line: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> bool:
     """Whether ``line`` lists the page's categories or tags under their label."""
     return _TAXONOMY.match(line) is not None and len(WORD.findall(line)) <= settings.max_metadata_line_words
-
-
-def _is_clock(word: str) -> bool:
-    """Hours and minutes of a time of day ("09:27" reads as two words)."""
-    return word.isdigit() and len(word) <= 2
-
-
-def _is_reading_time(word: str, words: list[str]) -> bool:
-    """The number of a reading time ("11 min read")."""
-    return word.isdigit() and "read" in words
 
 
 def full_names(authors: Iterable[str], settings: ExtractionSettings = DEFAULT_SETTINGS) -> list[list[str]]:

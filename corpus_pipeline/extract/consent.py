@@ -23,18 +23,13 @@ _CONSENT_NAME = re.compile(
     r"alert|notification|settings|box|container|wrapper|consent|control|layer)"
 )
 # Every name above contains one of these words. Plain substring tests are far cheaper than the pattern, and
-# most pages contain none of them in any id or class. (Not "cky" nor "truste": their names say "consent" too, and
-# "cky" of "sticky" sent 15 of the article benchmark's first 50 pages through the pattern for nothing.)
+# most pages contain none of them in any id or class (not "cky" nor "truste": their names say "consent" too).
 _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentrics", "sp_message", "borlabs", "klaro",
           "osano", "iubenda", "termly")
 _HINT = re.compile("|".join(_HINTS))
 # Attribute values, not elements: libxml2 hands back strings without building a Python object per element. The
-# first two searches return plain strings (half the cost of strings that know their element: 0.13 against 0.25 ms on
-# a Debian handbook page), ids then classes: they are searched joined, where no name spans two, so their order does
-# not matter, and one search per attribute name skips testing each attribute's name (0.33 against 0.53 ms a page of
-# the article benchmark). The third, for the rare page that names a hint, strings that know their element, in one
-# walk, in document order (a union, "//@id | //@class", walks twice and sorts: 0.8 against 0.34 ms of a real
-# documentation page).
+# first two return plain strings (ids, then classes: searched joined, their order does not matter); the third, for
+# the rare page that names a hint, strings that know their element, in document order, in one walk.
 _IDS = etree.XPath("//@id", smart_strings=False)
 _CLASSES = etree.XPath("//@class", smart_strings=False)
 _IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'class']")
@@ -64,11 +59,9 @@ def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
     names = "\n".join(_IDS(document) + _CLASSES(document)).lower()
     # The names' own search, once over all of them, before any element's: a hint alone (a recipe card's "cookie")
-    # names no banner, and sending every id and class of such a page through the search one by one was ~3 % of a
-    # real website's parse. No name spans a line, so a page whose joined names hold none has no element that names one.
+    # names no banner. No name spans a line, so a page whose joined names hold none has no element that names one;
+    # the pattern searches only the names (lines) holding a hint.
     if not _has_hint(names) or not any(
-        # The pattern only on the names (lines) holding a hint: most of a page's names hold none (0.07 against 0.19 ms
-        # over all of them, on the article benchmark's 49 pages naming a hint).
         _CONSENT_NAME.search(names, names.rfind("\n", 0, hint.start()) + 1, _line_end(names, hint.end()))
         for hint in _HINT.finditer(names)
     ):

@@ -1,10 +1,9 @@
 """The element of a website's template that holds its documents, learned from the whole website.
 
 A generated website puts every document's text in the same element of its template: Sphinx's ``div.body``, a
-WordPress theme's ``.entry-content``, MkDocs Material's ``article``. An extractor that sees one page at a time guesses
-where the text is from that page alone, and leaves out what does not look like prose to it: a long table, a
-gallery's captions, a thread's replies, a changelog's lists. The website answers that question with evidence from
-all of its pages:
+WordPress theme's ``.entry-content``, MkDocs Material's ``article``. An extractor that sees one page at a time leaves
+out what does not look like prose to it (a long table, a gallery's captions, a changelog's lists); the website answers
+where the text is with evidence from all of its pages:
 
 - on a page, every leaf block (a block element holding no other block) counts its words for the elements around it
   as far as one of two independent readers (Resiliparse's and trafilatura's main-content readings) keeps them, and
@@ -16,17 +15,17 @@ all of its pages:
   of them is read as that element's text (the innermost, when one holds another), unless its own reader finds a
   document elsewhere.
 
-One page cannot outvote the website, so a page whose readers miss its table still gets it from the container the
-other pages agree on; and a website with no shared container (one-off pages, a page of a benchmark) learns none and
-is read as before.
+A page whose readers miss its table still gets it from the container the other pages agree on; a website with no
+shared container (one-off pages) learns none.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain, islice
 
 from lxml import etree, html
 
@@ -67,11 +66,7 @@ class ContainerVote:
 def element_name(element: etree._Element, levels: int = 0) -> str:
     """An element's name as the template writes it: tag, id and classes, less those that number a post or page,
     after the names of its ``levels`` nearest ancestors (``main.site>div.group``)."""
-    names = [_own_name(element)]
-    for ancestor in element.iterancestors():
-        if len(names) > levels:
-            break
-        names.append(_own_name(ancestor))
+    names = [_own_name(e) for e in islice(chain((element,), element.iterancestors()), levels + 1)]
     return ">".join(reversed(names))
 
 
@@ -102,15 +97,12 @@ def _named_elsewhere(element: etree._Element, body: etree._Element, levels: int)
 
 
 def _own_name(element: etree._Element) -> str:
-    tag = element.tag if isinstance(element.tag, str) else ""
+    name = element.tag if isinstance(element.tag, str) else ""
     ident = (element.get("id") or "").strip()
-    classes = sorted({c for c in (element.get("class") or "").split() if not _NUMBERED.search(c)})
-    name = tag
     if ident and not _NUMBERED.search(ident) and len(ident) <= 40:
         name += f"#{ident}"
-    if classes:
-        name += "." + ".".join(classes)
-    return name
+    classes = sorted({c for c in (element.get("class") or "").split() if not _NUMBERED.search(c)})
+    return name + "".join(f".{c}" for c in classes)
 
 
 def page_container(document: html.HtmlElement, text: str) -> ContainerVote | None:
@@ -141,7 +133,7 @@ def page_container(document: html.HtmlElement, text: str) -> ContainerVote | Non
                 break
     leaf_set = set(leaves)
     candidates = (e for e in balance if e is not body and e.tag in CONTAINER_TAGS and e not in leaf_set)
-    best = max(candidates, key=lambda e: (balance[e], -_depth(e)), default=None)
+    best = max(candidates, key=lambda e: (balance[e], -sum(1 for _ in e.iterancestors())), default=None)
     if best is None or balance[best] <= 0:
         return None
     # Widen while nothing is lost: an ancestor holding the same balance is the same container with wrapping, and
@@ -184,22 +176,19 @@ def container_elements(document: html.HtmlElement, containers: tuple[str, ...]) 
     Where the page holds two of them one inside the other (a docs page's ``div.markdown`` in the ``article`` a blog
     post is voted for), the inner one is the document's: the outer one adds its template's header and footer.
     """
-    if not containers:
-        return []
     body = document.find("body")
-    if body is None:
+    if not containers or body is None:  # (no containers: no tags, and iter() would walk every element)
         return []
-    by_name: dict[str, list[etree._Element]] = {}
-    levels_of = {name: name.count(">") for name in containers}
-    by_own: dict[str, list[str]] = {}
+    by_own: defaultdict[str, list[str]] = defaultdict(list)  # an element's own name -> the containers it may be
     for name in containers:
-        by_own.setdefault(name.rsplit(">", 1)[-1], []).append(name)
-    # Only the elements of the containers' tags are named (a Docsy page's ~700 divs of its ~4,100 elements).
+        by_own[name.rsplit(">", 1)[-1]].append(name)
+    by_name: defaultdict[str, list[etree._Element]] = defaultdict(list)
+    # Only the elements of the containers' tags are named (a fraction of the page's elements).
     tags = {re.split(r"[#.]", own, maxsplit=1)[0] for own in by_own}
     for element in body.iter(*tags):
         for name in by_own.get(_own_name(element), ()):
-            if element_name(element, levels_of[name]) == name:
-                by_name.setdefault(name, []).append(element)
+            if element_name(element, name.count(">")) == name:
+                by_name[name].append(element)
     present = {name: _outermost(elements) for name, elements in by_name.items()}
     holders = {
         name for name, elements in present.items()
@@ -248,11 +237,6 @@ def _leaf_blocks(body: etree._Element) -> list[etree._Element]:
 def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
     chosen: list[etree._Element] = []
     for element in elements:
-        if chosen and any(ancestor is chosen[-1] for ancestor in element.iterancestors()):
-            continue
-        chosen.append(element)
+        if not (chosen and _contains(chosen[-1], element)):
+            chosen.append(element)
     return chosen
-
-
-def _depth(element: etree._Element) -> int:
-    return sum(1 for _ in element.iterancestors())

@@ -30,7 +30,8 @@ def decode_html(
 def _decode(body: bytes, content_type: str | None, settings: ExtractionSettings) -> str:
     if body.startswith(codecs.BOM_UTF8):
         return body[len(codecs.BOM_UTF8):].decode("utf-8", "replace")
-    for candidate in (_charset_from_header(content_type), _charset_from_xml(body), _charset_from_meta(body)):
+    header = _HEADER_CHARSET.search(content_type or "")
+    for candidate in map(_known, (header, _XML_DECLARATION.match(body[:512]), _META_CHARSET.search(body[:4096]))):
         if candidate:
             try:
                 return body.decode(candidate)
@@ -55,23 +56,12 @@ def _guess_encoding(body: bytes, settings: ExtractionSettings) -> str:
     return matches[0].encoding
 
 
-def _charset_from_header(content_type: str | None) -> str | None:
-    match = _HEADER_CHARSET.search(content_type or "")
-    return _known(match.group(1)) if match else None
-
-
-def _charset_from_xml(body: bytes) -> str | None:
-    match = _XML_DECLARATION.match(body[:512])
-    return _known(match.group(1).decode("ascii", "ignore")) if match else None
-
-
-def _charset_from_meta(body: bytes) -> str | None:
-    match = _META_CHARSET.search(body[:4096])
-    return _known(match.group(1).decode("ascii", "ignore")) if match else None
-
-
-def _known(name: str) -> str | None:
+def _known(declaration: re.Match[str] | re.Match[bytes] | None) -> str | None:
+    """The codec a charset declaration names; None without a declaration, or for a name no codec has."""
+    if declaration is None:
+        return None
+    name = declaration.group(1)
     try:
-        return codecs.lookup(name).name
+        return codecs.lookup(name if isinstance(name, str) else name.decode("ascii", "ignore")).name
     except LookupError:
         return None

@@ -40,5 +40,5 @@ def parse_html(source: str | bytes) -> html.HtmlElement:
 
 def text_content(node: etree._Element) -> str:
     """``node.text_content()``: its text and its descendants', serialized by lxml rather than read by an XPath
-    evaluation (a third of the time: ~95,000 link texts of 246 Docsy pages in 0.27 against 0.89 ms a page)."""
+    evaluation (a third of the time)."""
     return etree.tostring(node, method="text", encoding=str, with_tail=False)

@@ -1,19 +1,18 @@
 """Automatic main content: trafilatura steered by what the page declares itself to be, checked by Resiliparse.
 
-- Articles: trafilatura in precision mode, which leaves out the teasers, newsletter boxes and "read more"
-  lines inside article bodies. When it keeps less than ``min_precise_share`` of the words Resiliparse
-  sees as main content, precision cut real text, and the default mode is used instead. When the article's own
-  sections are a card grid (a ranking whose entries are cards) of which the reading kept a few, the grid joins in.
-- Products: trafilatura; the second opinion may only restore prose (a long description), never spec
-  grids or related products.
-- Forum threads: trafilatura with comments (the posts are the content), then the second opinion.
-  On any other page, reader comments are left out of every reading (``comments.py``).
-- Any other page (one that declares none of these types): trafilatura, then the second opinion. When the
-  page's card grid (``card_grid.py``: a listing's repeated records) holds far more text than they found,
-  the grid joins in.
+- Articles: trafilatura in precision mode, which leaves out the teasers, newsletter boxes and "read more" lines
+  inside article bodies. When it keeps less than ``min_precise_share`` of the words Resiliparse sees as main content,
+  precision cut real text, and the default mode is used instead. When the article's own sections are a card grid (a
+  ranking whose entries are cards) of which the reading kept a few, the grid joins in.
+- Products: trafilatura; the second opinion may only restore prose (a long description), never spec grids or related
+  products.
+- Forum threads: trafilatura with comments (the posts are the content), then the second opinion. On any other page,
+  reader comments are left out of every reading (``comments.py``).
+- Any other page: trafilatura, then the second opinion. When the page's card grid (``card_grid.py``: a listing's
+  repeated records) holds far more text than they found, the grid joins in.
 
-trafilatura runs in its fast mode first, and again in full only when the length of its fast reading
-disagrees with Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
+trafilatura runs in its fast mode first, and again in full only when the length of its fast reading disagrees with
+Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
 
 The line arbiter (``line_arbiter.py``, a small model trained on wcxb-dev's tuning part) then judges each line of
 Resiliparse's reading that the reading still lacks, and those it is sure are main content go back
@@ -22,9 +21,8 @@ Resiliparse's reading that the reading still lacks, and those it is sure are mai
 On every page, headings trafilatura dropped are put back over the text they introduce (card titles), and a reading
 that opens with the page's headline (its title's words) loses that line: the title has its own column.
 
-Every reading says which path produced it (``Extraction``: the ``extraction`` column of parsed_pages).
-Measured with ``benchmarks/extraction_bench.py`` (article-extraction-benchmark and wcxb-dev), where the
-thresholds of ``settings.py`` were chosen.
+Every reading says which path produced it (``Extraction``: the ``extraction`` column of parsed_pages). The
+thresholds of ``settings.py`` were chosen with ``benchmarks/extraction_bench.py``.
 """
 
 from __future__ import annotations
@@ -98,36 +96,31 @@ def extract_main_content(
     """Main text of a page, one block per line ('' when nothing reads as content), and its path.
 
     ``document`` loses its comment sections; ``fresh_document`` gives another copy of it as it was given, for a
-    second reading after a first one is thrown away. ``text`` is the page's HTML source, for
-    the second opinion, which leaves out the elements the CSS selectors ``skipped`` match.
-    Raises :class:`NotADocument` when the second opinion finds no main content at all and trafilatura only a few
-    lines, which on such a page are its menus and banners. ``dates``: the page's dates, which an article's byline
-    lines write out (``byline.py``). ``parsed_from_text``: ``document`` is ``text`` parsed (elements removed at
-    most), so that ``text`` says where its comment sections cannot be.
+    second reading. ``text`` is the page's HTML source, for the second opinion, which leaves out the elements the CSS
+    selectors ``skipped`` match. ``dates``: the page's, which an article's byline lines write out. ``parsed_from_text``:
+    ``document`` is ``text`` parsed (elements removed at most), so ``text`` says where comment sections cannot be.
+    Raises :class:`NotADocument` when the second opinion finds no main content and trafilatura only a few lines (menus
+    and banners).
     """
     page_type = declared_page_type(document, settings)
-    if page_type != "forum" and settings.comments_removed:  # a thread's replies are its content; elsewhere not
-        comment_sections = remove_comment_sections(document, text if parsed_from_text else None)
-        skipped = skipped + comment_sections
-    else:
-        comment_sections = []
+    removed = page_type != "forum" and settings.comments_removed  # a thread's replies are its content; elsewhere not
+    comment_sections = remove_comment_sections(document, text if parsed_from_text else None) if removed else []
+    skipped = skipped + comment_sections
     if not comment_sections:
         # trafilatura reads a copy of the tree it is given, and nothing here edits the tree otherwise: a page that
-        # lost no comment section is still as it was given, and serves as its own fresh copy (parsing and cleaning
-        # the page again, on the third of Debian handbook pages read twice, was ~1 % of the CPU of all their parses).
+        # lost no comment section is still as it was given, and serves as its own fresh copy.
         fresh_document = partial(_same, document)
     second = resiliparse_main_text(text, skipped)
     second_words = word_count(second)  # counted once: the readings' checks and the arbiter compare with it
     extracted = _read(document, fresh_document, url, page_type, second, second_words, settings)
     extracted = _arbitrated(extracted, document, second, second_words, page_type, settings)
-    if page_type == "article" and settings.metadata_edge_lines > 0:
-        extracted = MainContent(
-            without_metadata_lines(extracted.text, page_authors(document), dates, settings), extracted.extraction
-        )
-    extracted = MainContent(without_labels(extracted.text, page_type == "article", settings), extracted.extraction)
-    if WORD.search(second) is None and _is_page_chrome(extracted.text, settings):  # any word at all: no count needed
-        raise NotADocument("no main content (only page chrome)", extracted.text)
-    return extracted
+    reading = extracted.text
+    if page_type == "article":
+        reading = without_metadata_lines(reading, page_authors(document), dates, settings)
+    reading = without_labels(reading, page_type == "article", settings)
+    if WORD.search(second) is None and _is_page_chrome(reading, settings):  # any word at all: no count needed
+        raise NotADocument("no main content (only page chrome)", reading)
+    return MainContent(reading, extracted.extraction)
 
 
 def _read(
@@ -152,9 +145,8 @@ def _read(
                     precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings, precise, precise_words
                 )
             document = fresh_document()
-        # Precision cut real text, and the default mode may too: a listicle read as its introduction, a page whose
-        # text lxml hides (it nests a whole page inside a popup <aside> whose divs are unbalanced) while
-        # Resiliparse, which parses HTML as browsers do, sees it all.
+        # Precision cut real text, and the default mode may too (a listicle read as its introduction, text lxml hides
+        # in unbalanced markup that Resiliparse, which parses HTML as browsers do, sees).
         default = read = _trafilatura(document, url)
         path = Extraction.TRAFILATURA_FULL
         if (default_words := word_count(default)) < settings.max_failed_share * second_words:
@@ -181,8 +173,8 @@ def _arbitrated(
     back (when it is on)."""
     if settings.min_arbiter_probability > 1 or not extracted.text.strip() or not second.strip():
         return extracted
-    # The arbiter reads the page's marks of the second opinion's lines the reading lacks, when it lacks any (~95 % of
-    # the article benchmark's pages) and one of them could be put back whatever they say (see ``arbitrated``).
+    # The arbiter reads the page's marks of the second opinion's lines the reading lacks, when it lacks any (most
+    # pages) and one of them could be put back whatever they say (see ``arbitrated``).
     text = arbitrated(
         extracted.text, second, partial(page_marks, document), page_type, extracted.extraction.value,
         settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words, reading_words=extracted.words,
@@ -208,18 +200,16 @@ def _finished(
 ) -> MainContent:
     """The reading without its headline, with its dropped headings put back and, when it holds records the reading
     left out, its grid (``cards``: none when the page's grid may not join; ``article``: an article's reading, whose
-    grid joins only when its cards hold that reading spread over them, see :func:`_grid_around`; ``words``: the
+    grid joins only when its cards hold that reading spread over them; ``words``: the
     reading's words, when counted already)."""
     restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
-    # Counted once: the line arbiter counts the same reading's words again (on nearly every page, nothing between
-    # here and there changes it). A reading that lost no headline and gained no heading (the same string) keeps its
-    # count.
+    # Counted once, for the line arbiter too: a reading that lost no headline and gained no heading keeps its count.
     words = words if restored is extracted and words is not None else None
     if cards is None:
         return MainContent(restored, path, words)
     if words is None:
         words = word_count(restored)
-    if not _grid_joins(restored, cards, settings, words, article):
+    if not _grid_joins(cards, settings, words, article):
         return MainContent(restored, path, words)
     grid = _lines_of(cards.cards())
     in_grid = {line_key(line) for line in grid.split("\n")}
@@ -236,19 +226,19 @@ def _is_page_chrome(extracted: str, settings: ExtractionSettings) -> bool:
     )
 
 
-def _grid_around(extracted: str, grid: CardGrid | None, settings: ExtractionSettings) -> CardGrid | None:
-    """The grid when its cards hold an article's reading spread over them, else none."""
-    cards = grid.cards() if grid is not None else []
+def _spread_over(extracted: str, grid: CardGrid, settings: ExtractionSettings) -> bool:
+    """Whether the grid's cards hold an article's reading spread over them."""
+    cards = grid.cards()
     read = word_counts(extracted)
     if not read or contained_share(read, word_counts(_lines_of(cards))) < settings.min_read_in_grid:
-        return None
+        return False
     enough = settings.max_read_in_one_card * sum(read.values())
     for card in cards:
         text = "\n".join(card)
         # A card of fewer words than that share cannot hold it (the cheap test spares most cards the count).
         if word_count(text) >= enough and contained_share(read, word_counts(text)) >= settings.max_read_in_one_card:
-            return None
-    return grid
+            return False
+    return True
 
 
 def _reads_as_records(cards: list[list[str]], settings: ExtractionSettings) -> bool:
@@ -265,21 +255,17 @@ def _lines_of(cards: list[list[str]]) -> str:
     return "\n".join(line for card in cards for line in card)
 
 
-def _grid_joins(
-    extracted: str, grid: CardGrid, settings: ExtractionSettings, words: int | None = None, article: str | None = None
-) -> bool:
-    """Whether the page's card grid holds records the extractor left out: far more words, reading as records
-    (``words``: the extraction's word count, when counted already; ``article``: an article's reading, which the grid
-    must hold spread over its cards, see :func:`_grid_around`)."""
-    most = settings.min_grid_growth * (word_count(extracted) if words is None else words)
+def _grid_joins(grid: CardGrid, settings: ExtractionSettings, words: int, article: str | None) -> bool:
+    """Whether the page's card grid holds records a reading of ``words`` words left out: far more words, reading as
+    records (``article``: an article's reading, which the grid must hold spread over its cards)."""
+    most = settings.min_grid_growth * words
     if article is not None:
-        # An article's page holds far more words than twice the article's, so the bound below spares no article the
-        # walk; once the cards are found it is their words, and spares most articles comparing them with the article's
-        # words (46 of the 47 of the article benchmark's first 50 pages).
+        # An article's page holds far more words than twice the article's: the bound below is the cards' words once
+        # they are found, and spares most articles comparing them with the article's.
         grid.cards()
     if grid.max_words() <= most:
         return False  # no grid of the page can hold enough words (most pages): no need to find it
-    if article is not None and _grid_around(article, grid, settings) is None:
+    if article is not None and not _spread_over(article, grid, settings):
         return False
     cards = grid.cards()
     if not cards or word_count(_lines_of(cards)) <= most:

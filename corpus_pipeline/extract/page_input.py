@@ -14,15 +14,12 @@ from datetime import datetime
 class ExtractionBudget:
     """What one page may cost before it is given up, with an error on its record."""
 
-    # Real pages take 70 ms at the median and 2.7 s at worst (python3.11-doc's codecs.html; 498 pages of the
-    # article benchmark and python3.11-doc's library): 30 s leaves ten times that for a loaded machine, and
+    # Real pages take 70 ms at the median and 2.7 s at worst: 30 s leaves ten times that for a loaded machine, and
     # still stops a parser trap (Resiliparse spends ~50 s on 50,000 nested divs). None: no limit.
     page_time_s: float | None = 30.0
     # Markup nested deeper than this (as lxml's HTML parser nests it) is flattened to this depth before any parser
-    # reads it (markup_depth.flatten_markup), never refused. lxml keeps only 255 levels and drops the rest of the
-    # page; Resiliparse reads 1,000 levels in 0.02 s but 5,000 in 0.7 s, growing with the square. The deepest of
-    # 1,678 real pages (article benchmark, wcxb-dev) nests 56 levels as lxml reads it (498 counting sloppy markup's
-    # unclosed tags as open). Above 250, lxml drops what lies deeper than 255 levels.
+    # reads it (markup_depth.flatten_markup), never refused: lxml keeps only 255 levels and drops the rest of the
+    # page, and Resiliparse's time grows with the square of the depth. The deepest of 1,678 real pages nests 56.
     max_markup_depth: int = 250
 
 
