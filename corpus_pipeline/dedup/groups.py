@@ -32,10 +32,8 @@ def build_canonical_url_groups(
     columns = frame.columns
     usable = pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != "")
     ignored = pl.col("url").str.contains_any(list(urls_to_ignore)) if urls_to_ignore else pl.lit(False)
-    if "page_kind" in columns and not keep_listings:
-        not_document = pl.col("page_kind").is_in(NOT_DOCUMENTS).fill_null(False)
-    else:
-        not_document = pl.lit(False)
+    filtered = "page_kind" in columns and not keep_listings
+    not_document = pl.col("page_kind").is_in(NOT_DOCUMENTS).fill_null(False) if filtered else pl.lit(False)
     # Row numbers and the election's few columns (_key reads two of them), not the records: a site's texts are held
     # once, in `frame`, of which only the elected rows are gathered.
     candidates = frame.select(
