@@ -103,7 +103,10 @@ def render_card(facts: CardFacts) -> str:
         "",
         "## Personal data",
         "",
-        _pii_sentence(facts.pii),
+        (
+            f"{facts.pii.get('emails', 0):,} e-mail addresses and {facts.pii.get('ips', 0):,} public IP addresses were "
+            "replaced by the placeholders `<EMAIL_ADDRESS>` and `<IP_ADDRESS>`."
+        ) if facts.pii.get("scrubbed") else "E-mail and IP addresses were left in the text (scrub_pii was off).",
         "",
     ]
     return "\n".join(lines)
@@ -121,12 +124,3 @@ def _table(header: list[str], rows: list[tuple]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |" for row in rows]
     return out
-
-
-def _pii_sentence(pii: Mapping[str, int | bool]) -> str:
-    if not pii.get("scrubbed"):
-        return "E-mail and IP addresses were left in the text (scrub_pii was off)."
-    return (
-        f"{pii.get('emails', 0):,} e-mail addresses and {pii.get('ips', 0):,} public IP addresses were replaced by "
-        "the placeholders `<EMAIL_ADDRESS>` and `<IP_ADDRESS>`."
-    )
