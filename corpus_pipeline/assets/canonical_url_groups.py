@@ -6,7 +6,7 @@ import polars as pl
 from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
 from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, publish_memo_table
-from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups, grouped_columns
@@ -58,8 +58,8 @@ def canonical_url_groups(
             outcomes = judge_records(current, current, inputs, warehouse.gate_policy(), with_errors=False)
             outcomes.append(unique_canonical_urls(current))
             metadata = {**kept, "groups_reused": True}
-            yield from keep_current_if_good(context, history, current, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW,
-                                            metadata)
+            yield from publish_if_good(context, history, current, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW,
+                                       metadata)
             return
         groups, counts = build_canonical_url_groups(
             frame.lazy(),

@@ -8,22 +8,11 @@ import dagster as dg
 
 from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import corpus_version
-from corpus_pipeline.assets.incremental import (
-    asset_code_version,
-    kept_counts,
-    open_dedup_memo,
-    publish_memo_table,
-)
-from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
+from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, open_dedup_memo, publish_memo_table
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
-from corpus_pipeline.dedup.reuse import (
-    CORPUS_MEMO,
-    DEDUP_MEMO,
-    DedupMemo,
-    inputs_key,
-    memo_table,
-)
+from corpus_pipeline.dedup.reuse import CORPUS_MEMO, DEDUP_MEMO, DedupMemo, inputs_key, memo_table
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, CheckOutcome
 from corpus_pipeline.quality.records import (
@@ -58,6 +47,7 @@ def corpus(
     store = warehouse.open()
     website = context.partition_key
     groups = store.scan("canonical_url_groups", website).collect()
+    inputs = groups.height
     settings = f"{asset_code_version(context)}|{crawler_config.near_duplicate_threshold!r}"
     with (
         store.history(ASSET, website).lock() as history,
@@ -69,13 +59,11 @@ def corpus(
         current = history.current_file()
         kept = kept_counts(context, history, memo, key)
         if kept is not None and current is not None:
-            context.log.info(f"dedup: the {groups.height:,} records are those of the current version: kept")
-            inputs = groups.height
+            context.log.info(f"dedup: the {inputs:,} records are those of the current version: kept")
             del groups
-            yield from keep_current_if_good(
-                context, history, current, _judged(current, current, inputs, crawler_config, warehouse),
-                CORPUS_SCHEMA, PREVIEW, {**kept, "dedup_reused": True},
-            )
+            outcomes = _judged(current, current, inputs, crawler_config, warehouse)
+            yield from publish_if_good(context, history, current, outcomes, CORPUS_SCHEMA, PREVIEW,
+                                       {**kept, "dedup_reused": True})
             return
         # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the
         # parse, and a night that keeps its corpus needs neither.
@@ -86,7 +74,7 @@ def corpus(
         last = open_dedup_memo(context, dedup_memo, settings)
         learned = DedupMemo({}, {})
         context.log.info(
-            f"dedup: {groups.height:,} records, exact then near duplicates"
+            f"dedup: {inputs:,} records, exact then near duplicates"
             + (f" ({len(last.keys):,} texts and {len(last.scores):,} pairs known)" if last else "")
         )
         records, counts = deduplicate(
@@ -99,14 +87,13 @@ def corpus(
             "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
         }
         seconds = time.monotonic() - started
-        rate = groups.height / max(seconds, 1e-9)
+        rate = inputs / max(seconds, 1e-9)
         context.log.info(
-            f"dedup: {groups.height:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f} records/s)"
+            f"dedup: {inputs:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f} records/s)"
         )
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
         publish_memo_table(memo, memo_table(key, version.version_id, counts), context.run.run_id)
-        inputs = groups.height
         del records, groups
         return_freed_memory()  # every text of the website went through this process as Python objects
 

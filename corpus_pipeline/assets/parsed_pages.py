@@ -11,17 +11,12 @@ import polars as pl
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, publish_memo
-from corpus_pipeline.assets.publishing import (
-    asset_check_specs,
-    keep_current_if_good,
-    known_distinctness,
-    publish_if_good,
-    remember_distinctness,
-)
+from corpus_pipeline.assets.publishing import asset_check_specs, judge_distinctness, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import DocumentBodies, count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.schema import RECORD_SCHEMA
+from corpus_pipeline.core.versions import VersionWriter
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
 from corpus_pipeline.extract.page_input import ExtractionBudget, HtmlPage
@@ -30,15 +25,14 @@ from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds, site_page_kinds, write_with_page_kinds
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
-from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, distinct_vs_current, record_distinctness
+from corpus_pipeline.quality.distinct import DISTINCT_VS_CURRENT, record_distinctness
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "parsed_pages"
 PREVIEW = ["url", "title", "date", "lang", "page_kind", "content", "error"]
 # The records' texts pass through this process while the parsing workers run, the run's peak: larger than
-# pymalloc's 512 bytes, they come from malloc's heap and leave it holey. Handing its free pages back every 64
-# records (a few ms each) kept the process ~5-10 MiB smaller on the Debian handbook.
+# pymalloc's 512 bytes, they leave malloc's heap holey unless its free pages are handed back now and then.
 TRIM_EVERY_RECORDS = 64
 # Pages that vote for the website's content container (extract/content_container.py): a few hundred agree as well
 # as thousands, and each vote costs two more readings of its page.
@@ -90,8 +84,7 @@ def parsed_pages(
                 trim_every=TRIM_EVERY_RECORDS,
             )
             draft = Path(scratch) / RECORDS_FILE
-            # This process chose the pages' languages (see parse_html_pages): the model's mapped tables, ~30 MiB of
-            # RSS after the Debian handbook's 21 languages (its weights), are not needed by the stages that follow.
+            # This process chose the pages' languages (see parse_html_pages): the stages that follow need no model.
             unload_language_model()
             return_freed_memory()
             # Every record the current version's, with the in_sitemap and inlinks it was written with (parse_site wrote
@@ -111,38 +104,27 @@ def parsed_pages(
                 kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
             last_night.close()
             return_freed_memory()
-            if not kept:
-                with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
-                    write_with_page_kinds(version, draft, kinds)
-                publish_memo(memo, Path(scratch), version.version_id, kinds_input, context.run.run_id)
-        survey = night.survey
+            judged: VersionWriter | Path
+            if kept:
+                assert current is not None
+                judged = current
+            else:
+                with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as judged:
+                    write_with_page_kinds(judged, draft, kinds)
+                publish_memo(memo, Path(scratch), judged.version_id, kinds_input, context.run.run_id)
         # Which element of the website's template its documents were read from (extract/content_container.py):
         # "none" when its pages agree on none and each page is read alone.
-        containers = ", ".join(survey.boilerplate.containers) or "none"
+        containers = ", ".join(night.survey.boilerplate.containers) or "none"
         counts = {**kinds.counts(), "content_containers": containers, **night.metadata()}
         counts["page_kinds_reused"] = kinds_reused
 
         policy = warehouse.gate_policy()
-        if kept:
-            assert current is not None and current_version is not None
-            standing = known_distinctness(history, current_version.id) or record_distinctness(current)
-            outcomes = judge_records(current, current, pages, policy)
-            outcomes.append(distinct_vs_current(standing, standing, policy))
-            yield from keep_current_if_good(context, history, current, outcomes, RECORD_SCHEMA, PREVIEW, counts)
-            return
-        outcomes = judge_records(version.path, current, pages, policy)
+        outcomes = judge_records(judged if isinstance(judged, Path) else judged.path, current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
-        # and shows here, where most records share one main text.
-        # Every record kept and its kind too: the version's titles and texts are the current version's, one for one,
-        # as distinct as they were measured when it was judged.
+        # and shows here, where most records share one main text. Every record and its kind kept: the same texts.
         same_records = kinds_reused and night.records.computed == 0
-        before = known_distinctness(history, current_version.id if current_version else None) if current else None
-        if current is not None and before is None:
-            before = record_distinctness(current)
-        measured = before if same_records and before is not None else record_distinctness(version.path)
-        remember_distinctness(history, version.version_id, measured)
-        outcomes.append(distinct_vs_current(measured, before, policy))
-        yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
+        outcomes.append(judge_distinctness(history, judged, current, same_records, record_distinctness, policy))
+        yield from publish_if_good(context, history, judged, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 
 def _parse(
@@ -161,17 +143,14 @@ def _light_html_pages(raw_path: Path) -> Iterator[tuple[HtmlPage, Callable[[], b
     and again only for a page it surveys or parses)."""
     bodies = DocumentBodies(raw_path)
     for row in iter_documents(raw_path, kind="html", body=False):
-        yield _html_page(row, b""), partial(bodies.body, row["row"])
-
-
-def _html_page(row: dict, body: bytes) -> HtmlPage:
-    return HtmlPage(
-        url=row["final_url"] or row["url"],
-        body=body,
-        content_type=row["content_type"],
-        fetched_at=row["body_fetched_at"],
-        sitemap_lastmod=row["sitemap_lastmod"],
-        http_last_modified=row["last_modified"],
-        category=row["category"],
-        hreflang=row["hreflang"],
-    )
+        page = HtmlPage(
+            url=row["final_url"] or row["url"],
+            body=b"",
+            content_type=row["content_type"],
+            fetched_at=row["body_fetched_at"],
+            sitemap_lastmod=row["sitemap_lastmod"],
+            http_last_modified=row["last_modified"],
+            category=row["category"],
+            hreflang=row["hreflang"],
+        )
+        yield page, partial(bodies.body, row["row"])

@@ -7,7 +7,7 @@ import dagster as dg
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import pdf_documents_version
 from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_memo_table
-from corpus_pipeline.assets.publishing import asset_check_specs, keep_current_if_good, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import count_values
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.progress import Progress
@@ -64,7 +64,7 @@ def pdf_documents(
             # No PDF tonight, none in the current version: that version is the night's.
             outcomes = judge_records(current, current, pdfs, warehouse.gate_policy())
             counts: dict[str, int | float] = {"pdfs_reused": 0, "pdfs_read": 0}
-            yield from keep_current_if_good(context, history, current, outcomes, RECORD_SCHEMA, PREVIEW, counts)
+            yield from publish_if_good(context, history, current, outcomes, RECORD_SCHEMA, PREVIEW, counts)
             return
         last_night = open_last_pdfs(context, history, memo, current)
         progress = Progress("PDFs", pdfs, context.log.info, unit="PDFs")

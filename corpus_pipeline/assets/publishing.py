@@ -15,13 +15,11 @@ from corpus_pipeline.assets.reporting import partition_metadata
 from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.versions import PartitionHistory, VersionWriter
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.quality.checks import CheckOutcome, CheckSpec, refusal_cause
-from corpus_pipeline.quality.distinct import Distinctness
+from corpus_pipeline.quality.checks import CheckOutcome, CheckSpec, GatePolicy, refusal_cause
+from corpus_pipeline.quality.distinct import Distinctness, distinct_vs_current
 
-# The facts of a version (core/versions.py) under which distinct_vs_current's measure of it is kept: the next night
-# compares its candidate with the current version without reading the current one again (~0.1 CPU s for each of the
-# Debian handbook's raw_pages and parsed_pages), and a night whose documents are the current ones measures nothing.
-# The measure holds for the code that measured it (DISTINCTNESS_CODE).
+# distinct_vs_current's measure of a version is kept among its facts (core/versions.py), for the code that measured
+# it: the next night compares its candidate without reading the current version again.
 DISTINCTNESS = "distinctness"
 DISTINCTNESS_CODE = source_fingerprint(("corpus_pipeline.quality.distinct",))
 
@@ -58,46 +56,56 @@ def remember_distinctness(history: PartitionHistory, version_id: str, measures: 
     history.record_facts(version_id, DISTINCTNESS, value)
 
 
+def judge_distinctness(
+    history: PartitionHistory,
+    judged: VersionWriter | Path,
+    current_file: Path | None,
+    same_documents: bool,
+    measure: Callable[[Path], list[Distinctness]],
+    policy: GatePolicy,
+) -> CheckOutcome:
+    """distinct_vs_current of the night's version (a new one, or the current one's file when the night keeps it)
+    beside the current one (``current_file``). Each measure is kept with its version: a version measured once is not
+    read again, nor a new one whose documents are all the current one's (``same_documents``)."""
+    current = history.current()
+    before = None
+    if current_file is not None and current is not None:
+        before = known_distinctness(history, current.id) or measure(current_file)
+    if isinstance(judged, Path):
+        return distinct_vs_current(before or measure(judged), before, policy)
+    measured = before if same_documents and before is not None else measure(judged.path)
+    remember_distinctness(history, judged.version_id, measured)
+    return distinct_vs_current(measured, before, policy)
+
+
 def publish_if_good(
     context: dg.AssetExecutionContext,
     history: PartitionHistory,
-    version: VersionWriter,
+    judged: VersionWriter | Path,
     outcomes: Sequence[CheckOutcome],
     schema: pa.Schema,
     preview_columns: Sequence[str],
     counts: Mapping[str, Any] | None = None,
 ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
-    """Make the new version of a website's partition current when no blocking check failed; otherwise keep the
+    """Make the night's version of a website's partition current when no blocking check failed; otherwise keep the
     current one and fail with the one-line cause, e.g. "raw_pages for 'demo': 0 of 37 pages fetched: connection
-    refused to 127.0.0.1:8765", so the run's failure says why without opening the checks."""
-    asset, website = context.asset_key.to_user_string(), context.partition_key
-    # Described from the version's own file: the current file is a copy of it made a moment ago, and reading the copy
-    # through current_file() would hash every byte of it again.
-    yield from _publish_or_fail(
-        history, version.version_id, outcomes, f"{asset} for '{website}'",
-        lambda: partition_metadata(version.path, schema, preview_columns, counts),
-    )
+    refused to 127.0.0.1:8765", so the run's failure says why without opening the checks.
 
-
-def keep_current_if_good(
-    context: dg.AssetExecutionContext,
-    history: PartitionHistory,
-    path: Path,
-    outcomes: Sequence[CheckOutcome],
-    schema: pa.Schema,
-    preview_columns: Sequence[str],
-    counts: Mapping[str, Any] | None = None,
-) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
-    """Report the current version (its file at ``path``) as the night's, without writing a new one: the night's
-    output would be that very version (its inputs are the ones it was made from). ``outcomes`` judge it as it stands;
-    a blocking one that fails fails the run with its cause and leaves it current, for there is nothing better."""
-    current = history.current()
-    if current is None:
-        raise ValueError(f"{history.location()} has no current version to keep")
-    asset, website = context.asset_key.to_user_string(), context.partition_key
+    ``judged`` is the new version, or the current version's file when the night's output would be that very version
+    (its inputs are the ones it was made from): judged as it stands, it stays current, as this run's output.
+    """
+    if isinstance(judged, Path):
+        current = history.current()
+        if current is None:
+            raise ValueError(f"{history.location()} has no current version to keep")
+        version_id, path, kept_for_run = current.id, judged, context.run.run_id
+    else:
+        # Described from the version's own file: the current file is a copy of it made a moment ago, and reading the
+        # copy through current_file() would hash every byte of it again.
+        version_id, path, kept_for_run = judged.version_id, judged.path, None
     yield from _publish_or_fail(
-        history, current.id, outcomes, f"{asset} for '{website}'",
-        lambda: partition_metadata(path, schema, preview_columns, counts), kept_for_run=context.run.run_id,
+        history, version_id, outcomes, f"{context.asset_key.to_user_string()} for '{context.partition_key}'",
+        lambda: partition_metadata(path, schema, preview_columns, counts), kept_for_run,
     )
 
 

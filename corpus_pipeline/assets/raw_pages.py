@@ -12,12 +12,7 @@ import pyarrow.compute as pc
 
 from corpus_pipeline.assets.catalog import CRAWL, CRAWLS_TAGS
 from corpus_pipeline.assets.code_versions import raw_pages_version
-from corpus_pipeline.assets.publishing import (
-    asset_check_specs,
-    known_distinctness,
-    publish_if_good,
-    remember_distinctness,
-)
+from corpus_pipeline.assets.publishing import asset_check_specs, judge_distinctness, publish_if_good
 from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.arrow_values import bool_scalar
 from corpus_pipeline.core.checkpoint import Checkpoint
@@ -32,16 +27,14 @@ from corpus_pipeline.crawl.previous import PreviousCrawl
 from corpus_pipeline.crawl.report import pages_of_previous, summarize_crawl
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.crawl import RAW_PAGES_CHECKS, judge_crawl
-from corpus_pipeline.quality.distinct import distinct_vs_current, page_distinctness
+from corpus_pipeline.quality.distinct import page_distinctness
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
 
 ASSET = "raw_pages"
 PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
-# The crawl's journal (core/checkpoint.py) holds a row the crawl answered from the current version (a 304, an unchanged
-# sitemap lastmod: its body is that version's) without its body, flagged BODY_OF_CURRENT; the journal's compaction into
-# the new version takes the body from the current one, by Arrow (CurrentBodies). An unchanged night of the Debian
-# handbook wrote its 62 MB of bodies into the journal, compressed, and read them back. The journal notes which version
-# its flagged rows' bodies are in (JOURNAL_BODIES_OF): a crawl is resumed from it only while that version is current.
+# The crawl's journal (core/checkpoint.py) holds a row answered from the current version (a 304, an unchanged sitemap
+# lastmod) without its body, flagged BODY_OF_CURRENT: its compaction into the new version takes the body from the
+# current one (CurrentBodies), and a crawl resumes from it only while the version it notes (JOURNAL_BODIES_OF) is.
 BODY_OF_CURRENT = "body_of_current"
 JOURNAL_SCHEMA = RAW_PAGES_SCHEMA.append(pa.field(BODY_OF_CURRENT, pa.bool_()))
 JOURNAL_BODIES_OF = "bodies_of"
@@ -109,16 +102,10 @@ def raw_pages(
         checkpoint.clear()
         return_freed_memory()  # the crawl's bodies went through this process: its later stages need none of it
 
-        # The crawl read its previous bodies from the current version: when they are all it has, its pages' titles and
-        # bodies are as distinct as the current version's, which were measured when it was judged.
+        # The crawl read its previous bodies from the current version: when they are all it has, its pages are the same.
         same_pages = current is not None and pages_of_previous(pl.scan_parquet(version.path), pl.scan_parquet(current))
         policy = warehouse.gate_policy()
-        before = known_distinctness(history, bodies_of or None) if current is not None else None
-        if current is not None and before is None:
-            before = page_distinctness(current)
-        measured = before if same_pages and before is not None else page_distinctness(version.path)
-        remember_distinctness(history, version.version_id, measured)
-        distinct = distinct_vs_current(measured, before, policy)
+        distinct = judge_distinctness(history, version, current, same_pages, page_distinctness, policy)
         outcomes = judge_crawl(version.path, current, policy, same_pages, distinct)
         summary = summarize_crawl(pl.scan_parquet(version.path), pl.scan_parquet(current) if current else None)
         yield from publish_if_good(context, history, version, outcomes, RAW_PAGES_SCHEMA, PREVIEW, summary)
@@ -150,7 +137,7 @@ class CurrentBodies:
         urls = table.column("url").filter(flagged).to_pylist()
         positions = [self._rows.position(url) if self._rows is not None else None for url in urls]
         if self._rows is None or None in positions:
-            missing = urls[positions.index(None)] if None in positions else urls[0]
+            missing = urls[positions.index(None)]
             raise LookupError(f"the journal holds the body of {missing} as the current version's, which has none")
         field = table.schema.field("body")
         bodies = self._rows.take(positions).column("body").cast(field.type)  # type: ignore[arg-type]
