@@ -8,8 +8,7 @@ package imports polars or pyarrow (Dagster imports neither); spawned workers inh
 import os
 
 # polars' jemalloc keeps freed pages for 0.5 to 1 s (polars' own setting, which ours, appended, overrides): a step
-# that builds and drops a few frames of a website's texts within that time holds them all (canonical_url_groups on
-# the Debian handbook, a 21 MiB result: +235 MiB at its peak, +151 when pages go back at once, the same CPU time).
+# that builds and drops a few frames of a website's texts within that time would hold them all.
 os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 # Arrow's bundled mimalloc keeps the pages of freed buffers for reuse; the C library's malloc unmaps large ones.
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")

@@ -7,13 +7,10 @@ Usage::
     python -m corpus_pipeline.history demo --roll-back all       # all five assets to the versions of one earlier run
     python -m corpus_pipeline.history demo --roll-back raw_pages --to 20261124T020000123456Z-a1b2c3
 
-``--roll-back all`` moves every asset to the versions of one earlier run (the newest run that published all five,
-or kept some current instead of writing them again, before the newest current version), or changes nothing. A
-roll-back first checks the file it restores (readable Parquet with the rows the ledger recorded) and refuses a
-damaged one.
-
-A roll-back is recorded in Dagster (a materialization of the partition, with the version it restored)
-when ``$DAGSTER_HOME`` is set, so the UI shows which version is current.
+``--roll-back all`` moves every asset to the versions of one earlier run, or changes nothing. A roll-back first
+checks the file it restores (readable Parquet with the rows the ledger recorded) and refuses a damaged one. With
+``$DAGSTER_HOME`` set, it is recorded in Dagster (a materialization with the version it restored), so the UI shows
+which version is current.
 """
 
 from __future__ import annotations
@@ -54,16 +51,10 @@ def describe(warehouse: Warehouse, website: str) -> str:
     return "\n".join(lines)
 
 
-def roll_back(warehouse: Warehouse, website: str, asset: str, to: str | None = None) -> Version:
-    """Make an earlier published version of one partition current again."""
-    with warehouse.history(asset, website).lock() as history:
-        return history.roll_back(to)
-
-
 def roll_back_all(warehouse: Warehouse, website: str) -> dict[str, Version]:
     """Move every asset to its version of one earlier run, or change nothing; the versions now current, by asset.
 
-    The run is the newest one that published a version of every asset and came before the newest current
+    The run is the newest one that published (or kept) a version of every asset and came before the newest current
     version, so a roll-back of one asset followed by "all" leaves the five on one run. Every partition is
     locked and every version to restore checked before the first one becomes current; should a publication
     fail half-way, the assets already moved are put back.
@@ -142,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.roll_back == "all":
                 restored = roll_back_all(warehouse, args.website)
             else:
-                restored = {args.roll_back: roll_back(warehouse, args.website, args.roll_back, args.to)}
+                with warehouse.history(args.roll_back, args.website).lock() as history:
+                    restored = {args.roll_back: history.roll_back(args.to)}
         except (UnknownVersionError, PartitionBusyError, DamagedVersionError) as error:
             print(f"{args.roll_back}: not rolled back: {error}", file=sys.stderr)
             return 1

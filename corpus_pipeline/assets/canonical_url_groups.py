@@ -5,12 +5,12 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
-from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, publish_memo_table
+from corpus_pipeline.assets.incremental import asset_code_version, last_memo, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.dedup.groups import build_canonical_url_groups, grouped_columns
-from corpus_pipeline.dedup.reuse import GROUPS_MEMO, GROUPS_MEMO_SCHEMA, memo_table, records_key
+from corpus_pipeline.dedup.reuse import GROUPS_MEMO, GROUPS_MEMO_SCHEMA, kept_version_counts, memo_table, records_key
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import UNIQUE_CANONICAL_URLS, judge_records, unique_canonical_urls
@@ -51,8 +51,8 @@ def canonical_url_groups(
         inputs = frame.height
         # Grouping is a function of the set of records: a night whose records are the current version's keeps it.
         key = records_key(frame, settings)
-        current = history.current_file()
-        kept = kept_counts(context, history, memo, key, "groups_version")
+        current, standing = history.current_file(), history.current()
+        kept = kept_version_counts(last_memo(context, memo), standing.id if standing else None, key, "groups_version")
         if kept is not None and current is not None:
             del frame
             outcomes = judge_records(current, current, inputs, warehouse.gate_policy(), with_errors=False)

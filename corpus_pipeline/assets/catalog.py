@@ -12,7 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from corpus_pipeline.assets.reporting import declared_metadata
+from corpus_pipeline.assets.reporting import column_schema
 
 # The team answering for the corpus; a deployment puts its own team or e-mail addresses here.
 OWNERS = ["team:corpus-pipeline"]
@@ -33,7 +33,7 @@ class AssetGroup:
         """The ``dg.asset`` arguments of an asset of the group writing ``schema``: its group, owners and tags, and as
         metadata the group's purpose and the columns (shown in the UI before the first materialization)."""
         return {"group_name": self.name, "kinds": {"python", "parquet"}, "owners": OWNERS, "tags": tags,
-                "metadata": {**declared_metadata(schema), "group_description": self.description}}
+                "metadata": {"dagster/column_schema": column_schema(schema), "group_description": self.description}}
 
 
 CRAWL = AssetGroup("crawl", "Fetches the website: the only stage that sends requests.")

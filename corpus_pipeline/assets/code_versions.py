@@ -14,7 +14,6 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -40,31 +39,6 @@ CRAWL_PACE_ONLY = frozenset(
 PDF_NOT_OUTPUT = frozenset({"workers", "ocr"})
 
 
-@dataclass(frozen=True)
-class AssetSources:
-    """The code that computes an asset's rows: modules (or packages) whose imports inside the package are followed,
-    and the asset's own module, whose imports are not (they are Dagster plumbing: publishing, checks, resources)."""
-
-    computed_by: tuple[str, ...]
-    asset: str
-
-    def fingerprint(self) -> str:
-        """The source fingerprint of these files (see source_fingerprint)."""
-        return source_fingerprint(self.computed_by, alone=(f"corpus_pipeline.assets.{self.asset}",))
-
-
-RAW_PAGES_SOURCES = AssetSources(("corpus_pipeline.crawl",), "raw_pages")
-PARSED_PAGES_SOURCES = AssetSources(("corpus_pipeline.extract", "corpus_pipeline.core.raw_pages"), "parsed_pages")
-PDF_DOCUMENTS_SOURCES = AssetSources(
-    ("corpus_pipeline.pdf", "corpus_pipeline.extract.site_links", "corpus_pipeline.core.raw_pages"), "pdf_documents"
-)
-CANONICAL_URL_GROUPS_SOURCES = AssetSources(("corpus_pipeline.dedup.groups",), "canonical_url_groups")
-CORPUS_SOURCES = AssetSources(("corpus_pipeline.dedup.corpus",), "corpus")
-CORPUS_QUALITY_SOURCES = AssetSources(("corpus_pipeline.lm.scoring",), "corpus_quality")
-GLOBAL_CORPUS_SOURCES = AssetSources(("corpus_pipeline.lm.global_dedup",), "global_corpus")
-TRAINING_EXPORT_SOURCES = AssetSources(("corpus_pipeline.lm.export", "corpus_pipeline.lm.card"), "training_export")
-
-
 def package_version() -> str:
     """The installed version of corpus_pipeline ("0+unknown" when it runs from a tree that is not installed)."""
     try:
@@ -73,28 +47,36 @@ def package_version() -> str:
         return "0+unknown"
 
 
-def code_version(settings: Mapping[str, Any], sources: AssetSources | None = None) -> str:
-    """``<package version>+<settings: 12 hex digits>.<source: 12 hex digits>`` (no source part without ``sources``):
-    equal settings and equal source files give the same version in any process, on any machine."""
+def code_version(settings: Mapping[str, Any], asset: str | None = None, *computed_by: str) -> str:
+    """``<package version>+<settings: 12 hex digits>.<source: 12 hex digits>`` (no source part without ``asset``):
+    equal settings and equal source files give the same version in any process, on any machine.
+
+    The source is the code computing the asset's rows: ``computed_by`` (modules or packages of corpus_pipeline, whose
+    imports inside it are followed) and the asset's own module, whose imports are not (Dagster plumbing).
+    """
     canonical = json.dumps(_plain(settings), sort_keys=True, separators=(",", ":"))
     version = f"{package_version()}+{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
-    return f"{version}.{sources.fingerprint()}" if sources else version
+    if asset is None:
+        return version
+    roots = [f"corpus_pipeline.{name}" for name in computed_by]
+    return f"{version}.{source_fingerprint(roots, alone=(f'corpus_pipeline.assets.{asset}',))}"
 
 
 def raw_pages_version(crawl: CrawlSettings | None = None) -> str:
     """What a crawl keeps: limits, timeouts, no_follow, retries (not its pace)."""
-    return code_version({"crawl": _fields(crawl or CrawlSettings(), leave_out=CRAWL_PACE_ONLY)}, RAW_PAGES_SOURCES)
+    return code_version({"crawl": _fields(crawl or CrawlSettings(), leave_out=CRAWL_PACE_ONLY)}, "raw_pages", "crawl")
 
 
 def parsed_pages_version(extraction: ExtractionSettings | None = None, budget: ExtractionBudget | None = None) -> str:
     """Every extraction threshold and rule switch, and what one page may cost."""
     settings = {"extraction": _fields(extraction or DEFAULT_SETTINGS), "budget": _fields(budget or ExtractionBudget())}
-    return code_version(settings, PARSED_PAGES_SOURCES)
+    return code_version(settings, "parsed_pages", "extract", "core.raw_pages")
 
 
 def pdf_documents_version(pdf: PdfSettings | None = None) -> str:
     """How PDFs are read: languages, rendering, OCR thresholds and budgets."""
-    return code_version({"pdf": _fields(pdf or PdfSettings(), leave_out=PDF_NOT_OUTPUT)}, PDF_DOCUMENTS_SOURCES)
+    settings = {"pdf": _fields(pdf or PdfSettings(), leave_out=PDF_NOT_OUTPUT)}
+    return code_version(settings, "pdf_documents", "pdf", "extract.site_links", "core.raw_pages")
 
 
 def canonical_url_groups_version(
@@ -102,22 +84,22 @@ def canonical_url_groups_version(
 ) -> str:
     """Which records are dropped and which query keys make a distinct canonical URL."""
     settings = {"urls_to_ignore": list(urls_to_ignore), "keep_query_keys": list(keep_query_keys)}
-    return code_version(settings, CANONICAL_URL_GROUPS_SOURCES)
+    return code_version(settings, "canonical_url_groups", "dedup.groups")
 
 
 def corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
     """The similarity from which two texts are merged."""
-    return code_version({"near_duplicate_threshold": near_duplicate_threshold}, CORPUS_SOURCES)
+    return code_version({"near_duplicate_threshold": near_duplicate_threshold}, "corpus", "dedup.corpus")
 
 
 def corpus_quality_version(policy: QualityPolicy | None = None) -> str:
     """Which filters run, in which order, with which thresholds, and so which records are kept."""
-    return code_version({"quality": _fields(policy or QualityPolicy())}, CORPUS_QUALITY_SOURCES)
+    return code_version({"quality": _fields(policy or QualityPolicy())}, "corpus_quality", "lm.scoring")
 
 
 def global_corpus_version(near_duplicate_threshold: float = DEFAULT_THRESHOLD) -> str:
     """The similarity from which texts of two websites are merged."""
-    return code_version({"near_duplicate_threshold": near_duplicate_threshold}, GLOBAL_CORPUS_SOURCES)
+    return code_version({"near_duplicate_threshold": near_duplicate_threshold}, "global_corpus", "lm.global_dedup")
 
 
 def training_export_version(
@@ -125,7 +107,7 @@ def training_export_version(
 ) -> str:
     """What the exported text may contain, in which format, and how it is cut into shards."""
     options = {"scrub_pii": scrub_pii, "shard_records": shard_records, "text_format": text_format}
-    return code_version(options, TRAINING_EXPORT_SOURCES)
+    return code_version(options, "training_export", "lm.export", "lm.card")
 
 
 def _fields(settings: Any, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -8,11 +8,19 @@ import dagster as dg
 
 from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import corpus_version
-from corpus_pipeline.assets.incremental import asset_code_version, kept_counts, open_dedup_memo, publish_memo_table
+from corpus_pipeline.assets.incremental import asset_code_version, last_memo, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
-from corpus_pipeline.dedup.reuse import CORPUS_MEMO, DEDUP_MEMO, DedupMemo, inputs_key, memo_table
+from corpus_pipeline.dedup.reuse import (
+    CORPUS_MEMO,
+    DEDUP_MEMO,
+    DedupMemo,
+    dedup_memo,
+    inputs_key,
+    kept_version_counts,
+    memo_table,
+)
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, CheckOutcome
 from corpus_pipeline.quality.records import (
@@ -52,12 +60,12 @@ def corpus(
     with (
         store.history(ASSET, website).lock() as history,
         store.history(CORPUS_MEMO, website).lock() as memo,
-        store.history(DEDUP_MEMO, website).lock() as dedup_memo,
+        store.history(DEDUP_MEMO, website).lock() as dedup_history,
     ):
         # Deduplication is a function of its input: a night whose records are the current corpus's keeps it.
         key = inputs_key(groups, settings)
-        current = history.current_file()
-        kept = kept_counts(context, history, memo, key)
+        current, standing = history.current_file(), history.current()
+        kept = kept_version_counts(last_memo(context, memo), standing.id if standing else None, key)
         if kept is not None and current is not None:
             context.log.info(f"dedup: the {inputs:,} records are those of the current version: kept")
             del groups
@@ -65,13 +73,12 @@ def corpus(
             yield from publish_if_good(context, history, current, outcomes, CORPUS_SCHEMA, PREVIEW,
                                        {**kept, "dedup_reused": True})
             return
-        # Imported when used: datasketch and scipy (52 MiB) would otherwise sit in the run's process through the
-        # parse, and a night that keeps its corpus needs neither.
+        # Imported when used: datasketch and scipy (52 MiB) are not needed by a night that keeps its corpus.
         from corpus_pipeline.dedup.corpus import deduplicate
 
         # What the last deduplication learned of its texts and pairs spares their keys and verifications.
         started = time.monotonic()
-        last = open_dedup_memo(context, dedup_memo, settings)
+        last = dedup_memo(last_memo(context, dedup_history), settings)
         learned = DedupMemo({}, {})
         context.log.info(
             f"dedup: {inputs:,} records, exact then near duplicates"
@@ -81,7 +88,7 @@ def corpus(
             groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
             log=context.log.info, memo=last, learned=learned,
         )
-        publish_memo_table(dedup_memo, learned.table(settings), context.run.run_id)
+        publish_memo_table(dedup_history, learned.table(settings), context.run.run_id)
         known = {
             "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
             "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,

@@ -10,7 +10,7 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import parsed_pages_version
-from corpus_pipeline.assets.incremental import open_last_night, parse_inputs, publish_memo
+from corpus_pipeline.assets.incremental import last_memo, parse_inputs
 from corpus_pipeline.assets.publishing import asset_check_specs, judge_distinctness, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import DocumentBodies, count_documents, iter_documents, iter_sitemaps
@@ -20,7 +20,16 @@ from corpus_pipeline.core.versions import VersionWriter
 from corpus_pipeline.extract.boilerplate import BoilerplateModel
 from corpus_pipeline.extract.metadata import unload_language_model
 from corpus_pipeline.extract.page_input import ExtractionBudget, HtmlPage
-from corpus_pipeline.extract.reuse import MEMO, RECORDS_FILE, SITE_PASS_COLUMNS, kinds_key, parse_site
+from corpus_pipeline.extract.reuse import (
+    MEMO,
+    MEMO_SCHEMA,
+    RECORDS_FILE,
+    SITE_PASS_COLUMNS,
+    LastNight,
+    kinds_key,
+    parse_site,
+    write_memo,
+)
 from corpus_pipeline.extract.site_page_kinds import COLUMNS as KIND_COLUMNS
 from corpus_pipeline.extract.site_page_kinds import SitePageKinds, site_page_kinds, write_with_page_kinds
 from corpus_pipeline.partitions import website_partitions
@@ -62,7 +71,8 @@ def parsed_pages(
     with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
         current = history.current_file()
         current_version = history.current()
-        last_night = open_last_night(context, history, memo, current)
+        current_id = current_version.id if current_version else None
+        last_night = LastNight.open(last_memo(context, memo), current, current_id, website.name)
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
             # Two passes over the stored pages: survey the site (its template per language, its sitemap listing,
             # its links), then extract every page with that knowledge; a page whose every input is unchanged since
@@ -111,7 +121,11 @@ def parsed_pages(
             else:
                 with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as judged:
                     write_with_page_kinds(judged, draft, kinds)
-                publish_memo(memo, Path(scratch), judged.version_id, kinds_input, context.run.run_id)
+                # The memo describes the new version whether or not it is published: a memo of a version that is not
+                # current offers its pages' survey facts, never their records (LastNight.open).
+                with memo.new_version(MEMO_SCHEMA, run_id=context.run.run_id, drop_columns=()) as described:
+                    write_memo(Path(scratch), described, judged.version_id, kinds_input)
+                memo.publish(described.version_id)
         # Which element of the website's template its documents were read from (extract/content_container.py):
         # "none" when its pages agree on none and each page is read alone.
         containers = ", ".join(night.survey.boilerplate.containers) or "none"
@@ -131,8 +145,7 @@ def _parse(
     pages: Iterable[HtmlPage], boilerplate: BoilerplateModel, workers: int, website: Website, budget: ExtractionBudget
 ) -> Iterator[dict]:
     """The records of the pages whose inputs changed, parsed with the night's template model on ``workers``."""
-    # Imported here: the parsers (trafilatura, Resiliparse...) cost ~0.25 CPU s to import, and a night whose pages
-    # are all unchanged parses none.
+    # Imported here: a night whose pages are all unchanged needs none of the parsers (trafilatura, Resiliparse...).
     from corpus_pipeline.extract.page import parse_html_pages
 
     return parse_html_pages(pages, website, boilerplate, workers=workers, budget=budget)

@@ -6,7 +6,7 @@ import dagster as dg
 
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import pdf_documents_version
-from corpus_pipeline.assets.incremental import asset_code_version, open_last_pdfs, publish_memo_table
+from corpus_pipeline.assets.incremental import asset_code_version, last_memo, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.assets.reporting import count_values
 from corpus_pipeline.core.arrow_values import table_from_rows
@@ -16,7 +16,7 @@ from corpus_pipeline.core.schema import RECORD_SCHEMA
 from corpus_pipeline.core.urls import canonical_url
 from corpus_pipeline.extract.site_links import SitemapListing, page_key, sitemap_listing
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.pdf.reuse import PDF_MEMO, PDF_MEMO_SCHEMA, pdf_key
+from corpus_pipeline.pdf.reuse import PDF_MEMO, PDF_MEMO_SCHEMA, LastPdfs, pdf_key
 from corpus_pipeline.quality.checks import ERROR_SHARE, NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import judge_records
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
@@ -48,8 +48,7 @@ def pdf_documents(
         from corpus_pipeline.pdf.ocr import check_ocr_languages  # see _pdf_records: imported when used
 
         check_ocr_languages(settings.languages)  # fail before any work, naming the missing language
-    # For the election of canonical_url_groups; reading the sitemaps again costs ~0.7 CPU s on a 2,667-page
-    # website, wasted on one without PDFs.
+    # For the election of canonical_url_groups; a website without PDFs does not read its sitemaps again.
     listed = sitemap_listing(iter_sitemaps(raw_path)) if pdfs else SitemapListing()
     # What each PDF's records depend on besides the PDF: the code, the reader's settings (not how many processes
     # share the work), the website's language.
@@ -66,7 +65,7 @@ def pdf_documents(
             counts: dict[str, int | float] = {"pdfs_reused": 0, "pdfs_read": 0}
             yield from publish_if_good(context, history, current, outcomes, RECORD_SCHEMA, PREVIEW, counts)
             return
-        last_night = open_last_pdfs(context, history, memo, current)
+        last_night = LastPdfs.open(last_memo(context, memo), current, standing.id if standing else None)
         progress = Progress("PDFs", pdfs, context.log.info, unit="PDFs")
         with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as version:
             for row in iter_documents(raw_path, kind="pdf") if pdfs else ():
@@ -88,8 +87,8 @@ def pdf_documents(
 
 def _pdf_records(context: dg.AssetExecutionContext, row: dict, website: str, default_lang: str, settings) -> list[dict]:
     """The records of one stored PDF; an unreadable PDF keeps one record with the reason."""
-    # Imported here, not with the module: the PDF and OCR libraries (pypdf, pytesseract with pandas, scipy) are 86
-    # MiB that the run's process would otherwise hold while its parsing workers run, on websites without PDFs too.
+    # Imported when used: the PDF and OCR libraries (pypdf, pytesseract with pandas, scipy: 86 MiB) would otherwise
+    # sit in the run's process while its parsing workers run, on websites without PDFs too.
     from corpus_pipeline.pdf.document import PdfError, read_pdf
 
     url = row["final_url"] or row["url"]
@@ -107,21 +106,17 @@ def _pdf_records(context: dg.AssetExecutionContext, row: dict, website: str, def
         )
     except PdfError as error:
         context.log.warning(f"{url}: {error}")
-        return [_unreadable(website, url, row, str(error))]
-
-
-def _unreadable(website: str, url: str, row: dict, reason: str) -> dict:
-    """A record that keeps an unreadable PDF visible, with the reason, instead of dropping it."""
-    return {
-        "website": website,
-        "url": url,
-        "canonical_url": canonical_url(url),
-        "content": "",
-        "h1": [],
-        "h2": [],
-        "kind": "pdf",
-        "category": row["category"],
-        "fetched_at": row["body_fetched_at"],
-        "alternates": [],
-        "error": reason,
-    }
+        unreadable = {
+            "website": website,
+            "url": url,
+            "canonical_url": canonical_url(url),
+            "content": "",
+            "h1": [],
+            "h2": [],
+            "kind": "pdf",
+            "category": row["category"],
+            "fetched_at": row["body_fetched_at"],
+            "alternates": [],
+            "error": str(error),
+        }
+        return [unreadable]

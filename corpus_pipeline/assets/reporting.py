@@ -50,11 +50,6 @@ def column_schema(schema: pa.Schema) -> dg.TableSchema:
     )
 
 
-def declared_metadata(schema: pa.Schema) -> dict[str, Any]:
-    """Metadata an asset declares, so the UI shows its columns before its first materialization."""
-    return {"dagster/column_schema": column_schema(schema)}
-
-
 def count_values(path: Path, column: str, prefix: str) -> dict[str, int]:
     """``{prefix + value: rows}`` for each value of a column of a partition file (nulls left out)."""
     counted = pl.scan_parquet(path).group_by(column).len().collect()

@@ -68,13 +68,8 @@ def _closure(roots: list[set[Path]], package_dir: Path, package: str) -> set[Pat
             if path is not None and path not in seen:
                 seen.add(path)
                 pending.append(path)
-    for path in list(seen):
-        for parent in path.parents:
-            if parent == package_dir.parent:
-                break
-            if (init := parent / "__init__.py").is_file() and init not in seen:
-                seen.add(init)
-    return seen
+    inits = {parent / "__init__.py" for path in seen for parent in path.parents if parent.is_relative_to(package_dir)}
+    return seen | {init for init in inits if init.is_file()}
 
 
 def _imported_modules(source: str) -> set[str]:

@@ -11,9 +11,8 @@ EXECUTOR_ENV_VAR = "CORPUS_PIPELINE_EXECUTOR"
 CELERY_BROKER_ENV_VAR = "CORPUS_PIPELINE_CELERY_BROKER"
 CELERY_BACKEND_ENV_VAR = "CORPUS_PIPELINE_CELERY_BACKEND"
 EXECUTOR_CHOICES = ("multiprocess", "in_process", "celery")
-# Every step already runs its heavy work on worker processes (parsing, survey, dedup pools), and a step process of
-# its own re-imports Dagster and the code (~260 MiB and a few CPU seconds each): in the run's process, the Debian
-# handbook's job (2,667 pages) peaked lower and cost fewer CPU seconds (docs/benchmarks.md).
+# Every step already runs its heavy work on worker processes, and a step process of its own re-imports Dagster and
+# the code (~260 MiB each): in the run's process a job peaks lower and costs fewer CPU seconds (docs/benchmarks.md).
 DEFAULT_EXECUTOR = "in_process"
 # Steps already parallelize inside (process pools); two at a time fits a small machine.
 LOCAL_MAX_CONCURRENT_STEPS = 2
@@ -23,15 +22,13 @@ def pipeline_executor(choice: str | None = None) -> dg.ExecutorDefinition:
     """The executor named by ``choice`` (default: $CORPUS_PIPELINE_EXECUTOR, else ``DEFAULT_EXECUTOR``).
 
     ``in_process`` runs the steps one after the other in the run's process; ``multiprocess`` runs each step in a
-    process of its own, two at a time. ``celery`` sends every step to the
-    Celery workers listening on $CORPUS_PIPELINE_CELERY_BROKER; the variables are read when a run starts, so the
-    code location loads on machines that have no broker configured.
+    process of its own, two at a time. ``celery`` sends every step to the Celery workers listening on
+    $CORPUS_PIPELINE_CELERY_BROKER, read when a run starts: the code location loads without a broker configured.
     """
     choice = choice or os.environ.get(EXECUTOR_ENV_VAR) or DEFAULT_EXECUTOR
     if choice == "multiprocess":
         return dg.multiprocess_executor.configured({"max_concurrent": LOCAL_MAX_CONCURRENT_STEPS})
     if choice == "in_process":
-        # One process for the whole run: no code-location import per step, at the price of one failure domain.
         return dg.in_process_executor
     if choice == "celery":
         from dagster_celery import celery_executor
