@@ -141,9 +141,7 @@ def is_author_bio(line: str, names: list[list[str]], settings: ExtractionSetting
     """Whether ``line`` opens with an author's full name and goes on ("Jane Doe is a staff writer ..."): the note
     about the author that closes a story."""
     words = WORD.findall(line.lower())
-    if len(words) < settings.min_author_bio_words:
-        return False
-    return any(words[: len(name)] == name for name in names)
+    return len(words) >= settings.min_author_bio_words and any(words[: len(name)] == name for name in names)
 
 
 def without_metadata_lines(

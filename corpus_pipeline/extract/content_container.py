@@ -88,12 +88,11 @@ def _named_elsewhere(element: etree._Element, body: etree._Element, levels: int)
     """Whether another element of the page, neither inside ``element`` nor around it, has its name."""
     name, own = element_name(element, levels), _own_name(element)
     around = set(element.iterancestors())
-    for other in body.iter(element.tag):
-        if other is element or other in around or _own_name(other) != own:
-            continue
-        if element_name(other, levels) == name and not _contains(element, other):
-            return True
-    return False
+    return any(
+        other is not element and other not in around and _own_name(other) == own
+        and element_name(other, levels) == name and not _contains(element, other)
+        for other in body.iter(element.tag)
+    )
 
 
 def _own_name(element: etree._Element) -> str:

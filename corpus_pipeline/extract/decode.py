@@ -50,9 +50,8 @@ def _guess_encoding(body: bytes, settings: ExtractionSettings) -> str:
     if not matches:
         return "cp1252"
     best = min(match.chaos for match in matches)
-    for match in matches:
-        if match.encoding == "cp1252" and match.chaos <= best + settings.windows_1252_tolerance:
-            return "cp1252"
+    if any(m.encoding == "cp1252" and m.chaos <= best + settings.windows_1252_tolerance for m in matches):
+        return "cp1252"
     return matches[0].encoding
 
 

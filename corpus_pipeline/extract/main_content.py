@@ -200,11 +200,10 @@ def _finished(
 ) -> MainContent:
     """The reading without its headline, with its dropped headings put back and, when it holds records the reading
     left out, its grid (``cards``: none when the page's grid may not join; ``article``: an article's reading, whose
-    grid joins only when its cards hold that reading spread over them; ``words``: the
-    reading's words, when counted already)."""
+    grid joins only when its cards hold it spread over them; ``words``: the reading's words, when counted already)."""
     restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
     # Counted once, for the line arbiter too: a reading that lost no headline and gained no heading keeps its count.
-    words = words if restored is extracted and words is not None else None
+    words = words if restored is extracted else None
     if cards is None:
         return MainContent(restored, path, words)
     if words is None:

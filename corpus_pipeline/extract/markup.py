@@ -56,11 +56,8 @@ def _matches(document: html.HtmlElement, rule: MarkupRule) -> list[etree._Elemen
     conditions: list[str] = []
     for name, value in rule.attrs:
         if name == "class":
-            conditions.extend(
-                f"contains(concat(' ', normalize-space(@class), ' '), ' {token} ')"
-                for token in value.split()
-                if "'" not in token
-            )
+            tokens = [token for token in value.split() if "'" not in token]
+            conditions += [f"contains(concat(' ', normalize-space(@class), ' '), ' {token} ')" for token in tokens]
         elif "'" not in value:
             conditions.append(f"@{name}='{value}'")
     predicate = "".join(f"[{c}]" for c in conditions)

@@ -289,11 +289,8 @@ def choose_lang(
     if declared and len(text) < settings.min_text_for_detection:
         return declared  # too short a text to override the declaration: no detection needed
     detected, probability = detect_lang(text, settings)
-    if declared:
-        if (
-            detected and detected != declared and probability >= settings.confident_detection
-            and len(text) >= settings.min_text_for_detection
-        ):
+    if declared:  # the text is long enough here (see above): a confident detection overrides the declaration
+        if detected and detected != declared and probability >= settings.confident_detection:
             return detected
         return declared
     if detected and probability >= settings.min_undeclared_detection:

@@ -157,9 +157,8 @@ def with_language_chosen(record: dict, website: Website, settings: ExtractionSet
 
 
 def _unfinished_record(page: HtmlPage, why: Unfinished, website: Website) -> dict:
-    record = _empty_record(page, website)
-    record["error"] = f"extraction {why.reason}" if why.budget_exceeded else f"extraction failed: {why.reason}"[:500]
-    return record
+    error = f"extraction {why.reason}" if why.budget_exceeded else f"extraction failed: {why.reason}"[:500]
+    return {**_empty_record(page, website), "error": error}
 
 
 def _empty_record(page: HtmlPage, website: Website) -> dict:

@@ -122,8 +122,7 @@ def title_links(document: html.HtmlElement, url: str) -> list[str]:
     """Page keys of the same-host pages that the page's headings (``h1``-``h6``) or ``rel=bookmark`` links point
     at, in page order, the page itself left out: a listing's title links to the documents it shows."""
     own, host = page_key(url), urlsplit(url).netloc.lower()
-    found: list[str] = []
-    seen: set[str] = set()
+    found: dict[str, None] = {}  # ordered, each once
     for anchor in _HEADING_OR_REL_LINKS(document):
         href = (anchor.get("href") or "").strip()
         if not href or href.startswith("#"):
@@ -135,12 +134,11 @@ def title_links(document: html.HtmlElement, url: str) -> list[str]:
         if not target or urlsplit(target).netloc.lower() != host:
             continue
         key = page_key(target)
-        if key and key != own and key not in seen:
-            seen.add(key)
-            found.append(key)
+        if key and key != own:
+            found[key] = None
             if len(found) >= MAX_TITLE_LINKS:
                 break
-    return found
+    return list(found)
 
 
 def link_names(document: html.HtmlElement, url: str) -> frozenset[str]:
