@@ -46,10 +46,8 @@ def comment_sections(document: html.HtmlElement) -> list[html.HtmlElement]:
     for node in document.iter(*_CONTAINER_TAGS):
         id_, class_ = node.get("id"), node.get("class")
         if not ((id_ and _MAY_NAME_ID.search(id_)) or (class_ and "omment" in class_)):
-            continue
-        if any(ancestor in found for ancestor in node.iterancestors()):
-            continue
-        if is_comment_section(node):
+            continue  # the cheap test first: most elements name no comment
+        if is_comment_section(node) and not any(ancestor in found for ancestor in node.iterancestors()):
             found.append(node)
     return found
 

@@ -20,9 +20,7 @@ _XML_DECLARATION = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-
 _LEADING_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 
 
-def decode_html(
-    body: bytes, content_type: str | None = None, settings: ExtractionSettings = DEFAULT_SETTINGS
-) -> str:
+def decode_html(body: bytes, content_type: str | None = None, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str:
     """Decode an HTML body, without any XML declaration; never raises (undecodable bytes become U+FFFD)."""
     return _LEADING_XML_DECLARATION.sub("", _decode(body, content_type, settings), count=1)
 

@@ -204,10 +204,9 @@ def text_near_title(document: html.HtmlElement) -> list[str]:
         if piece:
             pieces.append((length, length + len(piece), piece))
             length += len(piece)
-            if title is not None and length >= title[1] + TITLE_TEXT_AFTER:
+            end = title[1] + TITLE_TEXT_AFTER if title is not None else untitled_end
+            if end is not None and length >= end:
                 break  # the rest of the page is past the window
-            if untitled_end is not None and length >= untitled_end:
-                break
     start, end = (title[0] - TITLE_TEXT_BEFORE, title[1] + TITLE_TEXT_AFTER) if title else (0, TITLE_TEXT_AFTER)
     return [
         piece for first, last, piece in pieces

@@ -21,16 +21,12 @@ _ARTICLE_TYPES = {
     "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "reportagenewsarticle",
     "analysisnewsarticle", "opinionnewsarticle", "socialmediaposting", "liveblogposting",
 }
-
-
 # What a list page (a blog's index, a topic page) declares. og:type is weak evidence: SEO plugins set "article"
 # on every page of a site, so the page's own schema.org data saying it is a list outranks it.
 _LIST_TYPES = {"collectionpage", "itemlist", "searchresultspage"}
 
 
-def declared_page_type(
-    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
-) -> str | None:
+def declared_page_type(document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str | None:
     """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None.
 
     A page that lists articles (``settings.min_listed_articles`` of them, or a CollectionPage or ItemList that only
