@@ -2,7 +2,6 @@
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -34,7 +33,7 @@ ASSET = "raw_pages"
 PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
 # The crawl's journal (core/checkpoint.py) holds a row answered from the current version (a 304, an unchanged sitemap
 # lastmod) without its body, flagged BODY_OF_CURRENT: its compaction into the new version takes the body from the
-# current one (CurrentBodies), and a crawl resumes from it only while the version it notes (JOURNAL_BODIES_OF) is.
+# current one (restore_bodies), and a crawl resumes from it only while the version it notes (JOURNAL_BODIES_OF) is.
 BODY_OF_CURRENT = "body_of_current"
 JOURNAL_SCHEMA = RAW_PAGES_SCHEMA.append(pa.field(BODY_OF_CURRENT, pa.bool_()))
 JOURNAL_BODIES_OF = "bodies_of"
@@ -94,11 +93,12 @@ def raw_pages(
         if previous is not None:
             previous.close()
 
-        bodies = CurrentBodies(current)
+        bodies = KeyedRows(current, "url", columns=["body"]) if current is not None else None
         with history.new_version(RAW_PAGES_SCHEMA, run_id=context.run.run_id) as version:
             for table in checkpoint.tables():
-                version.write_table(bodies.restored(table))
-        bodies.close()
+                version.write_table(restore_bodies(table, bodies))
+        if bodies is not None:
+            bodies.close()
         checkpoint.clear()
         return_freed_memory()  # the crawl's bodies went through this process: its later stages need none of it
 
@@ -120,34 +120,25 @@ def journal_row(row: Mapping[str, Any], previous: PreviousCrawl | None) -> Mappi
     return {**row, "body": None, BODY_OF_CURRENT: True}
 
 
-class CurrentBodies:
-    """The bodies of the current raw_pages version (at ``path``), put back into journal rows written without them."""
-
-    def __init__(self, path: Path | None) -> None:
-        self._rows = KeyedRows(path, "url", columns=["body"]) if path is not None else None
-
-    def restored(self, table: pa.Table) -> pa.Table:
-        """``table`` (journal rows) with the body of each row flagged BODY_OF_CURRENT taken from the version."""
-        if BODY_OF_CURRENT not in table.column_names:
-            return table
-        flagged = pc.fill_null(table.column(BODY_OF_CURRENT), _FALSE)
-        table = table.drop_columns([BODY_OF_CURRENT])
-        if not pc.any(flagged).as_py():
-            return table
-        urls = table.column("url").filter(flagged).to_pylist()
-        positions = [self._rows.position(url) if self._rows is not None else None for url in urls]
-        if self._rows is None or None in positions:
-            missing = urls[positions.index(None)]
-            raise LookupError(f"the journal holds the body of {missing} as the current version's, which has none")
-        field = table.schema.field("body")
-        bodies = self._rows.take(positions).column("body").cast(field.type)  # type: ignore[arg-type]
-        column = pc.replace_with_mask(table.column("body").combine_chunks(), flagged.combine_chunks(),
-                                      bodies.combine_chunks())
-        return table.set_column(table.schema.get_field_index("body"), field, column)
-
-    def close(self) -> None:
-        if self._rows is not None:
-            self._rows.close()
+def restore_bodies(table: pa.Table, current: KeyedRows | None) -> pa.Table:
+    """``table`` (journal rows) with the body of each row flagged BODY_OF_CURRENT taken from ``current``: the current
+    raw_pages version's bodies by URL."""
+    if BODY_OF_CURRENT not in table.column_names:
+        return table
+    flagged = pc.fill_null(table.column(BODY_OF_CURRENT), _FALSE)
+    table = table.drop_columns([BODY_OF_CURRENT])
+    if not pc.any(flagged).as_py():
+        return table
+    urls = table.column("url").filter(flagged).to_pylist()
+    positions = [current.position(url) if current is not None else None for url in urls]
+    if current is None or None in positions:
+        missing = urls[positions.index(None)]
+        raise LookupError(f"the journal holds the body of {missing} as the current version's, which has none")
+    field = table.schema.field("body")
+    bodies = current.take(positions).column("body").cast(field.type)  # type: ignore[arg-type]
+    column = pc.replace_with_mask(table.column("body").combine_chunks(), flagged.combine_chunks(),
+                                  bodies.combine_chunks())
+    return table.set_column(table.schema.get_field_index("body"), field, column)
 
 
 def _resume_or_start(

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 import pyarrow as pa
 import pytest
 
-from corpus_pipeline.assets.raw_pages import BODY_OF_CURRENT, JOURNAL_SCHEMA, CurrentBodies, _whole, journal_row
+from corpus_pipeline.assets.raw_pages import BODY_OF_CURRENT, JOURNAL_SCHEMA, _whole, journal_row, restore_bodies
 from corpus_pipeline.core.arrow_values import table_from_rows
+from corpus_pipeline.core.reuse import KeyedRows
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.core.warehouse import Warehouse
 from corpus_pipeline.crawl.previous import PreviousCrawl
@@ -35,14 +36,16 @@ def test_bodies_of_the_current_version_leave_the_journal_and_come_back(tmp_path)
     assert journal_row(tonight[0], None) is tonight[0]  # a first crawl keeps every body
 
     table = table_from_rows([{**r, BODY_OF_CURRENT: r.get(BODY_OF_CURRENT)} for r in journal], JOURNAL_SCHEMA)
-    restored = CurrentBodies(current_path).restored(table)
+    bodies = KeyedRows(current_path, "url", columns=["body"])
+    restored = restore_bodies(table, bodies)
     assert restored.column_names == RAW_PAGES_SCHEMA.names
     assert restored.column("body").to_pylist() == [b"C", b"B2", b"D", b"A"]
     assert [r["body"] for r in _whole([dict(r) for r in journal], previous.body)] == [b"C", b"B2", b"D", b"A"]
     unflagged = table.drop_columns([BODY_OF_CURRENT])
-    assert CurrentBodies(current_path).restored(unflagged).equals(unflagged)  # a journal of every body (older runs)
+    assert restore_bodies(unflagged, bodies).equals(unflagged)  # a journal of every body (older runs)
     with pytest.raises(LookupError):
-        CurrentBodies(None).restored(table)
+        restore_bodies(table, None)
+    bodies.close()
     previous.close()
 
 
