@@ -12,9 +12,7 @@ from pathlib import Path
 import dagster as dg
 import pyarrow as pa
 
-from corpus_pipeline.core.registry import Website
 from corpus_pipeline.core.versions import PartitionHistory
-from corpus_pipeline.extract.page_input import ExtractionBudget
 
 FULL_NIGHT_TAG = "corpus_pipeline/full_night"
 _TRUE = ("true", "1", "yes")
@@ -27,12 +25,6 @@ def last_memo(context: dg.AssetExecutionContext, memo: PartitionHistory) -> Path
         context.log.info(f"A full night ({FULL_NIGHT_TAG}): {memo.location()} is not read")
         return None
     return memo.current_file()
-
-
-def parse_inputs(context: dg.AssetExecutionContext, website: Website, budget: ExtractionBudget) -> str:
-    """What every page's parse depends on besides the page and the website's template: the asset's code version (as
-    the code location computed it on loading: the code this run executes), this run's budget, the registry entry."""
-    return f"{asset_code_version(context)}|{budget!r}|{website!r}"
 
 
 def asset_code_version(context: dg.AssetExecutionContext) -> str:

@@ -10,7 +10,7 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import parsed_pages_version
-from corpus_pipeline.assets.incremental import last_memo, parse_inputs
+from corpus_pipeline.assets.incremental import asset_code_version, last_memo
 from corpus_pipeline.assets.publishing import asset_check_specs, judge_distinctness, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import DocumentBodies, count_documents, iter_documents, iter_sitemaps
@@ -67,7 +67,8 @@ def parsed_pages(
     raw_path = store.local_file("raw_pages", website.name)
     budget = crawler_config.extraction_budget()
     pages = count_documents(raw_path, "html")
-    inputs = parse_inputs(context, website, budget)
+    # What every page's parse depends on besides the page and the website's template.
+    inputs = f"{asset_code_version(context)}|{budget!r}|{website!r}"
     with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
         current = history.current_file()
         current_version = history.current()
