@@ -8,6 +8,7 @@ and memory stays bounded.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import re
@@ -666,14 +667,11 @@ def robots_rules(
     return RobotsRules(None, user_agent)  # missing, too large, or redirected away: unavailable, allow all
 
 
-def _normalized(urls) -> list[str]:
-    out = []
+def _normalized(urls: Iterable[str]) -> Iterator[str]:
+    """The URLs normalized, those that cannot be left out."""
     for url in urls:
-        try:
-            out.append(normalize_url(url))
-        except InvalidUrlError:
-            continue
-    return out
+        with contextlib.suppress(InvalidUrlError):
+            yield normalize_url(url)
 
 
 def _ended(finished: SimpleQueue[Future]) -> list[Future]:
