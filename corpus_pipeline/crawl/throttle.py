@@ -53,6 +53,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
 from corpus_pipeline.crawl.settings import CrawlSettings
 
@@ -141,10 +142,7 @@ class _KindLatencies:
     """
 
     def __init__(self) -> None:
-        self.by_load: dict[int, deque[_Sample]] = {}
-
-    def add(self, sample: _Sample) -> None:
-        self.by_load.setdefault(sample.load, deque(maxlen=SAMPLES_PER_LOAD)).append(sample)
+        self.by_load: defaultdict[int, deque[_Sample]] = defaultdict(partial(deque, maxlen=SAMPLES_PER_LOAD))
 
     def idle_s(self, least: int) -> float | None:
         """Geometric mean latency of the answers sent with the fewest requests of ours in flight: all those of the
@@ -251,7 +249,7 @@ class _HostPace:
         # Below the slack, an idle latency is scheduling jitter: a 3 ms redirect answered in 8 ms is no queue.
         ratio = answer.latency_s / max(idle, LATENCY_SLACK_S) if idle is not None else None
         sample = _Sample(now, answer.latency_s, answer.load, ratio)
-        kind.add(sample)
+        kind.by_load[answer.load].append(sample)
         self.recent.append(sample)
         self.last_kind = kind
 
