@@ -77,9 +77,9 @@ def parsed_pages(
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
             # Two passes over the stored pages: survey the site (its template per language, its sitemap listing,
             # its links), then extract every page with that knowledge; a page whose every input is unchanged since
-            # the current version keeps its record (extract/reuse.py). The records go to a draft first: each page's
-            # kind is decided from the whole website's records (extract/site_page_kinds.py), read back from the
-            # draft, then written with the records to the version.
+            # the current version keeps its record (extract/reuse.py). The records go to a draft first (none when
+            # every record is the current version's): each page's kind is decided from the whole website's records
+            # (extract/site_page_kinds.py), read back from the draft, then written with the records to the version.
             night = parse_site(
                 partial(_light_html_pages, raw_path),
                 iter_sitemaps(raw_path),
