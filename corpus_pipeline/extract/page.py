@@ -149,8 +149,7 @@ def with_language_chosen(record: dict, website: Website, settings: ExtractionSet
 
     The same choice as in the page's own parse (:func:`choose_lang` on the same inputs), so the same language.
     """
-    inputs = record.pop(_LANGUAGE_INPUTS, None)
-    if inputs is not None:
+    if (inputs := record.pop(_LANGUAGE_INPUTS, None)) is not None:
         declared, hint = inputs
         record["lang"] = choose_lang(declared, hint, record["content"], website.default_lang, settings)
     return record
@@ -380,10 +379,8 @@ def _clear(
     settings: ExtractionSettings,
 ) -> list[str]:
     """Remove what no reader should see, in place: ``removable`` tags, consent banners, the website's template
-    (when given: the visible-text and ``markup`` readings, which keep every line of what they are given).
-
-    Returns the consent banners' CSS selectors.
-    """
+    (when given: the visible-text and ``markup`` readings keep every line they are given); returns the banners' CSS
+    selectors."""
     etree.strip_elements(document, *removable, with_tail=False)
     consent_banners = remove_consent_banners(document) if settings.consent_banners_removed else []
     if boilerplate is not None:
@@ -400,8 +397,7 @@ def _cleaned(
 
 
 def _words_up_to(text: str, most: int) -> int:
-    """The number of words (``\\w+``) in ``text``, or ``most`` when it holds as many or more: the check needs no
-    more."""
+    """The number of words (``\\w+``) in ``text``, up to ``most``: the check needs no more."""
     return sum(1 for _ in islice(WORD.finditer(text), max(most, 0)))
 
 
