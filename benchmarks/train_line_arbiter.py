@@ -60,9 +60,9 @@ def page_reading(item: tuple[bytes, str, str]) -> Reading | None:
     seen: list[tuple[str, str, str, str | None, object]] = []
     original = page_module.extract_main_content
 
-    def spy(document, fresh_document, text, url, skipped, settings):  # type: ignore[no-untyped-def]
+    def spy(document, fresh_document, text, url, skipped, settings, *more, **options):  # type: ignore[no-untyped-def]
         page_type = declared_page_type(document, settings)
-        main = original(document, fresh_document, text, url, skipped, settings)
+        main = original(document, fresh_document, text, url, skipped, settings, *more, **options)
         seen.append((main.text, main.extraction.value, resiliparse_main_text(text, skipped), page_type,
                      page_marks(document)))
         return main
