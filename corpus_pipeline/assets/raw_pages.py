@@ -106,7 +106,7 @@ def raw_pages(
         same_pages = current is not None and pages_of_previous(pl.scan_parquet(version.path), pl.scan_parquet(current))
         policy = warehouse.gate_policy()
         distinct = judge_distinctness(history, version, current, same_pages, page_distinctness, policy)
-        outcomes = judge_crawl(version.path, current, policy, same_pages, distinct)
+        outcomes = judge_crawl(version.path, current, policy, distinct)
         summary = summarize_crawl(pl.scan_parquet(version.path), pl.scan_parquet(current) if current else None)
         yield from publish_if_good(context, history, version, outcomes, RAW_PAGES_SCHEMA, PREVIEW, summary)
 

@@ -32,12 +32,10 @@ CAUSE_CHARS = 200
 
 
 def judge_crawl(
-    candidate: Path, current: Path | None, policy: GatePolicy, same_pages: bool = False,
-    distinct: CheckOutcome | None = None,
+    candidate: Path, current: Path | None, policy: GatePolicy, distinct: CheckOutcome | None = None
 ) -> list[CheckOutcome]:
     """The outcomes of RAW_PAGES_CHECKS for a crawl written at ``candidate``, against the ``current`` version
-    (``same_pages``: its HTML pages are the current version's, body for body; see pages_distinct_vs_current;
-    ``distinct``: that check's outcome, when the caller measured it)."""
+    (``distinct``: the outcome of DISTINCT_VS_CURRENT, when the caller measured it)."""
     rows = pl.scan_parquet(candidate).select("url", "kind", "outcome", "error", "source")
     documents = _usable_documents(rows)
     current_documents = _usable_documents(pl.scan_parquet(current)) if current is not None else None
@@ -65,7 +63,7 @@ def judge_crawl(
         ),
         # The first asset a soft outage shows in: refused here, it leaves the current crawl (and the conditional-GET
         # state the next night builds on) in place.
-        distinct or pages_distinct_vs_current(candidate, current, policy, same_as_current=same_pages),
+        distinct or pages_distinct_vs_current(candidate, current, policy),
         error_share(row_count(errors), row_count(rows), policy),
     ]
 

@@ -99,13 +99,10 @@ def distinct_vs_current(
     return CheckOutcome(DISTINCT_VS_CURRENT, cause is None, metadata, cause)
 
 
-def pages_distinct_vs_current(
-    candidate: Path, current: Path | None, policy: GatePolicy, same_as_current: bool = False
-) -> CheckOutcome:
-    """distinct_vs_current for a raw_pages version: its pages' titles, then their bodies. ``same_as_current``: the
-    caller knows the candidate's pages are the current version's, body for body (an unchanged night): measured once."""
+def pages_distinct_vs_current(candidate: Path, current: Path | None, policy: GatePolicy) -> CheckOutcome:
+    """distinct_vs_current for a raw_pages version: its pages' titles, then their bodies."""
     before = page_distinctness(current) if current is not None else None
-    return distinct_vs_current(before if same_as_current and before else page_distinctness(candidate), before, policy)
+    return distinct_vs_current(page_distinctness(candidate), before, policy)
 
 
 def page_distinctness(raw_pages: Path) -> list[Distinctness]:

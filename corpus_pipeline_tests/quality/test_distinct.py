@@ -102,10 +102,3 @@ def test_distinct_values_count_a_missing_value_as_one_and_preview_the_commonest(
     assert (measure.documents, measure.distinct, measure.most_common_count) == (4, 3, 2)
     assert measure.most_common == "(none)" and measure.share == 0.75
 
-
-def test_pages_known_to_be_the_current_ones_are_measured_once_with_the_same_outcome(tmp_path):
-    # An unchanged night: the caller knows the candidate holds the current version's pages, one for one.
-    bodies = [page(f"Post {n % 4}") for n in range(10)]
-    current, candidate = (crawl(Warehouse(tmp_path / name), bodies) for name in ("current", "candidate"))
-    measured = pages_distinct_vs_current(candidate, current, GatePolicy())
-    assert pages_distinct_vs_current(candidate, current, GatePolicy(), same_as_current=True) == measured
