@@ -74,9 +74,6 @@ class FolderHistory(PartitionHistory):
         """A folder version's files are checked by their reader."""
         return path
 
-    def _unshare_current(self) -> None:
-        """The current folder is a link readers follow (or copies of objects): nothing is shared to undo."""
-
     def _remove_local_leftovers(self) -> None:
         for leftover in self.folder.glob(".*.tmp"):
             if leftover.is_dir() and not leftover.is_symlink():

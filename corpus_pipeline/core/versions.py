@@ -2,8 +2,7 @@
 
 Layout, beside the hive tree that readers glob::
 
-    <root>/<asset>/website=<name>/data.parquet              a copy of the current version (never a hard link:
-                                                            damage to one file must not reach the other)
+    <root>/<asset>/website=<name>/data.parquet              a copy (not a link) of the current version
     <root>/_versions/<asset>/website=<name>/<id>.parquet    every kept version, the current one included
     <root>/_versions/<asset>/website=<name>/versions.json   the ledger: state, rows, SHA-256 and cause of each version
     <root>/_versions/<asset>/website=<name>/.lock           held by the run that writes this partition
@@ -11,15 +10,13 @@ Layout, beside the hive tree that readers glob::
 pyarrow, Spark and DuckDB skip folders whose name starts with ``_``, and the notebooks glob one asset's
 folder, so the history never leaks into a reader's data.
 
-On an object store (:class:`ObjectPartitionHistory`) the keys under ``s3://bucket/prefix`` are the same, with the
-same guarantees: ``data.parquet`` is a copy for notebooks (its ``x-amz-meta-corpus-version`` names the version),
-version objects are never rewritten, the ledger is also the pointer (``current`` names the version), and a
-``.lease`` object (see lease.py) stands for the lock. A version is uploaded as its own object, judged on the local
-copy it was written from, and only then published: a server-side copy replaces ``data.parquet`` whole (one atomic
-operation), and the ledger, written last, moves the pointer. The pipeline itself reads through the pointer, so it
-always reads an immutable version object; a run that dies between the copy and the ledger write leaves
-``data.parquet`` ahead of the pointer, which the next run holding the lease puts back. A refused version only
-changes the ledger. Versions a run reads or writes are kept in a local cache folder, named by their id.
+On an object store (:class:`ObjectPartitionHistory`) the keys under ``s3://bucket/prefix`` are the same: version
+objects are never rewritten, the ledger's ``current`` is the pointer, and a ``.lease`` object (lease.py) is the lock.
+A version is uploaded, judged on the local copy it was written from, then published: a server-side copy replaces
+``data.parquet`` whole (its ``x-amz-meta-corpus-version`` names the version), and the ledger, written last, moves
+the pointer. The pipeline reads versions through the pointer; a run that dies between the copy and the ledger
+leaves ``data.parquet`` ahead of the pointer, which the next run holding the lease puts back. Versions a run reads
+or writes are cached locally, named by their id.
 """
 
 from __future__ import annotations
@@ -50,8 +47,7 @@ VERSIONS_DIR = "_versions"
 LEDGER_FILE = "versions.json"
 LOCK_FILE = ".lock"
 DEFAULT_KEEP_VERSIONS = 3
-# The facts of a version (record_facts) listing the runs that kept it current instead of writing one (keep_for_run),
-# the last few: a roll-back to one of them finds it.
+# The fact (record_facts) naming the last few runs that kept a version instead of writing one: a roll-back finds it.
 KEPT_BY_RUNS, KEPT_RUNS_NOTED = "kept_by_runs", 8
 LEASE_OBJECT = ".lease"
 VERSION_METADATA = "corpus-version"  # on an object store's data.parquet: the id of the version it is a copy of
@@ -89,7 +85,7 @@ class Version:
     run_id: str | None = None
     cause: str | None = None  # why it was refused
     published_at: str | None = None
-    checksum: str | None = None  # SHA-256 of the version's file (None: written before checksums were kept)
+    checksum: str | None = None  # SHA-256 of the version's file (None for a folder version)
 
 
 @dataclass(frozen=True)
@@ -129,11 +125,8 @@ class PartitionHistory:
         return ledger.find(ledger.current) if ledger.current else None
 
     def current_file(self) -> Path | None:
-        """The file readers see, or None before the first publication or when it is damaged.
-
-        A damaged current file (unreadable, or not the checksum the ledger recorded) is logged in one line and
-        treated as absent, so the night builds a fresh version instead of failing on it for good.
-        """
+        """The file readers see, or None before the first publication or when it is damaged (unreadable, or not the
+        ledger's checksum): logged in one line, so the night builds a fresh version instead of failing for good."""
         ledger = self._read_ledger()
         if not ledger.current or not self.current_path.exists():
             return None
@@ -141,7 +134,7 @@ class PartitionHistory:
         return self.current_path if version is None else self._checked_current(version, self.current_path)
 
     def _checked_current(self, version: Version, path: Path) -> Path | None:
-        problem = self._damage(version, path, decode_all=False)
+        problem = self._damage(version, path)
         if problem is None:
             return path
         LOG.warning("%s: the current version %s is damaged (%s): treated as absent", self.current_uri(), version.id,
@@ -185,11 +178,8 @@ class PartitionHistory:
 
     @contextmanager
     def lock(self) -> Iterator[PartitionHistory]:
-        """Hold the partition for one run; leftovers of dead runs are cleaned up on entry.
-
-        The lock is an advisory ``flock``: the kernel releases it when its process dies, so a
-        killed run never blocks the next one.
-        """
+        """Hold the partition for one run; leftovers of dead runs are cleaned up on entry. An advisory ``flock``: the
+        kernel releases it when its process dies, so a killed run never blocks the next one."""
         self.folder.mkdir(parents=True, exist_ok=True)
         with open(self.folder / LOCK_FILE, "w") as handle:
             try:
@@ -199,7 +189,6 @@ class PartitionHistory:
             try:
                 self._clean_dead_runs()
                 self._adopt_unversioned_current()
-                self._unshare_current()
                 yield self
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
@@ -219,9 +208,7 @@ class PartitionHistory:
         """A fresh id; ids sort in creation order."""
         return f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{uuid.uuid4().hex[:6]}"
 
-    def record_candidate(
-        self, version_id: str, rows: int, run_id: str | None, checksum: str | None = None
-    ) -> Version:
+    def record_candidate(self, version_id: str, rows: int, run_id: str | None, checksum: str | None = None) -> Version:
         """Register a version whose file is complete, before it is judged."""
         version = Version(version_id, VersionState.CANDIDATE, now_iso(), rows, run_id, checksum=checksum)
         self._write_ledger(self._read_ledger().with_version(version))
@@ -282,18 +269,14 @@ class PartitionHistory:
             raise UnknownVersionError(f"no version {version_id!r} in {self.location()}")
         return version
 
-    def _damage(self, version: Version, path: Path | None = None, decode_all: bool = True) -> str | None:
-        """What is wrong with a version's file (or ``path``, a copy of it), in a few words, or None when it reads
-        as recorded: the ledger's checksum when it has one, else (with ``decode_all``) every page decoded."""
+    def _damage(self, version: Version, path: Path | None = None) -> str | None:
+        """What is wrong with a version's file (or ``path``, a copy of it), in a few words, or None when its checksum
+        and rows are the ledger's."""
         try:
             path = path or self.local_copy(version.id)
             if version.checksum is not None and file_checksum(path) != version.checksum:
                 return "its SHA-256 differs from the ledger's"
-            parquet = pq.ParquetFile(path)
-            rows = parquet.metadata.num_rows
-            if decode_all and version.checksum is None:
-                for index in range(parquet.num_row_groups):  # every page decodes, not only the footer
-                    parquet.read_row_group(index)
+            rows = count_rows(path)
         except (OSError, ValueError, pa.ArrowException) as error:
             return f"not readable as Parquet ({_one_line(error)})"
         if rows != version.rows:
@@ -352,19 +335,9 @@ class PartitionHistory:
         stamp = datetime.fromtimestamp(self.current_path.stat().st_mtime, UTC)
         version_id = f"{stamp:%Y%m%dT%H%M%S%fZ}-adopted"
         _copy_atomically(self.current_path, self.path_of(version_id))
-        rows = count_rows(self.current_path)
-        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), rows, published_at=now_iso(),
-                          checksum=file_checksum(self.path_of(version_id)))
+        version = Version(version_id, VersionState.PUBLISHED, stamp.isoformat(), count_rows(self.current_path),
+                          published_at=now_iso(), checksum=file_checksum(self.path_of(version_id)))
         self._write_ledger(replace(ledger.with_version(version), current=version_id))
-
-    def _unshare_current(self) -> None:
-        """A current file published as a hard link of its version (before copies) becomes a copy of its own."""
-        current = self._read_ledger().current
-        kept = self.path_of(current) if current else None
-        if kept is None or not kept.exists() or not self.current_path.exists():
-            return
-        if os.path.samefile(kept, self.current_path):
-            _copy_atomically(kept, self.current_path)
 
     def _prune(self) -> None:
         ledger = self._read_ledger()
@@ -406,7 +379,7 @@ class VersionWriter(PartitionWriter):
         schema: pa.Schema,
         run_id: str | None,
         row_group_size: int,
-        drop_columns: tuple[str, ...] = ("website",),
+        drop_columns: tuple[str, ...],
     ) -> None:
         self.history = history
         self.version_id = history.new_version_id()
@@ -452,10 +425,8 @@ class ObjectPartitionHistory(PartitionHistory):
             return None
         path = self.local_copy(ledger.current)
         version = ledger.find(ledger.current)
-        if version is None:
+        if version is None or self._damage(version, path) is None:
             return path
-        if self._damage(version, path, decode_all=False) is None:
-            return path  # checked once: _checked_current would hash the same bytes again
         # A damaged cache copy: download it again; a fresh copy still damaged is the stored version's damage.
         path.unlink(missing_ok=True)
         return self._checked_current(version, self.local_copy(ledger.current))
@@ -573,6 +544,7 @@ class ObjectPartitionHistory(PartitionHistory):
     def _version_key(self, version_id: str) -> str:
         return f"{self.folder_key}/{version_id}.parquet"
 
+
 def count_rows(path: Path) -> int:
     """Rows of a Parquet file, read from its footer."""
     return pq.ParquetFile(path).metadata.num_rows
@@ -587,8 +559,7 @@ def file_checksum(path: Path) -> str:
 def _copy_atomically(source: Path, target: Path) -> None:
     """Make ``target`` a copy of ``source`` in one rename; readers see the old or the new file, never half.
 
-    A copy, not a hard link: damage written into one file must not reach the other. (``copyfile`` lets the
-    kernel share blocks copy-on-write where the filesystem can, which keeps that guarantee.)
+    Not a hard link: damage written into one file must not reach the other (a copy-on-write clone keeps that).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
