@@ -1,8 +1,5 @@
-"""Near duplicates anywhere in a corpus: MinHash/LSH candidates, verified with an edit-distance ratio.
-
-Candidates come from banded MinHash signatures, bucketed one band at a time with numpy (memory: one signature
-matrix plus one band of keys), whatever their distance in URL order. Each is verified with the reference's rule,
-a normalized Indel similarity >= threshold.
+"""Near duplicates anywhere in a corpus: banded MinHash/LSH candidates (one band at a time with numpy), each
+verified with the reference's rule, a normalized Indel similarity >= threshold.
 """
 
 from __future__ import annotations
@@ -33,25 +30,21 @@ NUM_PERM = BANDS * ROWS
 MAX_BUCKET = 500  # a bucket bigger than this holds boilerplate-only pages: compare them by exact content instead
 _WORD = re.compile(r"\w+")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
-# Texts per signature job: small enough that the last jobs leave no worker idle, large enough that a job's
-# overhead (~1 ms) stays small against its work.
-_CHUNK = 128
+_CHUNK = 128  # texts per signature job: no worker idles at the end, and a job's ~1 ms overhead stays small
 PARALLEL_FROM = 2000  # below this many texts a pool costs more than it saves
-# Guided blocks of texts (map_text_blocks with costs): a block holds up to this share of a worker's part of the work
-# left, and at least this fraction of the whole (a job costs ~1 ms).
+# Guided blocks (map_text_blocks with costs): up to this share of a worker's part of the work left, at least this
+# fraction of the whole.
 _GUIDED_SHARE = 1 / 3
 _GUIDED_FLOOR = 256
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job
 _CUTOFF_MARGIN = 1e-6
-# A block measures a pair's distance up to this many times the most that passes, when other pairs could use it
-# (_Distances): most failing pairs score just below the threshold, and a wider band costs little more.
+# How far past the most that passes _Distances measures a distance: most failing pairs score just below the
+# threshold, and a wider band costs little more.
 _MEASURED_WIDTH = 1.5
 _AGREEMENT_CHUNK = 32768  # candidate pairs whose signatures are compared at once
-# datasketch's default MinHash (affine32, seed 1): SHA-1's first 4 bytes, MurmurHash3's 32-bit finalizer, then
-# h -> a * h + b mod 2**32 per permutation, computed with numpy over all shingles at once. Its parameters are drawn
-# as datasketch draws them, so that worker processes do not import datasketch (and scipy with it).
+# datasketch's default MinHash (affine32, seed 1), its parameters drawn as datasketch draws them, so that worker
+# processes do not import datasketch (and scipy with it). As columns: a permutation a row.
 _PERMUTATIONS = np.random.RandomState(1)
-# As columns: a permutation a row (see _minhash_of).
 _A = (_PERMUTATIONS.randint(0, 1 << 31, NUM_PERM, dtype=np.uint32) * np.uint32(2) + np.uint32(1))[:, None]
 _B = _PERMUTATIONS.randint(0, 1 << 32, NUM_PERM, dtype=np.uint32)[:, None]
 del _PERMUTATIONS
@@ -60,21 +53,20 @@ _FMIX_SHIFTS = (np.uint32(16), np.uint32(13), np.uint32(16))
 _FMIX_MULTIPLIERS = (np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35))
 _SHA1_WORDS = 5  # a SHA-1 digest is five 32-bit words
 _SPACE = ord(" ")
-# An ASCII byte that ``\w`` matches (letters, digits, the underscore) as itself, any other byte as a space.
+# A byte that ``\w`` matches in ASCII as itself, any other byte as a space.
 _ASCII_WORD_BYTES = bytes(code if chr(code).isalnum() or chr(code) == "_" else _SPACE for code in range(128)) + bytes(
     [_SPACE] * 128
 )
 
 
 def minhash_values(text: str) -> np.ndarray:
-    """The MinHash values of a normalized text's shingles (its distinct runs of ``SHINGLE_WORDS`` ``\\w+`` words
-    joined by spaces, UTF-8 encoded; a shorter text's words): datasketch's ``MinHash(num_perm=NUM_PERM)`` after
-    ``update_batch`` of the shingles, bit for bit."""
+    """datasketch's ``MinHash(num_perm=NUM_PERM)`` values, bit for bit, of a normalized text's shingles: its runs of
+    ``SHINGLE_WORDS`` ``\\w+`` words joined by spaces, UTF-8 encoded (a shorter text's words)."""
     return _minhash_of(_shingle_hashes(text))
 
 
 def _minhash_of(hashes: np.ndarray) -> np.ndarray:
-    """:func:`minhash_values` from the shingles' hashes (:func:`_shingle_hashes`, in any order)."""
+    """:func:`minhash_values` from the shingles' hashes, in any order."""
     if not len(hashes):
         return np.full(NUM_PERM, (1 << 32) - 1, dtype=np.uint64)  # datasketch's empty MinHash
     (s1, s2, s3), (m1, m2) = _FMIX_SHIFTS, _FMIX_MULTIPLIERS
@@ -83,16 +75,15 @@ def _minhash_of(hashes: np.ndarray) -> np.ndarray:
     hashes ^= hashes >> s2
     hashes *= m2
     hashes ^= hashes >> s3
-    # permutation by shingle, each permutation's row contiguous: its minimum a vectorized pass (0.6x the time)
+    # permutation by shingle: each permutation's row is contiguous, so its minimum is one vectorized pass
     values = _A * hashes
     values += _B
     return values.min(axis=1).astype(np.uint64)
 
 
 def _shingle_hashes(text: str) -> np.ndarray:
-    """The first word of each shingle's SHA-1 (:func:`_first_words`), repeats included (a minimum does not depend
-    on them). The words' bounds are the spaces of the joined words, found with numpy (no space occurs within a word
-    nor within a multi-byte UTF-8 character)."""
+    """The first word of each shingle's SHA-1, repeats included. The words' bounds are the spaces of the joined
+    words, found with numpy (no space occurs within a word nor within a multi-byte UTF-8 character)."""
     joined = b" ".join(line for line in _line_words(text) if line)
     if not joined:
         return np.empty(0, dtype=np.uint32)
@@ -107,7 +98,7 @@ def _shingle_hashes(text: str) -> np.ndarray:
 
 def _shingle_digests(words: list[bytes]) -> bytes:
     """The SHA-1 digests of the runs of ``SHINGLE_WORDS`` words joined by spaces, concatenated (none for fewer
-    words). Each run is a slice of the words joined once, not a join of its own (~0.5 of ~1.4 us a shingle)."""
+    words); each run a slice of the words joined once (cheaper than a join of its own)."""
     joined = b" ".join(words)
     starts = list(accumulate([len(word) + 1 for word in words], initial=0))
     sha1, n = hashlib.sha1, SHINGLE_WORDS
@@ -120,8 +111,7 @@ def _first_words(digests: bytes) -> np.ndarray:
 
 
 def _line_words(text: str) -> Iterator[bytes]:
-    """Each line's ``" ".join(_WORD.findall(line)).encode()`` (empty for a line without words), an ASCII line's
-    words found by a faster byte translation (no word spans a line break)."""
+    """Each line's ``" ".join(_WORD.findall(line)).encode()``, an ASCII line's by a faster byte translation."""
     for line in text.split("\n"):
         if line.isascii():
             yield b" ".join(line.encode().translate(_ASCII_WORD_BYTES).split())
@@ -135,13 +125,11 @@ def _similarity(
 ) -> float:
     """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
 
-    Texts are paragraphs separated by newlines. Alignment pairs each paragraph with its most similar counterpart, in
-    both directions, and keeps the weaker direction, so a page sharing half its paragraphs with another stays well
+    Texts are paragraphs separated by newlines. Alignment matches each paragraph with its most similar counterpart in
+    both directions and keeps the weaker direction, so a page sharing half its paragraphs with another stays well
     below any sensible threshold. A score of ``threshold`` or more is exact; one below it is only known to be below.
-
-    ``ratio_bound`` bounds the texts' similarity from above (:func:`_ratio_bound`, or 1.0); ``paragraphs`` gives a
-    text's :class:`_Paragraphs` and ``ratio`` stands for :func:`_ratio` (a block's own, which share work across
-    its pairs)."""
+    ``ratio_bound`` bounds the similarity from above (or is 1.0); ``paragraphs`` and ``ratio`` are a block's
+    :class:`_Paragraphs` of a text and :func:`_ratio`, which share work across its pairs."""
     if not a or not b:
         return 0.0
     if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
@@ -150,8 +138,7 @@ def _similarity(
         return ratio(a, b, threshold, ratio_bound)
     forward = _aligned(paragraphs(a).lines, paragraphs(b), threshold)
     aligned = min(forward, _aligned(paragraphs(b).lines, paragraphs(a), threshold)) if forward >= threshold else forward
-    # The direct ratio counts only where it beats the alignment: with the alignment as its cutoff, rapidfuzz
-    # computes it only near the diagonal.
+    # With the alignment as its cutoff, rapidfuzz computes the direct ratio only near the diagonal.
     return max(aligned, ratio(a, b, max(threshold, aligned), ratio_bound))
 
 
@@ -162,26 +149,24 @@ def _paragraphs_of(text: str) -> _Paragraphs:
 def _ratio(a: str, b: str, cutoff: float, bound: float) -> float:
     """The normalized Indel similarity of two texts when it reaches ``cutoff``; below it, a value below it."""
     if bound < cutoff:
-        return bound  # the texts' characters already show it cannot reach the cutoff (most pairs that fail)
-    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 from being cut
-    # (0.9 * 100 is 90.00000000000001).
+        return bound  # the texts' characters show it cannot reach the cutoff (most pairs that fail)
+    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (0.9 * 100 is
+    # 90.00000000000001).
     return fuzz.ratio(a, b, score_cutoff=max(cutoff * 100 - _CUTOFF_MARGIN, 0.0)) / 100
 
 
 def _characters(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct UTF-16 code units of a text and how often each occurs (a character beyond the Basic
-    Multilingual Plane counts as its two surrogates, which only loosens :func:`_ratio_bound`)."""
+    """The distinct UTF-16 code units of a text and how often each occurs (an astral character counts as its two
+    surrogates, which only loosens :func:`_ratio_bound`)."""
     units = np.frombuffer(text.encode("utf-16-le"), dtype="<u2")
-    # np.unique's answer, counted instead of sorted (~5x faster)
     counts = np.bincount(units)
     present = np.flatnonzero(counts)
     return present.astype(np.uint16), counts[present]
 
 
 def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], length: int) -> float:
-    """An upper bound of the normalized Indel similarity of two texts from their :func:`_characters` (``length``:
-    the texts' summed lengths): a common subsequence holds each character at most as often as the text that holds
-    it least."""
+    """An upper bound of two texts' normalized Indel similarity from their :func:`_characters` and summed
+    ``length``: a common subsequence holds each character at most as often as either text."""
     if not length:
         return 1.0
     _, in_a, in_b = np.intersect1d(a[0], b[0], assume_unique=True, return_indices=True)
@@ -189,12 +174,11 @@ def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarr
 
 
 class _Paragraphs:
-    """A text's paragraphs as an alignment's target, with what searches against them found: reused by every pair
-    of a verification block aligned against this text (copies of one page share most of their paragraphs)."""
+    """A text's paragraphs as an alignment's target, with what searches against them found (reused by every pair
+    of a verification block aligned against this text)."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
-        # Each distinct paragraph once (a best score does not depend on repeats).
         self.choices = list(dict.fromkeys(lines))
         self.verbatim = set(self.choices)
         self.best: dict[str, float] = {}  # a searched paragraph's best score (0 to 100) against these, exact
@@ -206,11 +190,11 @@ class _Paragraphs:
         if score is not None:
             return score if score >= cutoff else None
         below = self.below.get(line)
-        if below is not None and below <= cutoff:  # the best is below a lower cutoff already: no need to search
+        if below is not None and below <= cutoff:  # below a lower cutoff already
             return None
         best = process.extractOne(line, self.choices, scorer=fuzz.ratio, score_cutoff=cutoff)
         if best is None:
-            self.below[line] = cutoff  # lower than any bound kept before (else this search would not have run)
+            self.below[line] = cutoff  # lower than any kept before, else this search would not have run
             return None
         self.best[line] = best[1]
         return best[1]
@@ -219,27 +203,25 @@ class _Paragraphs:
 def _aligned(source: list[str], paragraphs: _Paragraphs, threshold: float = 0.0) -> float:
     """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
 
-    Exact when it reaches ``threshold``; otherwise only a value below it: the search stops at the first paragraph
-    whose best ratio cannot be what the mean still needs, even if every paragraph after it matched perfectly (most
-    candidate pairs that fail).
+    Exact when it reaches ``threshold``; otherwise a value below it (the search stops at the first paragraph too
+    weak for the mean to reach it even if every later one matched perfectly).
     """
     remaining = sum(map(len, source))
     total = remaining or 1
     matched = 0.0
     for line in source:
         remaining -= len(line)
-        # A paragraph found word for word scores 100, the best any could: no need to search.
-        if line in paragraphs.verbatim:
+        if line in paragraphs.verbatim:  # 100, the best any could score
             matched += len(line) * 1.0
             continue
-        # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips every target
-        # paragraph that cannot reach it (by length, then within a band), which most of a failing pair's are.
+        # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips the targets that
+        # cannot reach it, most of a failing pair's.
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
         score = paragraphs.best_score(line, cutoff)
         if score is None:
             if cutoff > 0:
-                return (matched + remaining) / total  # below the threshold by this paragraph's shortfall
+                return (matched + remaining) / total  # below the threshold
             score = 0.0
         matched += len(line) * (score / 100)
     return matched / total
@@ -261,19 +243,17 @@ def near_duplicate_pairs(
 ) -> list[tuple[int, int, float]]:
     """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are, that join groups.
 
-    ``prepare`` (a top-level function, for the workers) normalizes a text before shingling and verification, again
-    on demand rather than keeping copies; texts are bytes when it takes bytes (:func:`decoded`). Work runs on
-    ``workers`` processes from ``PARALLEL_FROM`` texts on, or on ``pool``'s (:func:`worker_pool`). A pair sharing a
-    band is verified only if its signatures agree on at least ``min_estimated_jaccard`` of their values.
+    ``prepare`` (top-level, for the workers) normalizes a text on demand for shingling and verification; texts are
+    bytes when it takes bytes (:func:`decoded`). Work runs on ``pool`` (:func:`worker_pool`), else on ``workers``
+    processes from ``PARALLEL_FROM`` texts on. A band-sharing pair is verified only if its signatures agree on at
+    least ``min_estimated_jaccard`` of their values. A group's candidates are verified from the most alike down,
+    skipping pairs whose texts verified pairs join already: the groups (:func:`connected_components`) are those of
+    every pair, and never depend on ``workers``.
 
-    A group's candidates are verified from the most alike (by their signatures) down, skipping a pair whose texts
-    verified pairs join already: the groups (:func:`connected_components` of the pairs) are those of every pair,
-    for about k verifications of k copies instead of k(k-1)/2, and never depend on ``workers``.
-
-    ``signatures`` (a row of :func:`minhash_values` per prepared text) spare computing them; ``log`` hears how many
-    candidates are verified. ``known(i, j)`` is a pair's score from an earlier verification at the same threshold,
-    or None: a known pair is not verified again (its outcome depends on its two texts only). Every pair verified or
-    known goes to ``verified`` with its score. ``lengths`` (a cost per text) order the blocks without reading texts.
+    ``signatures`` (a row of :func:`minhash_values` per prepared text) spare computing them; ``log`` hears the
+    verification's progress. ``known(i, j)`` is a pair's score from an earlier verification at the same threshold,
+    or None: such a pair is not verified again. Every pair verified or known goes to ``verified`` with its score.
+    ``lengths`` (a cost per text) order the blocks without reading texts.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []
@@ -309,11 +289,9 @@ def map_text_blocks(
     costs: Sequence[int] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[Result]:
-    """``function`` (a top-level function) of blocks of texts, a result per text, in order: on ``pool``'s workers,
-    or one block of every text in this process without a pool. ``progress(count)`` hears each block's count.
-
-    With ``costs`` (each text's expected work, e.g. its bytes), blocks shrink with the work left (guided
-    scheduling), so that no worker sits idle while another finishes a long last block.
+    """``function`` (top-level) of blocks of texts, a result per text, in order: on ``pool``'s workers, else one
+    block of every text in this process. ``progress(count)`` hears each block's count. With ``costs`` (each text's
+    expected work), blocks shrink with the work left, so that no worker idles while another finishes a long one.
     """
     if pool is None:
         results = function(list(texts))
@@ -363,10 +341,8 @@ def _text_jobs(
 def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.ndarray, bytes]]:
     """Each text's :func:`~corpus_pipeline.dedup.normalize.content_key`, the :func:`minhash_values` of its
     :func:`~corpus_pipeline.dedup.normalize.normalize_paragraphs` and those paragraphs UTF-8 encoded (less memory
-    than the string; :func:`decoded` gives them back for verification).
-
-    Each distinct line of the block is normalized, split into words and hashed once: copies of a page under other
-    languages' URLs share most of their lines, translations their commands and code.
+    than the string; see :func:`decoded`). Each distinct line of the block is normalized and hashed once: copies
+    and translations of a page share many lines.
     """
     memo: dict[str, _Line] = {}
     return [_keyed(text, memo) for text in texts]
@@ -385,8 +361,7 @@ class _Line:
 
 
 def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
-    """The key, signature and form of ``text`` (see :func:`content_keys_signatures_and_forms`), its lines from
-    ``memo`` (lines not there are added)."""
+    """:func:`content_keys_signatures_and_forms` of one text, its lines from (and added to) ``memo``."""
     lines = []
     for raw in text.split("\n"):
         if not raw.strip():  # as normalize_paragraphs skips it
@@ -406,8 +381,7 @@ def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
         if not words:
             continue
         digests.append(line.digests)
-        # The shingles that start before the line and end on one of its first words: the runs of the words before
-        # and those first words.
+        # The shingles that start before the line and end within it.
         around = before + words[: SHINGLE_WORDS - 1]
         digests.append(_shingle_digests(around))
         before = around[-(SHINGLE_WORDS - 1) :] if len(words) < SHINGLE_WORDS - 1 else words[-(SHINGLE_WORDS - 1) :]
@@ -431,11 +405,9 @@ def _verification_jobs(
     known: Callable[[int, int], float | None] | None = None,
     lengths: Sequence[int] | None = None,
 ) -> Iterator[tuple]:
-    """Blocks of candidate pairs, each with the texts it needs (no more: the job is pickled and its texts prepared).
-
-    Pairs go by connected component of the candidate graph, so that a block needs few texts (copies of one page in
-    20 languages are 190 pairs among 20 texts), from the most alike (``agreement``) down; a block holds whole
-    components (a big one alone). A pair that ``known`` scores goes with its score (see near_duplicate_pairs).
+    """Blocks of candidate pairs, each with only the texts it needs (a job is pickled), and the scores ``known``
+    gives. A block holds whole components of the candidate graph (a big one alone), so it needs few texts, and
+    each component's pairs from the most alike (``agreement``) down.
     """
     blocks = list(_blocks(_by_component(candidates, len(texts), agreement)))
     # The costliest blocks first, so that the last ones, which a worker may run while the others idle, are short.
@@ -445,7 +417,6 @@ def _verification_jobs(
         scores = {}
         if known is not None:
             scores = {pair: score for pair in block if (score := known(*pair)) is not None}
-        # A block whose pairs to verify are all scored reads no text; otherwise any text of its pairs may be read.
         needed = {i: texts[i] for pair in block for i in pair} if _reads_texts(block, scores, threshold) else {}
         yield block, needed, prepare, threshold, scores
 
@@ -525,13 +496,10 @@ def connected_components(size: int, pairs: Iterable[tuple[int, int] | tuple[int,
 
 
 class _Distances:
-    """The Indel distances a verification block has measured, to show some of its pairs' direct ratios below the
-    threshold without computing them: the distance is a metric, so ``d(x, y) >= d(z, y) - d(z, x)``. Once one copy
-    of a page is measured far from a translation, a copy near it is shown far too by the short (cheap, banded)
-    distance between the two copies.
-
-    ``text`` gives a block text's prepared form, ``root`` its group of joined texts so far, ``partners`` its
-    candidates in the block."""
+    """The Indel distances a verification block has measured, to show some pairs' direct ratios below the threshold
+    without computing them: ``d(x, y) >= d(z, y) - d(z, x)``, so a copy near one measured far from a translation is
+    far too, shown by the cheap distance between the copies. ``text`` gives a block text's prepared form, ``root``
+    its group of joined texts so far, ``partners`` its candidates in the block."""
 
     def __init__(self, text: Callable[[int], str], root: Callable[[int], int], partners: dict[int, list[int]]):
         self.text, self.root, self.partners = text, root, partners
@@ -545,14 +513,14 @@ class _Distances:
             if bound < cutoff or cutoff > threshold or threshold <= 0:
                 return _ratio(a, b, cutoff, bound)  # decided by the bound, or the alignment passed already
             length = len(a) + len(b)
-            # The ratio is 1 - d / length: it fails when d > limit. Shown only with two units to spare, so that
-            # rapidfuzz's floating point could not have let it pass.
+            # The ratio is 1 - d / length: it fails when d > limit, shown with two units to spare for rapidfuzz's
+            # floating point.
             limit = (1 - threshold) * length
             shown = self._shown_far(i, j, limit) or self._shown_far(j, i, limit)
             if shown is not None:
                 return 1 - shown / length
             if self._has_siblings(i, j):
-                # Measured wider than the threshold needs, so that it can show its siblings' pairs far.
+                # Measured wider than the threshold needs, to show its siblings' pairs far.
                 measured = Indel.distance(a, b, score_cutoff=math.ceil(_MEASURED_WIDTH * limit))
                 self.far.setdefault(i, {})[j] = self.far.setdefault(j, {})[i] = measured
                 if measured > limit + 2:
@@ -596,12 +564,11 @@ def _verify_counted(job: tuple) -> tuple[list[tuple[int, int, float]], int]:
 
 
 def _verify_block(job: tuple) -> list[tuple[int, int, float]]:
-    """The candidate pairs of ``job`` verified, with their similarity (exact when it reaches the threshold, else a
-    value below it), in order, but those whose texts the block's passed pairs join already; its texts are a
-    sequence or a dict, by index, and a pair it scores already takes that score."""
+    """The candidate pairs of ``job`` with their similarity (exact when it reaches the threshold, else a value below
+    it), in order, but those whose texts the block's passed pairs join already; a pair it scores keeps its score."""
     candidates, texts, prepare, threshold, scores = job
     joined = _Joined()
-    paragraphs_of = cache(_paragraphs_of)  # by prepared text: its paragraphs and the searches against them
+    paragraphs_of = cache(_paragraphs_of)
 
     @cache
     def text(index: int) -> tuple[str, tuple[np.ndarray, np.ndarray]]:
@@ -641,11 +608,8 @@ def _signatures(prepare: Callable[[Any], str], texts: list) -> np.ndarray:
 
 
 def _candidates(signatures: np.ndarray, min_estimated_jaccard: float) -> tuple[list[tuple[int, int]], np.ndarray]:
-    """Index pairs (i, j), i < j, in order, that share at least one band and whose signatures agree on at least
-    ``min_estimated_jaccard`` of their values, and how many values each pair's signatures share.
-
-    Pairs are numbered ``i * len(signatures) + j`` and gathered band by band with numpy: arrays, not tuples.
-    """
+    """Index pairs (i, j), i < j, in order, that share a band and whose signatures agree on at least
+    ``min_estimated_jaccard`` of their values, and how many values each pair's signatures share."""
     codes = np.empty(0, dtype=np.int64)
     for band in range(BANDS):
         codes = np.union1d(codes, _band_pairs(signatures, band))
@@ -656,8 +620,8 @@ def _candidates(signatures: np.ndarray, min_estimated_jaccard: float) -> tuple[l
 
 
 def _band_pairs(signatures: np.ndarray, band: int) -> np.ndarray:
-    """The numbers of the pairs of documents that fall in the same bucket of ``band`` (buckets of two documents up
-    to ``MAX_BUCKET``), bucketed with a sort."""
+    """The numbers (``i * len(signatures) + j``) of the pairs of documents that share a bucket of ``band`` (buckets
+    of two to ``MAX_BUCKET`` documents)."""
     columns = signatures[:, band * ROWS : (band + 1) * ROWS]
     keys = np.bitwise_xor.reduce(columns * _MIX[:ROWS], axis=1)
     order = np.argsort(keys, kind="stable")
@@ -666,7 +630,7 @@ def _band_pairs(signatures: np.ndarray, band: int) -> np.ndarray:
     ends = np.concatenate((change, [len(keys)]))
     shared = ((ends - starts) > 1) & ((ends - starts) <= MAX_BUCKET)
     starts, ends = starts[shared], ends[shared]
-    # Every position of those buckets in sort order, each paired with the positions after it in its bucket.
+    # Each position of those buckets in sort order, paired with the positions after it in its bucket.
     sizes = ends - starts
     positions = np.repeat(starts, sizes) + _offsets(sizes)
     later = np.repeat(ends, sizes) - positions - 1
