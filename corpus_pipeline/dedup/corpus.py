@@ -1,14 +1,12 @@
-"""corpus: one record per unique text, every merge explained.
-
-Only the small columns become Python objects; texts stay in the Arrow column and
-are read one at a time, so a 50k-page website fits in well under 2 GB.
+"""corpus: one record per unique text, every merge explained. Only the small columns become Python objects; texts
+stay in the Arrow column and are read one at a time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from urllib.parse import urlsplit
 
@@ -46,9 +44,6 @@ class ColumnTexts(Sequence[str]):
     def __getitem__(self, index):
         return self.column[self.rows[index]] or ""
 
-    def __iter__(self) -> Iterator[str]:
-        return (self.column[row] or "" for row in self.rows)
-
 
 def deduplicate(
     groups: pl.DataFrame,
@@ -62,10 +57,9 @@ def deduplicate(
     """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
 
     ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with ``absorbed`` listing
-    every URL merged into a record and why. ``log`` hears how the two long stages stand (keys and signatures,
-    verification). ``memo`` (an earlier deduplication's at the same threshold, dedup/reuse.py) spares the keys and
-    signatures of the texts it knows and the verification of the pairs it scored, for the same result; ``learned``
-    receives what this one knows.
+    every URL merged into a record and why. ``log`` hears the progress of the two long stages. ``memo`` (an earlier
+    deduplication's at the same threshold, dedup/reuse.py) spares the keys, signatures and verifications it knows,
+    for the same result; ``learned`` receives what this one knows.
     """
     contents = groups["content"]
     with ExitStack() as stack:
@@ -74,18 +68,15 @@ def deduplicate(
         pool = stack.enter_context(worker_pool(workers, groups.height)) if memo is None else None
         records = _decision_records(groups)
         counts = {"records_in": len(records), "same_url": sum(len(r["absorbed"]) for r in records)}
-        # Each text is normalized once, on the workers, for its content key, its MinHash signature and its
-        # verification, which gets the normalized form back. Texts equal character for character (most exact
-        # duplicates) are sent once, in blocks sized by their bytes.
+        # Each distinct text is normalized once, on the workers, for its key, its signature and its verification.
         distinct_rows, distinct_of_row, digests = _distinct_texts(contents)
-        # In page order, so that a block holds a page's copies and translations, which normalize and hash their
-        # common lines once.
+        # In page order, so that a block holds a page's copies and translations, which share lines.
         known = memo.keys if memo is not None else {}
         if memo is not None:
             pool = stack.enter_context(worker_pool(workers, sum(text not in known for text in digests)))
         keyed_distinct: list = [None] * len(distinct_rows)
         for k, text_digest in enumerate(digests):
-            if text_digest in known:  # its form is made only if a pair of its is verified (_Forms)
+            if text_digest in known:  # its form is made only if one of its pairs is verified (_Forms)
                 keyed_distinct[k] = (*known[text_digest], None)
         order = [k for k in _page_order(groups["url"].gather(distinct_rows).to_list()) if keyed_distinct[k] is None]
         rows_in_order = [distinct_rows[k] for k in order]
@@ -137,8 +128,8 @@ def deduplicate(
 
 
 class _Forms(Sequence[bytes]):
-    """The texts' normalized forms (content_keys_signatures_and_forms'), made when first read for a text whose keys
-    came from the memo; by index (no slices)."""
+    """The texts' normalized forms, by index (no slices); made when first read for a text whose keys came from the
+    memo."""
 
     def __init__(self, forms: list[bytes | None], texts: ColumnTexts) -> None:
         self.forms, self.texts = forms, texts
@@ -184,8 +175,7 @@ def _corpus(
 
 
 def _decision_records(groups: pl.DataFrame) -> list[dict]:
-    """The columns the election reads, a dict per row, with its row number, its text's length and its URLs
-    merged so far (``absorbed``)."""
+    """A dict per row of the columns the election reads, with its row number, text length and ``absorbed``."""
     lengths = groups["content"].str.len_chars().fill_null(0).to_list()  # characters, as len() counts them
     records = groups.select([c for c in _DECISION_COLUMNS if c in groups.columns]).to_dicts()
     for row, (record, length) in enumerate(zip(records, lengths, strict=True)):
@@ -200,9 +190,8 @@ def _decision_records(groups: pl.DataFrame) -> list[dict]:
 
 
 def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int], list[bytes]]:
-    """The first row of each distinct text (a null reads as empty), for each row the number of its text among
-    them, and each distinct text's digest. Texts are told apart by a 128-bit digest, as content keys are; one text
-    is held at a time."""
+    """The first row of each distinct text (a null reads as empty), each row's number of its text among them, and
+    each distinct text's 128-bit digest."""
     first_rows: list[int] = []
     digests: list[bytes] = []
     number_of: dict[bytes, int] = {}

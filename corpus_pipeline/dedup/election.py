@@ -22,11 +22,8 @@ def declares_its_own_language(record: dict) -> bool:
 
 
 def path_cleanliness(url: str) -> tuple[bool, int]:
-    """Sort key of a URL's address, cleanest first: without query or fragment, then the shortest path.
-
-    A reprint or a draft left online lives at a longer address than its original (``post-04-reprint.html``);
-    a query or a fragment (``?replytocom=3``) names a view of a page, not the page.
-    """
+    """Sort key of a URL's address, cleanest first: without query or fragment (a view of a page, not the page),
+    then the shortest path (a reprint or a draft lives at a longer address than its original)."""
     parts = urlsplit(url or "")
     return bool(parts.query or parts.fragment), len(parts.path)
 
@@ -52,12 +49,9 @@ def _address(url: str) -> tuple[str, str, str]:
 
 
 def election_key(record: dict) -> tuple:
-    """Sort key, best first.
-
-    On-site, language as declared; then the document's own page: the page whose own rel=canonical names
-    it, a document over a listing (``page_kind``), the page the website's listings link to from their titles; then
-    what the website itself puts forward: listed in its sitemaps, linked to from more of its pages, at the cleanest
-    address; only then the most recent, the longest, the smallest URL.
+    """Sort key, best first: on-site, language as declared; then the document's own page (its rel=canonical names
+    it, a document over a listing, linked from listings' titles); then what the website puts forward (in its
+    sitemaps, more inlinks, the cleanest address); only then the most recent, the longest, the smallest URL.
     """
     return (
         record.get("category") == "external",

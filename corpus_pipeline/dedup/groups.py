@@ -24,18 +24,15 @@ def build_canonical_url_groups(
     keep_listings: bool = False,
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """One row per canonical URL: the elected record, its candidate URLs, and counts of what was dropped and why.
-
-    Listings and error pages (``page_kind``) are dropped, as ``urls_to_ignore`` are, unless ``keep_listings``. The
-    result depends on the set of records, not on their order (the election's key ends with the URL).
-    """
+    Listings and error pages are dropped unless ``keep_listings``, as ``urls_to_ignore`` are. The result does not
+    depend on the records' order."""
     frame = grouped_columns(records)
     columns = frame.columns
     usable = pl.col("error").is_null() & (pl.col("content").fill_null("").str.strip_chars() != "")
     ignored = pl.col("url").str.contains_any(list(urls_to_ignore)) if urls_to_ignore else pl.lit(False)
     filtered = "page_kind" in columns and not keep_listings
     not_document = pl.col("page_kind").is_in(NOT_DOCUMENTS).fill_null(False) if filtered else pl.lit(False)
-    # Row numbers and the election's few columns (_key reads two of them), not the records: a site's texts are held
-    # once, in `frame`, of which only the elected rows are gathered.
+    # Row numbers and the election's few columns, not the records: a site's texts are held once, in `frame`.
     candidates = frame.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_row"),
         *(c for c in ELECTION_COLUMNS if c in columns),

@@ -12,18 +12,13 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def normalize_content(text: str) -> str:
-    """Case-folded, Latin accents folded, whitespace collapsed; every script kept.
-
-    Only combining marks on Latin letters are dropped: removing all marks would
-    break Devanagari, Arabic or Hebrew text, and dropping non-ASCII would empty
-    Chinese or Russian pages.
-    """
+    """Case-folded, Latin accents folded, whitespace collapsed; every script kept (only combining marks on Latin
+    letters are dropped: all marks would break Devanagari, Arabic or Hebrew)."""
     if text.isascii():
-        # Decomposition and composition leave ASCII as it is, and casefold is lower: the common case.
+        # The common case: decomposition and composition leave ASCII as it is, and casefold is lower.
         return " ".join(text.lower().split())
-    # Line by line, with the same shortcut for each ASCII line (most lines of a page in a Latin script: 0.68x the
-    # time on the Debian handbook's 21 languages). Nothing composes across a line break, none comes out of
-    # decomposition or case folding, and a run of marks after one drops as at the start of the text.
+    # Line by line, with the same shortcut for each ASCII line: nothing composes across a line break, and a run of
+    # marks after one drops as at the start of the text.
     folded = []
     for line in text.split("\n"):
         if line.isascii():
@@ -67,11 +62,8 @@ def normalize_paragraphs(text: str) -> str:
 
 
 def content_key_of_paragraphs(paragraphs: str) -> str:
-    """``content_key`` of a text from its :func:`normalize_paragraphs`, without normalizing it again.
-
-    The content key's normalized form is the normalized paragraphs with every run of whitespace, the line breaks
-    included, made one space: both normalize line by line, and a blank line adds no word to either.
-    """
+    """``content_key`` of a text from its :func:`normalize_paragraphs`, without normalizing it again (both
+    normalize line by line, and a blank line adds no word to either)."""
     return _digest(" ".join(paragraphs.split()))
 
 

@@ -1,14 +1,11 @@
-"""A night whose input did not change keeps its output: deduplication is a function of its input, and the grouping
-and election of canonical_url_groups of the website's records.
+"""A night whose input did not change keeps its output: deduplication, and the grouping and election of
+canonical_url_groups, are functions of their input.
 
-The memo beside corpus (``corpus_memo``) holds a digest of the records the current corpus version was deduplicated
-from, with the settings and code, and that version's counts; the memo beside canonical_url_groups (``groups_memo``)
-the same, its records digested as a set of rows (the crawl's order varies, and the grouping does not depend on it).
-
-A night with some records changed deduplicates them all again, from what the last deduplication learned
-(``dedup_memo``, kept for the same code version and threshold): each text's content key and MinHash signature, by
-text digest, and the score of every candidate pair it verified, by pair of digests (a verification's outcome depends
-on its two texts only). The candidate search and the election run over everything: the corpus is a full night's.
+The memo beside corpus (``corpus_memo``) holds a digest of the records and settings the current corpus version came
+from, and its counts; the memo beside canonical_url_groups (``groups_memo``) the same, its records digested as a set
+of rows (the crawl's order varies). A night with some records changed deduplicates them all again, from what the
+last deduplication learned (``dedup_memo``, for the same code and threshold): each text's content key and
+signature, and each verified pair's score (it depends on the two texts only), by text digest.
 """
 
 from __future__ import annotations
@@ -24,8 +21,7 @@ import pyarrow as pa
 from corpus_pipeline.core.reuse import digest
 
 CORPUS_MEMO, GROUPS_MEMO = "corpus_memo", "groups_memo"
-# A memo's row: the key of the records a version was computed from (inputs_key for corpus, records_key for
-# canonical_url_groups), that version, and its counts (JSON).
+# A memo's row: the key of the records a version came from (inputs_key, records_key), that version, its counts.
 CORPUS_MEMO_SCHEMA, GROUPS_MEMO_SCHEMA = (
     pa.schema([pa.field("input_key", pa.binary()), pa.field(version, pa.string()), pa.field("counts", pa.string())])
     for version in ("corpus_version", "groups_version")
@@ -48,9 +44,8 @@ def records_key(records: pl.DataFrame, settings: str) -> bytes:
 def kept_version_counts(
     memo_path: Path | None, current_version: str | None, key: bytes, version_column: str = "corpus_version"
 ) -> dict[str, int] | None:
-    """The counts of the current version (``current_version``), when the memo (``version_column`` names the version
-    it describes) says it was computed from records whose key is ``key``: that version is the night's output. Else
-    None."""
+    """The counts of ``current_version`` when the memo (its version in ``version_column``) says it came from
+    records whose key is ``key``, else None."""
     if memo_path is None or current_version is None:
         return None
     memo = pl.read_parquet(memo_path)
@@ -85,8 +80,7 @@ DEDUP_MEMO_SCHEMA = pa.schema(
 
 @dataclass
 class DedupMemo:
-    """What a deduplication learned of its texts, by text digest: their content keys and signatures, and the
-    scores of the candidate pairs it verified (see the module's docstring)."""
+    """What a deduplication learned, by text digest: content keys and signatures, and verified pairs' scores."""
 
     keys: dict[bytes, tuple[str, np.ndarray]]
     scores: dict[tuple[bytes, bytes], float]
