@@ -13,9 +13,9 @@ from corpus_pipeline.extract.markdown import (
     markdown_of,
     plain_of,
     render_elements,
-    strip_markdown,
 )
 from corpus_pipeline.extract.markup import element_text
+from corpus_pipeline_tests.extract.markdown_reading import strip_markdown
 
 # The generated HTML's strategy is built of lambdas, whose repr hypothesis warns is long.
 pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")

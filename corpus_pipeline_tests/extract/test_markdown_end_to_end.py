@@ -8,8 +8,8 @@ import pytest
 
 from corpus_pipeline.assets import ALL_ASSETS
 from corpus_pipeline.core.warehouse import Warehouse
-from corpus_pipeline.extract.markdown import strip_markdown
 from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRegistry
+from corpus_pipeline_tests.extract.markdown_reading import strip_markdown
 
 _PROSE = (
     "The survey counted the birds of the valley every spring for twelve years, walking the same paths at dawn "
