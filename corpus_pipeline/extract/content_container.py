@@ -1,22 +1,11 @@
 """The element of a website's template that holds its documents, learned from the whole website.
 
-A generated website puts every document's text in the same element of its template: Sphinx's ``div.body``, a
-WordPress theme's ``.entry-content``, MkDocs Material's ``article``. An extractor that sees one page at a time leaves
-out what does not look like prose to it (a long table, a gallery's captions, a changelog's lists); the website answers
-where the text is with evidence from all of its pages:
-
-- on a page, every leaf block (a block element holding no other block) counts its words for the elements around it
-  as far as one of two independent readers (Resiliparse's and trafilatura's main-content readings) keeps them, and
-  against them as far as neither does; the element with the highest balance, widened while the balance holds, is
-  that page's container;
-- each page votes for its container's *name* (tag, id and classes without the digits that number posts and pages),
-  with the weight of the words it holds;
-- the names that carry many pages and a fair share of the weight are the website's containers. A page that holds one
-  of them is read as that element's text (the innermost, when one holds another), unless its own reader finds a
-  document elsewhere.
-
-A page whose readers miss its table still gets it from the container the other pages agree on; a website with no
-shared container (one-off pages) learns none.
+A generated website puts every document's text in the same element (Sphinx's ``div.body``, a WordPress theme's
+``.entry-content``), where a one-page extractor leaves out what does not look like prose (a long table, a changelog's
+lists). On each page, every leaf block's words count for the elements around it as far as Resiliparse or trafilatura
+keeps them, and against them otherwise; the best-balanced element, widened while the balance holds, votes for its
+name (tag, id and classes, less numbering) with the words it holds. The names many pages vote for are the website's
+containers: a page holding one is read as its text, unless its own reader finds a document elsewhere.
 """
 
 from __future__ import annotations
@@ -105,10 +94,8 @@ def _own_name(element: etree._Element) -> str:
 
 
 def page_container(document: html.HtmlElement, text: str) -> ContainerVote | None:
-    """The element of this page that holds its reader's main content best, as a vote (None: no element does).
-
-    ``document`` is the page parsed, ``text`` its HTML source (what the reader reads).
-    """
+    """The element of this page that holds its readers' main content best, as a vote (None: no element does);
+    ``text``: the page's HTML source, which ``document`` is parsed from."""
     body = document.find("body")
     if body is None:
         return None
@@ -170,11 +157,8 @@ def website_containers(votes: Iterable[ContainerVote | None]) -> tuple[str, ...]
 
 
 def container_elements(document: html.HtmlElement, containers: tuple[str, ...]) -> list[etree._Element]:
-    """The page's elements of the heaviest of ``containers`` it holds, outermost only, in document order.
-
-    Where the page holds two of them one inside the other (a docs page's ``div.markdown`` in the ``article`` a blog
-    post is voted for), the inner one is the document's: the outer one adds its template's header and footer.
-    """
+    """The page's elements of the heaviest of ``containers`` it holds, outermost only, in document order; of two
+    nested containers, the inner one (a docs page's ``div.markdown`` in a blog's ``article``, which adds a header)."""
     body = document.find("body")
     if not containers or body is None:  # (no containers: no tags, and iter() would walk every element)
         return []
@@ -206,13 +190,9 @@ def _contains(outer: etree._Element, inner: etree._Element) -> bool:
 
 def reader_agrees(container_text: str, reading: str, own_words: int | None = None) -> bool:
     """Whether the page's own reader finds no document outside the container: the words of its ``reading`` that the
-    container's text lacks are fewer than ``MAX_OUTSIDE_WORDS`` or than ``MAX_OUTSIDE_RATIO`` times the container's.
-
-    A short post keeps its container even though its byline, dates and tags, which the reader also reads, outnumber
-    its words; a page of another template, whose text lies elsewhere, does not; nor does a container holding only
-    template lines (``own_words``: the words of its lines that are not the template's, when known) while the reader
-    finds more words elsewhere.
-    """
+    container's text lacks are fewer than ``MAX_OUTSIDE_WORDS`` or than ``MAX_OUTSIDE_RATIO`` times the container's
+    (a short post's byline and tags may outnumber it). A container of template lines only (``own_words``: its words
+    outside the template's lines, when known, is 0) loses to a reader that finds more words elsewhere."""
     found = Counter(WORD.findall(container_text.lower()))
     held = sum(found.values())
     outside = sum((Counter(WORD.findall(reading.lower())) - found).values())

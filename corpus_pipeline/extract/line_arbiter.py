@@ -1,15 +1,10 @@
 """The line arbiter: which of the second opinion's lines that a reading lacks are main content after all.
 
-Resiliparse's reading (``second_opinion.py``) often holds lines the chosen reading left out: a table or list
-trafilatura dropped between two paragraphs it kept, or a site's menus and footers. The rules merge the whole second
-opinion or nothing; the arbiter judges each missing line from where it sits (between kept lines, before or after
-them, in a run of missing lines), what it looks like (words, punctuation, capitals, digits, code) and what the page
-says of it (the whole text of a link, a line of the page's nav/header/footer/aside/form, of a figure or a heading,
-its share of text inside links and its list's, a run of link texts around it: related stories and captions look
-like that), with the two readings' lengths, the page's declared type and the reading's path. The model is a small
-ensemble of gradient-boosted trees, trained on wcxb-dev's tuning part only by ``benchmarks/train_line_arbiter.py``
-(which rewrites ``models/line_arbiter.json``); inference is a walk down each tree. The file holds the feature
-layout it was trained on; a file that is missing, unreadable or of another layout raises :class:`LineArbiterError`.
+Resiliparse's reading (``second_opinion.py``) often holds lines the chosen reading left out: a table trafilatura
+dropped between two paragraphs it kept, or a site's menus. The rules merge the whole second opinion or nothing; the
+arbiter judges each missing line by where it sits, what it looks like and what the page's markup says of it
+(``FEATURE_NAMES``). Its model, gradient-boosted trees trained on wcxb-dev's tuning part only by
+``benchmarks/train_line_arbiter.py``, is ``models/line_arbiter.json``, which names the feature layout it was trained on.
 """
 
 from __future__ import annotations
@@ -154,8 +149,7 @@ class LineArbiter:
 
     @cached_property
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-        """The trees as padded arrays (feature, cut, left, right, leaf value per tree and node) and their depth, laid
-        out once per model."""
+        """The trees as padded arrays (feature, cut, left, right, leaf value per tree and node) and their depth."""
         width = max((len(tree) for tree in self.trees), default=1)
         shape = (len(self.trees), width)
         feature, left, right = (np.zeros(shape, dtype=np.intp) for _ in range(3))
@@ -176,10 +170,8 @@ class LineArbiter:
 
 
 def page_marks(document: html.HtmlElement, asked: Set[str] | None = None) -> PageMarks:
-    """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``.
-
-    ``asked``: the keys of the only lines whose link shares will be asked for, when known (None: every line's).
-    """
+    """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``; ``asked``: the keys of the
+    only lines whose link shares will be read, when known (None: every line's)."""
     # Each element's text read once: a line's serves its key, its link share and its list's.
     texts = cache(_element_text)
     links = {line_key(texts(anchor)) for anchor in document.iter("a")}
@@ -237,10 +229,8 @@ def candidates(
     reading: str, second: str, marks: PageMarks, page_type: str | None, path: str, second_words: int | None = None,
     reading_words: int | None = None,
 ) -> Candidates:
-    """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``).
-
-    ``second_words``, ``reading_words``: the two texts' words (``\\w+``), when the caller counted them already.
-    """
+    """The second opinion's lines that ``reading`` lacks, each with its features (``FEATURE_NAMES``);
+    ``second_words``, ``reading_words``: the two texts' words (``\\w+``), when the caller counted them already."""
     return _marked(_unmarked_candidates(reading, second, page_type, path, second_words, reading_words), marks)
 
 
@@ -368,11 +358,8 @@ def arbitrated(
     min_probability: float, model: LineArbiter, *, second_words: int | None = None, reading_words: int | None = None,
 ) -> str:
     """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back
-    (``second_words``, ``reading_words``: see :func:`candidates`).
-
-    ``marks``: the page's, or how to read those of some lines (their keys): then they are read, of the missing lines,
-    only when one could reach ``min_probability`` whatever they say of it.
-    """
+    (``*_words``: see :func:`candidates`). ``marks``: the page's, or how to read those of some lines (their keys),
+    called only when a missing line could reach ``min_probability`` whatever they say of it."""
     found = _unmarked_candidates(reading, second, page_type, path, second_words, reading_words)
     if not found.missing:
         return reading

@@ -1,28 +1,17 @@
-"""Automatic main content: trafilatura steered by what the page declares itself to be, checked by Resiliparse.
+"""Automatic main content: trafilatura steered by the page's declared type, checked by Resiliparse (second opinion).
 
-- Articles: trafilatura in precision mode, which leaves out the teasers, newsletter boxes and "read more" lines
-  inside article bodies. When it keeps less than ``min_precise_share`` of the words Resiliparse sees as main content,
-  precision cut real text, and the default mode is used instead. When the article's own sections are a card grid (a
-  ranking whose entries are cards) of which the reading kept a few, the grid joins in.
-- Products: trafilatura; the second opinion may only restore prose (a long description), never spec grids or related
-  products.
-- Forum threads: trafilatura with comments (the posts are the content), then the second opinion. On any other page,
-  reader comments are left out of every reading (``comments.py``).
-- Any other page: trafilatura, then the second opinion. When the page's card grid (``card_grid.py``: a listing's
-  repeated records) holds far more text than they found, the grid joins in.
+- Articles: precision mode (no teasers, newsletter boxes, "read more" lines); the default mode when precision keeps
+  less than ``min_precise_share`` of Resiliparse's words. An article whose sections are a card grid (a ranking) of
+  which the reading kept a few gets the grid.
+- Products: the second opinion may restore prose only (a long description), never spec grids or related products.
+- Forum threads: trafilatura with comments (the posts are the content); any other page loses its comment sections
+  (``comments.py``).
+- Any other page: trafilatura, then the second opinion, then the page's card grid (``card_grid.py``) when it holds
+  far more text than they found.
 
-trafilatura runs in its fast mode first, and again in full only when the length of its fast reading disagrees with
-Resiliparse's: the independent extractor replaces trafilatura's slower built-in fallbacks.
-
-The line arbiter (``line_arbiter.py``, a small model trained on wcxb-dev's tuning part) then judges each line of
-Resiliparse's reading that the reading still lacks, and those it is sure are main content go back
-(``ExtractionSettings.min_arbiter_probability``).
-
-On every page, headings trafilatura dropped are put back over the text they introduce (card titles), and a reading
-that opens with the page's headline (its title's words) loses that line: the title has its own column.
-
-Every reading says which path produced it (``Extraction``: the ``extraction`` column of parsed_pages). The
-thresholds of ``settings.py`` were chosen with ``benchmarks/extraction_bench.py``.
+trafilatura runs fast first, and in full only when its length disagrees with Resiliparse's. The line arbiter
+(``line_arbiter.py``) then puts back the second opinion's missing lines it is sure of. Headings trafilatura dropped
+are put back; a leading headline goes (the title has its own column). ``Extraction`` names the path taken.
 """
 
 from __future__ import annotations
@@ -73,8 +62,7 @@ class Extraction(StrEnum):
 
 @dataclass(frozen=True)
 class MainContent:
-    """A page's main text, one block per line, and the path that produced it (``words``: the text's word count, when
-    counted already; None when not)."""
+    """A page's main text, one block per line, its path, and its word count when counted already (else None)."""
 
     text: str
     extraction: Extraction
@@ -95,20 +83,17 @@ def extract_main_content(
 ) -> MainContent:
     """Main text of a page, one block per line ('' when nothing reads as content), and its path.
 
-    ``document`` loses its comment sections; ``fresh_document`` gives another copy of it as it was given, for a
-    second reading. ``text`` is the page's HTML source, for the second opinion, which leaves out the elements the CSS
-    selectors ``skipped`` match. ``dates``: the page's, which an article's byline lines write out. ``parsed_from_text``:
-    ``document`` is ``text`` parsed (elements removed at most), so ``text`` says where comment sections cannot be.
-    Raises :class:`NotADocument` when the second opinion finds no main content and trafilatura only a few lines (menus
-    and banners).
+    ``document`` loses its comment sections; ``fresh_document`` gives a copy of it as given. ``text``: the HTML source,
+    for the second opinion, which skips what the CSS selectors ``skipped`` match. ``dates``: the page's (for byline
+    lines). ``parsed_from_text``: ``document`` is ``text`` parsed, elements removed at most. Raises
+    :class:`NotADocument` when the second opinion finds nothing and trafilatura only a few short lines.
     """
     page_type = declared_page_type(document, settings)
     removed = page_type != "forum" and settings.comments_removed  # a thread's replies are its content; elsewhere not
     comment_sections = remove_comment_sections(document, text if parsed_from_text else None) if removed else []
     skipped = skipped + comment_sections
     if not comment_sections:
-        # trafilatura reads a copy of the tree it is given, and nothing here edits the tree otherwise: a page that
-        # lost no comment section is still as it was given, and serves as its own fresh copy.
+        # trafilatura reads a copy of the tree: a page that lost no comment section is its own fresh copy.
         fresh_document = partial(_same, document)
     second = resiliparse_main_text(text, skipped)
     second_words = word_count(second)  # counted once: the readings' checks and the arbiter compare with it
@@ -127,12 +112,10 @@ def _read(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, page_type: str | None,
     second: str, second_words: int, settings: ExtractionSettings,
 ) -> MainContent:
-    """trafilatura's reading of the page, in the mode its declared type calls for, corrected by ``second``
-    (``second_words``: its word count)."""
+    """trafilatura's reading in the mode the page type calls for, corrected by ``second`` (of ``second_words``)."""
     # Both read before trafilatura edits the tree.
     titles = page_titles(document) if settings.headline_left_out else ()
     anchors = heading_anchors(document, settings, titles) if settings.headings_restored else []
-    # The grid is found on this tree, as it is now, when a reading needs it (trafilatura reads copies of the tree).
     grid = CardGrid(document, settings) if page_type in (None, "article") and settings.card_grids else None
     if page_type == "article":
         if settings.precision_on_articles:
@@ -145,8 +128,8 @@ def _read(
                     precise, Extraction.TRAFILATURA_PRECISION, anchors, titles, grid, settings, precise, precise_words
                 )
             document = fresh_document()
-        # Precision cut real text, and the default mode may too (a listicle read as its introduction, text lxml hides
-        # in unbalanced markup that Resiliparse, which parses HTML as browsers do, sees).
+        # The default mode may cut real text too (a listicle read as its introduction, text lxml hides in unbalanced
+        # markup that Resiliparse, parsing as browsers do, sees).
         default = read = _trafilatura(document, url)
         path = Extraction.TRAFILATURA_FULL
         if (default_words := word_count(default)) < settings.max_failed_share * second_words:
@@ -169,12 +152,10 @@ def _arbitrated(
     extracted: MainContent, document: html.HtmlElement, second: str, second_words: int, page_type: str | None,
     settings: ExtractionSettings,
 ) -> MainContent:
-    """The reading with the second opinion's lines (``second_words`` words) the line arbiter judges main content put
-    back (when it is on)."""
+    """The reading with the second opinion's lines the line arbiter judges main content put back (when it is on)."""
     if settings.min_arbiter_probability > 1 or not extracted.text.strip() or not second.strip():
         return extracted
-    # The arbiter reads the page's marks of the second opinion's lines the reading lacks, when it lacks any (most
-    # pages) and one of them could be put back whatever they say (see ``arbitrated``).
+    # The page's marks are read only when a missing line could be put back whatever they say (see ``arbitrated``).
     text = arbitrated(
         extracted.text, second, partial(page_marks, document), page_type, extracted.extraction.value,
         settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words, reading_words=extracted.words,
@@ -187,7 +168,7 @@ def _merged(
     primary_words: int | None = None, second_words: int | None = None,
 ) -> tuple[str, Extraction]:
     """``primary`` with the second opinion merged in when it missed content, and the path that now produced it
-    (``primary_words``, ``second_words``: the texts' word counts, when counted already)."""
+    (``*_words``: the texts' word counts, when counted already)."""
     if not missed_content(primary, second, min_words, settings, primary_count=primary_words, second_count=second_words):
         return primary, path
     merged = merged_content(primary, second)
@@ -198,11 +179,11 @@ def _finished(
     extracted: str, path: Extraction, anchors: list[tuple[str, str]], titles: tuple[str, ...],
     cards: CardGrid | None, settings: ExtractionSettings, article: str | None = None, words: int | None = None,
 ) -> MainContent:
-    """The reading without its headline, with its dropped headings put back and, when it holds records the reading
-    left out, its grid (``cards``: none when the page's grid may not join; ``article``: an article's reading, whose
-    grid joins only when its cards hold it spread over them; ``words``: the reading's words, when counted already)."""
+    """The reading without its headline, its dropped headings put back, and the page's grid (``cards``: None when it
+    may not join) when it holds records the reading left out (``article``: an article's reading, which the cards must
+    hold spread over them; ``words``: the reading's, when counted already)."""
     restored = restore_headings(without_headline(extracted, titles, settings), anchors, settings)
-    # Counted once, for the line arbiter too: a reading that lost no headline and gained no heading keeps its count.
+    # A reading that lost no headline and gained no heading keeps its count (the line arbiter reads it too).
     words = words if restored is extracted else None
     if cards is None:
         return MainContent(restored, path, words)
@@ -256,11 +237,11 @@ def _lines_of(cards: list[list[str]]) -> str:
 
 def _grid_joins(grid: CardGrid, settings: ExtractionSettings, words: int, article: str | None) -> bool:
     """Whether the page's card grid holds records a reading of ``words`` words left out: far more words, reading as
-    records (``article``: an article's reading, which the grid must hold spread over its cards)."""
+    records (``article``: see :func:`_finished`)."""
     most = settings.min_grid_growth * words
     if article is not None:
-        # An article's page holds far more words than twice the article's: the bound below is the cards' words once
-        # they are found, and spares most articles comparing them with the article's.
+        # The page's text always holds twice an article's words: the cards' own words, found first, are the bound
+        # that stops most articles.
         grid.cards()
     if grid.max_words() <= most:
         return False  # no grid of the page can hold enough words (most pages): no need to find it
@@ -276,11 +257,8 @@ def _checked_trafilatura(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], url: str, expected: int,
     min_share: float, settings: ExtractionSettings, **options,
 ) -> tuple[str, bool, int | None]:
-    """trafilatura's fast reading of the page, redone in full when its length disagrees with the second opinion's
-    (``expected`` words).
-
-    The flag says whether the fast reading stood; the number is its words when it did (else None: not counted).
-    """
+    """trafilatura's fast reading, redone in full when its length disagrees with the second opinion's (``expected``
+    words); whether the fast reading stood, and its words when it did (else None)."""
     if not settings.fast_trafilatura_first:
         return _trafilatura(document, url, **options), False, None
     quick = _trafilatura(document, url, fast=True, **options)
@@ -293,8 +271,7 @@ def _checked_trafilatura(
 def _trafilatura(
     document: html.HtmlElement, url: str, include_comments: bool = False, fast: bool = False, **options
 ) -> str:
-    """``trafilatura.extract``'s text of the page ('' for none); it reads a copy of ``document``, which it leaves as
-    it was."""
+    """``trafilatura.extract``'s text of the page ('' for none), read from a copy of ``document``."""
     return trafilatura.extract(
         document, url=url, include_comments=include_comments, include_tables=True, output_format="txt", fast=fast,
         **options,

@@ -16,9 +16,8 @@ from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import ld_json_objects
 
-# A page's own date is written next to its title ("January 31, 2024 · Written by ..."; a category and date line
-# above it): written dates are searched for from 200 characters of text before the page's first <h1> to 1,000 after
-# it (on wcxb-dev, windows from 0/500 to 1,000/3,000 characters score within 0.006 of this one).
+# A page's own date is written next to its title ("January 31, 2024 · Written by ..."): searched for from 200
+# characters before its first <h1> to 1,000 after (wcxb-dev: windows 0/500 to 1,000/3,000 score within 0.006).
 TITLE_TEXT_BEFORE = 200
 TITLE_TEXT_AFTER = 1000
 # A numbered heading's text ("6.7.3.4. Files not owned by any Package"): htmldate sends it to dateparser, which
@@ -50,10 +49,8 @@ def clean_title(
     title: str | None, site_name: str | None = None, heading: str | None = None,
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> str:
-    """Drop site-name parts (``Post | Site``, ``Site - Post``) unless what remains is too short.
-
-    The part that matches the page's first h1 wins; else the longest part.
-    """
+    """Drop site-name parts (``Post | Site``, ``Site - Post``): the part matching the page's first h1 (``heading``)
+    wins, else the longest part unless it is too short (then the whole title)."""
     title = re.sub(r"\s+", " ", title or "").strip()
     parts = [p.strip() for p in TITLE_SEPARATORS.split(title) if p.strip()]
     if len(parts) < 2:
@@ -100,11 +97,8 @@ def _declared_dates(document: html.HtmlElement) -> list[datetime | None]:
 
 def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, datetime | None]:
     """The page's last modification date and its publication date: what the page declares (ld+json, meta tags, the
-    first dated ``<time>`` outside its chrome), else htmldate's heuristics (:func:`heuristic_date`).
-
-    The heuristics read ``document`` with its chrome taken out for the while (:func:`chrome_detached`); ``document``
-    is as it was on return.
-    """
+    first dated ``<time>`` outside its chrome), else :func:`heuristic_date` on ``document`` with its chrome detached
+    for the while (``document`` is as it was on return)."""
     modified, published = _declared_dates(document)
     if modified is not None and published is not None:
         return modified, published
@@ -118,9 +112,8 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
     """htmldate's guess at the last modification date, or with ``original`` the publication date (None: none found),
     of ``document``, a page without its chrome ("© 2024" dates the website), which is not changed.
 
-    Both search the markup (``find_date`` without its extensive search); the publication date then the text next to
-    the title ("Posted on 3 May", :func:`text_near_title`), and only there: the whole page's text gives any paragraph's
-    bare year. The last modification stays in the markup: a date quoted in an article is a worse guess than the
+    Both search the markup; the publication date then the text near the title only (:func:`text_near_title`): the
+    whole text gives any paragraph's bare year. A date quoted in an article is a worse last modification than the
     sitemap's lastmod that comes next.
     """
     found = _htmldate(document, url, original=original, extensive=False)
@@ -138,10 +131,7 @@ _EMPTY_PAGE = "<html><body></body></html>"
 
 def url_date(url: str) -> datetime | None:
     """The date written in ``url`` (``/2023/11/24/httpx-0-25-2/``) as htmldate's ``find_date`` reads it, or None.
-
-    ``find_date`` returns the URL's date, when it finds one, before it reads the page, whichever date it is asked for:
-    a page whose URL is dated (a WordPress post) needs no heuristic search, only this cheap one on an empty page.
-    """
+    ``find_date`` answers a URL's date, for either date, before it reads the page: a dated URL needs no search."""
     return _htmldate(_EMPTY_PAGE, url, original=False, extensive=False)
 
 
@@ -151,9 +141,8 @@ def _text_page(pieces: list[str]) -> str:
     return "<html><body>" + "".join(f"<p>{escape(piece)}</p>" for piece in pieces) + "</body></html>"
 
 
-# Each of find_date's text searches needs 4 digits at least in one piece of text: a year (its patterns' years have 4),
-# or a day, a month and a two-digit year ("1/5/24"), each within one piece, and htmldate sends a text piece to its date
-# parsers only with 4 to 18 digits. Checked against find_date itself by the tests (a property test).
+# find_date's text searches need 4 digits in one piece of text: a year, or a day, a month and a two-digit year
+# ("1/5/24"); htmldate parses only pieces of 4 to 18 digits. A property test checks this against find_date.
 _MIN_DATE_DIGITS = 4
 
 
@@ -279,11 +268,8 @@ def detect_lang(text: str, settings: ExtractionSettings = DEFAULT_SETTINGS) -> t
 def choose_lang(
     declared: str | None, hint: str | None, text: str, default: str, settings: ExtractionSettings = DEFAULT_SETTINGS
 ) -> str:
-    """Declared (html lang), then hreflang hint, then detection, then the website default.
-
-    Detection overrides a declaration only when it is confident on enough text: untranslated English copies
-    published under /fr/ declare fr but are English.
-    """
+    """Declared (html lang), then hreflang hint, then detection, then the website default. Detection overrides a
+    declaration only when confident on enough text (untranslated English copies under /fr/ declare fr)."""
     declared = normalize_lang(declared) or normalize_lang(hint)
     if declared and len(text) < settings.min_text_for_detection:
         return declared  # too short a text to override the declaration: no detection needed

@@ -59,9 +59,8 @@ NON_CONTENT_TAGS = (
     "dialog", "textarea", "select", "option",
 )
 CODE_TAGS = ("pre", "code")
-# Automatic extraction only drops what is never text; trafilatura judges headers, navs and asides itself
-# (article leads often live in a <header>). Scripts stay: trafilatura reads ld+json bodies from them, and
-# forum threads often carry their posts there (wcxb-dev forum pages: 0.648 with scripts stripped, 0.685 kept).
+# Automatic extraction only drops what is never text: trafilatura judges headers (article leads), navs and asides,
+# and reads ld+json bodies from scripts (forum posts: wcxb-dev forum pages 0.648 with scripts stripped, 0.685 kept).
 NON_TEXT_TAGS = ("style", "noscript", "template", "svg", "math", "iframe", "embed", "object", "canvas")
 # Inside a website's content container, what is never a document's text (its template's repeated blocks go by the
 # boilerplate model): scripts, forms and their controls, navigation.
@@ -87,10 +86,9 @@ def parse_html_page(
 ) -> dict:
     """One record (RECORD_SCHEMA keys) for a page; a page that cannot be read gets ``error`` set, never an exception.
 
-    A page whose tags nest deeper than ``max_markup_depth`` is read flattened to that depth, its text kept (see
-    :class:`ExtractionBudget` and :func:`flatten_markup`).
-    ``extraction`` says which path produced ``content`` (an :class:`Extraction` value; ``no_document`` when none).
-    ``detect_language=False`` leaves ``lang`` to :func:`with_language_chosen` (see :func:`parse_html_pages`).
+    Tags nested deeper than ``max_markup_depth`` are flattened to it, their text kept (:func:`flatten_markup`).
+    ``extraction``: the :class:`Extraction` path of ``content`` (``no_document`` when none).
+    ``detect_language=False`` leaves ``lang`` to :func:`with_language_chosen`.
     """
     record = _empty_record(page, website)
     try:
@@ -145,10 +143,8 @@ def parse_html_pages(
 
 
 def with_language_chosen(record: dict, website: Website, settings: ExtractionSettings = DEFAULT_SETTINGS) -> dict:
-    """``record`` with ``lang`` chosen, when :func:`parse_html_page` left it to the caller (``detect_language=False``).
-
-    The same choice as in the page's own parse (:func:`choose_lang` on the same inputs), so the same language.
-    """
+    """``record`` with ``lang`` chosen, when :func:`parse_html_page` left it to the caller (``detect_language=False``):
+    :func:`choose_lang` on the inputs the page's own parse would give it, so the same language."""
     if (inputs := record.pop(_LANGUAGE_INPUTS, None)) is not None:
         declared, hint = inputs
         record["lang"] = choose_lang(declared, hint, record["content"], website.default_lang, settings)
@@ -211,9 +207,11 @@ def _fill(
     text = text[: settings.max_chars]
     document = parse_html(text)
     if tree_deeper_than(document, max_markup_depth):  # rare: flattened, then parsed again
-        text, refusal = _flattened(text, max_markup_depth)
-        if refusal is not None:
-            record["error"] = refusal
+        try:
+            text = flatten_markup(text, max_markup_depth).source
+        except (etree.Error, ValueError) as error:  # the parser refused the page: one line says why
+            reason = f"markup nested deeper than {max_markup_depth} levels not flattened"
+            record["error"] = f"{reason}: {type(error).__name__}: {error}"[:500]
             return
         document = parse_html(text)
     mark_tex(document)  # before the scripts and the MathML go: the Markdown keeps the page's math as TeX
@@ -247,9 +245,8 @@ def _fill(
         content, extraction, rendering = "", Extraction.NO_DOCUMENT, []
     words = _words_up_to(content, website.min_content_words)
     if not website.markup and extraction is not Extraction.SITE_CONTAINER and 0 < words < website.min_content_words:
-        # Found automatically, a few words are what a script-rendered shell or an error page leaves; the markup's
-        # and the website's container's text is kept however short (a two-line post is a post). The error keeps
-        # the words: nothing is dropped silently.
+        # Found automatically, a few words are a script-rendered shell's or an error page's; the markup's and the
+        # container's text is kept however short (a two-line post is a post). The error keeps the words.
         reason = f"too little text for a document: {words} words (min_content_words {website.min_content_words})"
         record["error"] = f"{reason}: {content!r}"[:500]
         content = ""
@@ -266,15 +263,6 @@ def _fill(
         record["lang"] = choose_lang(*declared_lang, content, website.default_lang, settings)
     else:
         record[_LANGUAGE_INPUTS] = declared_lang
-
-
-def _flattened(text: str, max_markup_depth: int) -> tuple[str, str | None]:
-    """``text`` with its nesting bounded at ``max_markup_depth`` (itself when within it), or why it cannot be read."""
-    try:
-        return flatten_markup(text, max_markup_depth).source, None
-    except (etree.Error, ValueError) as error:  # the parser refused the page: one line says why
-        reason = f"markup nested deeper than {max_markup_depth} levels not flattened: {type(error).__name__}: {error}"
-        return text, reason[:500]
 
 
 def _main_text(
@@ -329,11 +317,9 @@ def _container_text(
     containers: tuple[str, ...], settings: ExtractionSettings, dates: tuple[datetime | None, ...],
     options: MarkdownOptions,
 ) -> tuple[str, list[Line]] | None:
-    """The text of the page's element that holds the website's documents, less the template's lines around it, and
-    the element's rendered lines; None when the page holds no such element or its own reader finds a document
-    elsewhere. Only the edges are trimmed (headline, template, byline, date and tag lines): a line the author repeats
-    on many pages (a "Fixed" heading) sits between the document's own lines, and stays.
-    """
+    """The text of the page's element that holds the website's documents and its rendered lines; None when the page
+    holds none or its own reader finds a document elsewhere. Only the edges lose template, headline and byline lines:
+    a line the author repeats on many pages (a "Fixed" heading) sits between the document's own, and stays."""
     comments = remove_comment_sections(document, text) if settings.comments_removed else []
     elements = container_elements(document, containers)
     if not elements:
@@ -359,12 +345,9 @@ def _container_text(
 
 
 def _without_edge_lines(text: str, template: set[str], headings: set[str]) -> str:
-    """``text`` without the template's lines before its first and after its last line that is not the template's.
-
-    The headings (``headings``: their keys) right above its first own line stay (a release's "Added", repeated on
-    every release). When those lines would take most of its words, the "template" is the document itself, shown
-    whole on a neighbouring page (a month's archive of one post): the text stays as it is.
-    """
+    """``text`` without the template's lines before its first and after its last own line, less the ``headings``
+    (keys) right above its first (a release's "Added"). When those lines hold most of its words, the "template" is the
+    document itself, shown whole on another page (a month's archive of one post): ``text`` stays as it is."""
     lines = [line for line in text.split("\n") if line.strip()]
     own = [index for index, line in enumerate(lines) if line_key(line) not in template]
     start = own[0] if own else 0

@@ -1,12 +1,9 @@
 """What a page declares it is: a document, a listing of other pages, or an error page.
 
-Read from the untouched page during its parse: the CMS's ``body`` classes (WordPress, Ghost, Drupal), the page's
-structured data (CollectionPage, SearchResultsPage, a single Article), its ``<link rel=next/prev>`` pagination and
-a paginated address, whether its ``rel=canonical`` names the page itself, and the links of its headings (a
-listing's title links: ``<h2><a href=post>``, ``rel=bookmark``); once the main text is read, whether it is a list of
-the page's links to its own website and nothing else (:func:`link_list`: a tag cloud, an index of month archives).
-These are declarations only: the site-wide pass (:mod:`corpus_pipeline.extract.site_page_kinds`) weighs them with
-what the page's text shows of the website's other pages, and decides.
+Read from the untouched page: its CMS's ``body`` classes, its structured data, its pagination, whether its
+``rel=canonical`` names itself, its headings' links (a listing's title links) and, once its text is read, whether that
+is a list of links to its own website and nothing else (:func:`link_list`). Declarations only: the site-wide pass
+(:mod:`corpus_pipeline.extract.site_page_kinds`) weighs them with the website's other pages, and decides.
 """
 
 from __future__ import annotations
@@ -142,10 +139,8 @@ def title_links(document: html.HtmlElement, url: str) -> list[str]:
 
 
 def link_names(document: html.HtmlElement, url: str) -> frozenset[str]:
-    """The texts (as lower-case words) of the page's links to pages of its own website: the names the website gives
-    those pages, whatever their titles say (a tag page's link reads "added 32", a month archive's "June 2026").
-    Read from the untouched page, its template's links included; a link to the page itself counts too (one line at
-    most: what a page says of itself does not make it a list)."""
+    """The texts (as lower-case words) of the untouched page's links to its own website's pages, template and self
+    links included: the names the website gives those pages (a tag page's "added 32", a month archive's "June 2026")."""
     host = urlsplit(url).netloc.lower()
     names: set[str] = set()
     for anchor in _SITE_LINKS(document):
@@ -167,12 +162,10 @@ _SITE_LINKS = etree.XPath("descendant::a[@href != '' and not(starts-with(normali
 
 
 def link_list(content: str, names: frozenset[str]) -> int:
-    """How many lines of ``content`` (the page's main text, a line a paragraph) are links to its website's pages,
-    when the text is a list of them and nothing else: at least ``MIN_LINKED_LINES`` lines of which one link's text
-    (``names``, see :func:`link_names`) is half or more, the rest a label (a date, a count: "June 2026 (1)"), and
-    at least ``LINKED_SHARE`` of all its lines; fewer than ``MAX_OWN_WORDS`` words in the other lines longer than a
-    label (the page's own text). 0 when the text is not such a list: a tag cloud, an index of month archives, a
-    table of contents."""
+    """How many lines of ``content`` (the main text, a line a paragraph) are links to its website's pages when it is
+    a list of them and nothing else (a tag cloud, an index of month archives), else 0: ``MIN_LINKED_LINES`` lines and
+    ``LINKED_SHARE`` of all at least, each half or more one link's text (``names``), and fewer than ``MAX_OWN_WORDS``
+    words in the other lines longer than a label ("June 2026 (1)")."""
     linked = other = own = 0
     by_first_word: dict[str, set[int]] = defaultdict(set)  # a name's first word -> the names' sizes in words
     for name in names:

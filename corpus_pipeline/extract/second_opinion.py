@@ -1,11 +1,8 @@
 """A second, independent main-content extractor that corrects trafilatura where it misses content.
 
-trafilatura is tuned for articles: on service pages, collections and forum threads it often keeps one block and drops
-its siblings. Resiliparse's main-content heuristics (a different method, and ten times faster) keep them. When most
-of trafilatura's text is contained in Resiliparse's and Resiliparse found much more text (not a grid of one-word
-lines), trafilatura missed content, and the two are merged; otherwise trafilatura's text stands alone. Measured on
-wcxb-dev and the article benchmark (``benchmarks/extraction_bench.py``), where the thresholds in ``settings.py`` were
-chosen.
+trafilatura, tuned for articles, often keeps one block of a service page, a collection or a forum thread and drops its
+siblings; Resiliparse's heuristics (another method, ten times faster) keep them. When Resiliparse holds most of
+trafilatura's text and much more (not a grid of one-word lines), the two are merged.
 """
 
 from __future__ import annotations
@@ -50,10 +47,7 @@ def missed_content(
 ) -> bool:
     """Whether ``second`` holds content ``primary`` missed: ``primary`` is empty and ``second`` is not, or most of
     ``primary`` is in ``second``, which is much longer and adds lines of ``min_words_per_added_line`` words on
-    average (``settings.min_words_per_added_line`` when not given).
-
-    ``primary_count`` and ``second_count``: the texts' numbers of words (runs of word characters in the texts as
-    they are), when the caller has counted them already.
+    average (default: the setting's). ``*_count``: the texts' words (``\\w+``), when counted already.
     """
     primary_words, second_words = _lower_words(primary, primary_count), _lower_words(second, second_count)
     if not _count(second_words):
@@ -96,11 +90,8 @@ def _counter(words: list[str] | int, text: str) -> Counter:
 
 
 def _without_new_repeats(second: str, primary: str) -> list[str]:
-    """Lines of ``second``, each at most as often as in ``primary`` (at least once).
-
-    Page templates repeat blocks (a mobile and a desktop copy of a product's specs, a sticky header);
-    trafilatura drops such copies, so the second opinion may not bring them back.
-    """
+    """Lines of ``second``, each at most as often as in ``primary`` (at least once): trafilatura drops a template's
+    repeated blocks (a mobile and a desktop copy of a product's specs), which the second opinion may not bring back."""
     allowed = Counter(line_key(line) for line in primary.split("\n"))
     emitted: Counter = Counter()
     kept = []
