@@ -7,10 +7,8 @@ Usage::
     python -m corpus_pipeline.history demo --roll-back all       # all five assets to the versions of one earlier run
     python -m corpus_pipeline.history demo --roll-back raw_pages --to 20261124T020000123456Z-a1b2c3
 
-``--roll-back all`` moves every asset to the versions of one earlier run, or changes nothing. A roll-back first
-checks the file it restores (readable Parquet with the rows the ledger recorded) and refuses a damaged one. With
-``$DAGSTER_HOME`` set, it is recorded in Dagster (a materialization with the version it restored), so the UI shows
-which version is current.
+A roll-back refuses a damaged file (not the rows and checksum its ledger recorded) and changes nothing; with
+``$DAGSTER_HOME`` set, it is recorded in Dagster, so the UI shows which version is current.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""Dagster resources: the crawl configuration, the registry and the Parquet warehouse.
-
-Every field can be overridden per run from the launchpad or run config, e.g.::
-
-    resources:
-      crawler_config:
-        config:
-          urls_to_ignore: ["/tag/", "/archive/"]
-          min_delay_s: 1.0
-"""
+"""Dagster resources: the crawl configuration, the registry and the Parquet warehouse. Every field can be
+overridden per run from the launchpad or run config (docs/getting-started.md shows one)."""
 
 from __future__ import annotations
 

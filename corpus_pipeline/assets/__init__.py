@@ -14,6 +14,4 @@ from corpus_pipeline.assets.raw_pages import raw_pages
 from corpus_pipeline.assets.training_export import training_export
 
 ALL_ASSETS = [raw_pages, parsed_pages, pdf_documents, canonical_url_groups, corpus]
-
-# From per-website corpora to a training set (issue 24).
 TRAINING_SET_ASSETS = [corpus_quality, global_corpus, training_export]

@@ -1,5 +1,7 @@
 """canonical_url_groups: all records of a website grouped by canonical URL."""
 
+from pathlib import Path
+
 import dagster as dg
 import polars as pl
 
@@ -9,6 +11,7 @@ from corpus_pipeline.assets.incremental import asset_code_version, last_memo, pu
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
+from corpus_pipeline.core.versions import VersionWriter
 from corpus_pipeline.dedup.groups import build_canonical_url_groups, grouped_columns
 from corpus_pipeline.dedup.reuse import GROUPS_MEMO, GROUPS_MEMO_SCHEMA, kept_version_counts, memo_table, records_key
 from corpus_pipeline.partitions import website_partitions
@@ -49,32 +52,29 @@ def canonical_url_groups(
     with store.history(ASSET, website).lock() as history, store.history(GROUPS_MEMO, website).lock() as memo:
         frame = grouped_columns(records)
         inputs = frame.height
-        # Grouping is a function of the set of records: a night whose records are the current version's keeps it.
         key = records_key(frame, settings)
         current, standing = history.current_file(), history.current()
         kept = kept_version_counts(last_memo(context, memo), standing.id if standing else None, key, "groups_version")
+        judged: VersionWriter | Path
         if kept is not None and current is not None:
             del frame
-            outcomes = judge_records(current, current, inputs, warehouse.gate_policy(), with_errors=False)
-            outcomes.append(unique_canonical_urls(current))
-            metadata = {**kept, "groups_reused": True}
-            yield from publish_if_good(context, history, current, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW,
-                                       metadata)
-            return
-        groups, counts = build_canonical_url_groups(
-            frame.lazy(),
-            urls_to_ignore=crawler_config.urls_to_ignore,
-            keep_query_keys=crawler_config.keep_query_keys,
-            keep_listings=keep_listings,
-        )
-        del frame
-        with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as version:
-            version.write_frame(groups)
-        publish_memo_table(memo, memo_table(key, version.version_id, counts, GROUPS_MEMO_SCHEMA), context.run.run_id)
-        del groups
-        return_freed_memory()  # every record of the website went through this process
-
-        outcomes = judge_records(version.path, current, inputs, warehouse.gate_policy(), with_errors=False)
-        outcomes.append(unique_canonical_urls(version.path))
-        metadata = {**counts, "groups_reused": False}
-        yield from publish_if_good(context, history, version, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW, metadata)
+            judged, metadata = current, {**kept, "groups_reused": True}
+        else:
+            groups, counts = build_canonical_url_groups(
+                frame.lazy(),
+                urls_to_ignore=crawler_config.urls_to_ignore,
+                keep_query_keys=crawler_config.keep_query_keys,
+                keep_listings=keep_listings,
+            )
+            del frame
+            with history.new_version(CANONICAL_URL_GROUPS_SCHEMA, run_id=context.run.run_id) as judged:
+                judged.write_frame(groups)
+            memo_rows = memo_table(key, judged.version_id, counts, GROUPS_MEMO_SCHEMA)
+            publish_memo_table(memo, memo_rows, context.run.run_id)
+            del groups
+            return_freed_memory()  # every record of the website went through this process
+            metadata = {**counts, "groups_reused": False}
+        path = judged if isinstance(judged, Path) else judged.path
+        outcomes = judge_records(path, current, inputs, warehouse.gate_policy(), with_errors=False)
+        outcomes.append(unique_canonical_urls(path))
+        yield from publish_if_good(context, history, judged, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW, metadata)

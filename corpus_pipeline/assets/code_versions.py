@@ -1,11 +1,9 @@
 """Code versions of the assets: the package version, a fingerprint of the settings each asset's output obeys, and
 one of the source code that computes it.
 
-Dagster marks a partition stale when its asset's ``code_version`` differs from the one the partition was built
-with. Changing a default below (an extraction threshold, the near-duplicate threshold, the query keys kept in
-canonical URLs...), changing the code of the modules that compute an asset, or releasing a new package version
-therefore shows which websites ``reprocess_job`` should rebuild. Run-config overrides are not part of it: they are
-recorded on each run, not in the code.
+Dagster marks a partition stale when its asset's ``code_version`` changed since it was built: a changed default
+setting, changed code computing the asset or a new package version shows which websites ``reprocess_job`` should
+rebuild. Run-config overrides are recorded on each run, not in the version.
 """
 
 from __future__ import annotations

@@ -95,9 +95,7 @@ def corpus(
         }
         seconds = time.monotonic() - started
         rate = inputs / max(seconds, 1e-9)
-        context.log.info(
-            f"dedup: {inputs:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f} records/s)"
-        )
+        context.log.info(f"dedup: {inputs:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f} records/s)")
         with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
             version.write_frame(records)
         publish_memo_table(memo, memo_table(key, version.version_id, counts), context.run.run_id)

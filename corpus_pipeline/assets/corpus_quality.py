@@ -30,10 +30,8 @@ def corpus_quality(
     training_policy: TrainingSetPolicy,
     warehouse: ParquetWarehouse,
 ):
-    """Gopher quality and repetition, C4 and FineWeb verdicts (datatrove), language, counts, `keep`, PII counts.
-
-    Metadata counts the records each rule removes (first failure in FineWeb's order).
-    """
+    """Gopher quality and repetition, C4 and FineWeb verdicts (datatrove), language, counts, `keep`, PII counts;
+    the metadata counts the records each rule removes (first failure in FineWeb's order)."""
     # Imported here: the scorer loads datatrove (with pandas, ~16 MiB), which the code location does not need.
     from corpus_pipeline.lm.scoring import score_corpus
 

@@ -5,7 +5,7 @@ import polars as pl
 
 from corpus_pipeline.assets.catalog import TRAINING_SET
 from corpus_pipeline.assets.code_versions import global_corpus_version
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_whole_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_or_fail
 from corpus_pipeline.assets.reporting import partition_metadata
 from corpus_pipeline.lm.checks import UNIQUE_IDS, unique_ids
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
@@ -32,8 +32,7 @@ def global_corpus(
     warehouse: ParquetWarehouse,
 ):
     """Kept records of all websites, one per text across websites; `merged_from` says which website and URL each
-    merged copy came from. A new version replaces the current one only once its checks pass. Websites without a
-    corpus_quality partition yet are listed in the metadata."""
+    merged copy came from. Websites without a corpus_quality partition yet are listed in the metadata."""
     # Imported when the step runs: loading the code location must not import the near-duplicate libraries.
     from corpus_pipeline.lm.global_dedup import deduplicate_across_websites, kept_records
 
@@ -60,4 +59,4 @@ def global_corpus(
         metadata = partition_metadata(version.path, GLOBAL_CORPUS_SCHEMA, PREVIEW, counts)
         metadata["websites_without_corpus_quality"] = ", ".join(sorted(set(names) - set(ready))) or "none"
         metadata["records_scored"] = scored
-        yield from publish_whole_if_good(context, history, version.version_id, outcomes, metadata)
+        yield from publish_or_fail(history, version.version_id, outcomes, ASSET, lambda: metadata)

@@ -1,8 +1,6 @@
-"""Incremental nights in Dagster terms: the run tag that forces a full night, the inputs a memo is valid for.
-
-By default a night keeps what did not change since the current version (extract, pdf and dedup reuse.py); a run
-tagged ``corpus_pipeline/full_night: true`` recomputes everything (after a change the code version does not see:
-a model file swapped by hand, a suspicion).
+"""Incremental nights in Dagster terms: a night keeps what did not change since the current version (extract, pdf
+and dedup reuse.py); a run tagged ``corpus_pipeline/full_night: true`` recomputes everything (after a change the code
+version does not see: a model file swapped by hand, a suspicion).
 """
 
 from __future__ import annotations

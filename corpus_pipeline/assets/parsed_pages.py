@@ -75,11 +75,8 @@ def parsed_pages(
         current_id = current_version.id if current_version else None
         last_night = LastNight.open(last_memo(context, memo), current, current_id, website.name)
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:
-            # Two passes over the stored pages: survey the site (its template per language, its sitemap listing,
-            # its links), then extract every page with that knowledge; a page whose every input is unchanged since
-            # the current version keeps its record (extract/reuse.py). The records go to a draft first (none when
-            # every record is the current version's): each page's kind is decided from the whole website's records
-            # (extract/site_page_kinds.py), read back from the draft, then written with the records to the version.
+            # The records go to a draft first (none when every record is the current version's): each page's kind is
+            # decided from the whole website's records (extract/site_page_kinds.py), then written with them.
             night = parse_site(
                 partial(_light_html_pages, raw_path),
                 iter_sitemaps(raw_path),
@@ -98,28 +95,22 @@ def parsed_pages(
             # This process chose the pages' languages (see parse_html_pages): the stages that follow need no model.
             unload_language_model()
             return_freed_memory()
-            # Every record the current version's, with the in_sitemap and inlinks it was written with (parse_site wrote
-            # no draft): so are its page kinds, the pass's reading of those records; that version stands with its memo.
-            kept = current is not None and current_version is not None and night.holds_records_of(current_version.rows)
-            kinds: SitePageKinds | None
-            if kept:
-                assert current is not None
+            judged: VersionWriter | Path
+            if current is not None and current_version is not None and night.holds_records_of(current_version.rows):
+                # Every record the current version's (no draft): so are its page kinds; it stands with its memo.
+                judged, kinds_reused = current, True
                 kept_kinds = pl.read_parquet(current, columns=list(SITE_PASS_COLUMNS))
                 kinds = SitePageKinds(**kept_kinds.to_dict(as_series=False))
+                last_night.close()
+                return_freed_memory()
             else:
                 # The pass reads every record: when it would read what it read for the current version, its kinds stand.
                 kinds_input = kinds_key(draft, KIND_COLUMNS, inputs)
-                kinds = last_night.page_kinds(kinds_input, pl.read_parquet(draft, columns=["url"])["url"])
-            kinds_reused = kinds is not None
-            if kinds is None:
-                kinds = site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
-            last_night.close()
-            return_freed_memory()
-            judged: VersionWriter | Path
-            if kept:
-                assert current is not None
-                judged = current
-            else:
+                known = last_night.page_kinds(kinds_input, pl.read_parquet(draft, columns=["url"])["url"])
+                kinds_reused = known is not None
+                kinds = known or site_page_kinds(pl.read_parquet(draft, columns=list(KIND_COLUMNS)))
+                last_night.close()
+                return_freed_memory()
                 with history.new_version(RECORD_SCHEMA, run_id=context.run.run_id) as judged:
                     write_with_page_kinds(judged, draft, kinds)
                 # The memo describes the new version whether or not it is published: a memo of a version that is not

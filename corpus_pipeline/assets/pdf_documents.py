@@ -57,8 +57,7 @@ def pdf_documents(
     with store.history(ASSET, website.name).lock() as history, store.history(PDF_MEMO, website.name).lock() as memo:
         # A PDF whose body and reading settings are unchanged since the current version keeps its records: no
         # second OCR (pdf/reuse.py).
-        current = history.current_file()
-        standing = history.current()
+        current, standing = history.current_file(), history.current()
         if not pdfs and current is not None and standing is not None and standing.rows == 0:
             # No PDF tonight, none in the current version: that version is the night's.
             outcomes = judge_records(current, current, pdfs, warehouse.gate_policy())

@@ -89,11 +89,8 @@ def publish_if_good(
 ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
     """Make the night's version of a website's partition current when no blocking check failed; otherwise keep the
     current one and fail with the one-line cause, e.g. "raw_pages for 'demo': 0 of 37 pages fetched: connection
-    refused to 127.0.0.1:8765", so the run's failure says why without opening the checks.
-
-    ``judged`` is the new version, or the current version's file when the night's output would be that very version
-    (its inputs are the ones it was made from): judged as it stands, it stays current, as this run's output.
-    """
+    refused to 127.0.0.1:8765". ``judged`` is the new version, or the current version's file when the night's output
+    would be that very version: then it stays current, as this run's output."""
     if isinstance(judged, Path):
         current = history.current()
         if current is None:
@@ -103,25 +100,13 @@ def publish_if_good(
         # Described from the version's own file: the current file is a copy of it made a moment ago, and reading the
         # copy through current_file() would hash every byte of it again.
         version_id, path, kept_for_run = judged.version_id, judged.path, None
-    yield from _publish_or_fail(
+    yield from publish_or_fail(
         history, version_id, outcomes, f"{context.asset_key.to_user_string()} for '{context.partition_key}'",
         lambda: partition_metadata(path, schema, preview_columns, counts), kept_for_run,
     )
 
 
-def publish_whole_if_good(
-    context: dg.AssetExecutionContext,
-    history: PartitionHistory,
-    version_id: str,
-    outcomes: Sequence[CheckOutcome],
-    metadata: Mapping[str, Any],
-) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
-    """:func:`publish_if_good` for an asset built across websites (not partitioned), e.g. "global_corpus: no records
-    kept out of 37 input documents"."""
-    yield from _publish_or_fail(history, version_id, outcomes, context.asset_key.to_user_string(), lambda: metadata)
-
-
-def _publish_or_fail(
+def publish_or_fail(
     history: PartitionHistory,
     version_id: str,
     outcomes: Sequence[CheckOutcome],
@@ -129,8 +114,9 @@ def _publish_or_fail(
     metadata: Callable[[], Mapping[str, Any]],
     kept_for_run: str | None = None,
 ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult]:
-    """Publish ``version_id`` when no blocking outcome failed; otherwise refuse it and fail with the cause. With
-    ``kept_for_run``, ``version_id`` is the current version, kept as that run's output: never refused."""
+    """Publish ``version_id`` when no blocking outcome failed; otherwise refuse it and fail with the cause after
+    ``label`` (e.g. "global_corpus: no records kept out of 37 input documents"). With ``kept_for_run``,
+    ``version_id`` is the current version, kept as that run's output: never refused."""
     results = [_check_result(outcome) for outcome in outcomes]
     cause = refusal_cause(outcomes)
     previous = history.current()

@@ -54,11 +54,8 @@ def raw_pages(
     warehouse: ParquetWarehouse,
 ):
     """Every fetch of the website's crawl (sitemap or recursive), with status, headers, timing, error and body.
-
-    The crawl checkpoints its rows as it goes, so a killed run resumes where it stopped. The new crawl
-    becomes current only if the website was reachable and its page count did not collapse; otherwise
-    the run fails with the cause, and the current crawl (and the conditional-GET state it holds) stays.
-    """
+    A killed run resumes from its checkpoint. An unreachable website or a collapsed page count fails the run, and the
+    current crawl (with its conditional-GET state) stays."""
     website = websites.website(context.partition_key)
     store = warehouse.open()
     # The links of a page read by the last crawl are kept (crawl/link_memo.py) while the code reading them is the same.

@@ -22,21 +22,18 @@ def partition_metadata(
     preview_columns: Sequence[str],
     counts: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Metadata of a written partition: ``dagster/row_count``, column schema, markdown preview, path, counts."""
+    """Metadata of a written partition: ``dagster/row_count``, column schema, markdown preview, counts."""
     frame = pl.scan_parquet(path)
     row_count = frame.select(pl.len()).collect().item()
     preview = (
         frame.select([c for c in preview_columns if c in schema.names and c != "website"]).head(PREVIEW_ROWS).collect()
     )
-    metadata: dict[str, Any] = {
+    return {
         "dagster/row_count": row_count,
         "dagster/column_schema": column_schema(schema),
         "preview": dg.MetadataValue.md(markdown_preview(preview)),
-        "path": dg.MetadataValue.path(str(path)),
+        **(counts or {}),
     }
-    for key, value in (counts or {}).items():
-        metadata[key] = float(value) if isinstance(value, float) else value
-    return metadata
 
 
 def column_schema(schema: pa.Schema) -> dg.TableSchema:
@@ -44,8 +41,7 @@ def column_schema(schema: pa.Schema) -> dg.TableSchema:
     docs = RAW_PAGES_COLUMN_DOCS if "outcome" in schema.names else RECORD_COLUMN_DOCS
     return dg.TableSchema(
         columns=[
-            dg.TableColumn(name=field.name, type=str(field.type), description=docs.get(field.name))
-            for field in schema
+            dg.TableColumn(name=field.name, type=str(field.type), description=docs.get(field.name)) for field in schema
         ]
     )
 

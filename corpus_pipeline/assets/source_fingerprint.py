@@ -1,9 +1,7 @@
 """A fingerprint of the source code that computes an asset, so that a change of logic changes its code version.
 
-The fingerprint covers the named root modules and every module of the package they import, directly or through
-others (found by reading their ``import`` lines, not by importing them), and hashes their bytes with their paths
-inside the package. It depends on nothing but those files, so every machine with the same code gets the same
-fingerprint; hashing the package's half a megabyte of source takes milliseconds.
+Imports are found by reading ``import`` lines, not by importing; the fingerprint depends on nothing but the files'
+bytes and paths inside the package, so every machine with the same code gets the same one.
 """
 
 from __future__ import annotations
@@ -35,10 +33,9 @@ class UnknownModuleError(ValueError):
 def source_fingerprint(roots: Iterable[str], alone: Iterable[str] = (), package_dir: Path = PACKAGE_DIR,
                        package: str = PACKAGE_NAME) -> str:
     """``DIGITS`` hex digits over the files of ``roots`` (module or package names of ``package``) and of the package's
-    modules they import, transitively, and the files of ``alone`` (modules whose imports are not followed: an
-    asset's module imports Dagster plumbing that computes nothing). A root package covers every Python and JSON file
-    under it (its models too); an imported package, its ``__init__.py``. Files are hashed with their paths relative
-    to ``package_dir`` and line endings normalized, so a checkout on any machine gives the same digits."""
+    modules they import, transitively, and the files of ``alone`` (whose imports are not followed: an asset's module
+    imports Dagster plumbing). A root package covers every Python and JSON file under it; an imported package, its
+    ``__init__.py``. Line endings are normalized."""
     files = _closure([_root_files(name, package_dir, package) for name in roots], package_dir, package)
     files |= set().union(*(_root_files(name, package_dir, package) for name in alone))
     digest = hashlib.sha256()

@@ -8,7 +8,7 @@ import polars as pl
 from corpus_pipeline.assets.catalog import TRAINING_SET
 from corpus_pipeline.assets.code_versions import training_export_version
 from corpus_pipeline.assets.global_corpus import ASSET as GLOBAL_CORPUS_ASSET
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_whole_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, publish_or_fail
 from corpus_pipeline.lm.card import facts_from, render_card
 from corpus_pipeline.lm.checks import COMPLETE_EXPORT, complete_export
 from corpus_pipeline.lm.export import EXPORT_ASSET, mirror_export, training_records, write_export_records
@@ -34,10 +34,9 @@ def training_export(
     websites: WebsiteRegistry,
     warehouse: ParquetWarehouse,
 ):
-    """Sharded Parquet and JSONL.gz that `datasets.load_dataset` reads directly, PII replaced by placeholders (an
-    option, on by default), and a dataset card from the run: websites, languages, counts, filters and effects.
-    Each export is a version folder of the warehouse (`training_export/` is the current one), judged before it
-    replaces the previous one."""
+    """Sharded Parquet and JSONL.gz that `datasets.load_dataset` reads directly, PII replaced by placeholders (on by
+    default), and a dataset card: websites, languages, counts, filters and effects. Each export is a version folder
+    of the warehouse; `training_export/` is the current one."""
     store = warehouse.open()
     merged = store.scan_whole_asset(GLOBAL_CORPUS_ASSET).collect()
     quality = pl.concat(
@@ -79,7 +78,7 @@ def training_export(
             "pii_ips_replaced": ips,
             "dataset_card": dg.MetadataValue.md(card),
         }
-        yield from publish_whole_if_good(context, history, version.version_id, outcomes, metadata)
+        yield from publish_or_fail(history, version.version_id, outcomes, ASSET, lambda: metadata)
         context.log.info(f"Exported {summary.records} records ({summary.words} words) to {history.current_uri()}")
         if training_policy.export_dir:
             published = history.current_file()

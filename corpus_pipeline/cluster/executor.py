@@ -1,5 +1,4 @@
-"""Which Dagster executor runs a job's steps: the run's own process by default, Celery workers on a team's
-infrastructure."""
+"""Which Dagster executor runs a job's steps."""
 
 from __future__ import annotations
 
