@@ -32,8 +32,8 @@ def facts_from(
     name: str, policy: QualityPolicy, quality: pl.DataFrame, exported: pl.DataFrame, dedup: Mapping[str, int],
     pii: Mapping[str, int | bool],
 ) -> CardFacts:
-    """Card facts from corpus_quality's ``drop_reason`` (and ``quality_error`` when given) columns of all websites,
-    and the exported records. A record that could not be scored is removed too, counted as ``scoring_error``."""
+    """Card facts from corpus_quality's ``drop_reason`` and (when present) ``quality_error`` columns of all
+    websites, an error counted as ``scoring_error``, and the exported records."""
     removed = Counter(reason for reason in quality["drop_reason"] if reason is not None)
     if "quality_error" in quality.columns:
         removed["scoring_error"] += int(quality["quality_error"].is_not_null().sum())

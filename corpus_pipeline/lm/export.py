@@ -4,10 +4,8 @@
     <export dir>/data/train-00000-of-00003.parquet          default config
     <export dir>/jsonl/train-00000-of-00003.jsonl.gz        "jsonl" config, the same records
 
-``datasets.load_dataset("parquet", data_files="<export dir>/data/*.parquet")`` or
-``datasets.load_dataset("<export dir>")`` reads it. The pipeline writes each export as a new version folder of the
-warehouse (``training_records``, then ``write_export_records``), judged before it becomes current; ``mirror_export``
-copies a published one beside a plain folder and swaps it in whole, so a reader never sees shards of two runs.
+``datasets.load_dataset("<export dir>")`` reads it. Each export is written as a new version folder of the
+warehouse, judged before it becomes current; ``mirror_export`` swaps a copy into a plain folder whole.
 """
 
 from __future__ import annotations
@@ -49,10 +47,7 @@ def training_records(
     global_corpus: pl.DataFrame, scrub_pii: bool = True, text_format: TextFormat = "plain"
 ) -> tuple[pl.DataFrame, int, int]:
     """The export columns of the global corpus (``text`` with PII replaced when asked) and the replacements made.
-
-    ``text_format``: ``plain`` exports ``content``, ``markdown`` the ``markdown`` column (a record written before that
-    column existed exports its ``content``, which reads as Markdown paragraphs).
-    """
+    ``text_format`` ``markdown`` exports the ``markdown`` column (else ``content``, which reads as Markdown)."""
     from corpus_pipeline.lm.pii import PiiScrubber  # datatrove: loaded by the export, not by every Dagster process
 
     if text_format not in TEXT_FORMATS:
@@ -79,8 +74,7 @@ def training_records(
 def write_export_records(
     records: pl.DataFrame, folder: Path, card: str | None = None, shard_records: int = DEFAULT_SHARD_RECORDS
 ) -> ExportSummary:
-    """Write records already in the export columns (``training_records``) as shards, and the card, into ``folder`` (a
-    new version's folder: nobody reads it yet)."""
+    """Write records in the export columns (``training_records``) as shards, and the card, into a new ``folder``."""
     folder = Path(folder)
     summary = ExportSummary(records.height, int(records["words"].fill_null(0).sum()))
     shards = max(1, -(-records.height // shard_records))
@@ -103,8 +97,8 @@ def write_export_records(
 
 
 def mirror_export(published: Path, folder: Path) -> None:
-    """Copy a published export to a local folder, swapped in whole (for readers that want it outside the
-    warehouse, e.g. on a training machine's disk): two renames, the old export removed once the new one is in."""
+    """Copy a published export to a folder outside the warehouse, swapped in whole (a reader never sees shards of
+    two runs)."""
     folder = Path(folder)
     staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
     retired = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.old")

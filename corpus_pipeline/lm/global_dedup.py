@@ -1,13 +1,9 @@
-"""global_corpus: the kept records of every website, one record per text across websites.
-
-Syndicated articles and mirrored documentation sit on several websites; a training set wants each text once.
-Exact duplicates are found by a digest of the normalized content, near duplicates by the per-website stage's
-MinHash/LSH candidates verified with the same similarity, now across websites. Each merge is recorded on the record
-kept, with the website and URL it absorbed.
+"""global_corpus: the kept records of every website, one record per text across websites (syndicated articles,
+mirrored documentation), found as the per-website stage finds them; each merge is recorded on the record kept.
 
 Time grows linearly with the records because a pair is verified only when its signatures agree on enough values
-(``MIN_ESTIMATED_JACCARD``): pages that share a template's lines fall into one band's bucket by chance, and those
-chance pairs grow with the square of the records while the pairs worth verifying grow with the records.
+(``MIN_ESTIMATED_JACCARD``): pages sharing a template's lines share a band's bucket by chance, and those chance
+pairs grow with the square of the records.
 """
 
 from __future__ import annotations
@@ -28,9 +24,8 @@ from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 _LATEST = datetime.max.replace(tzinfo=UTC)
 KEY_CHUNK = 2048  # texts per content-key job: ~0.3 s of one core, a few MB pickled
 _DECISION_COLUMNS = ["website", "url", "canonical_url", "category", "published", "chars"]
-# The estimated shingle Jaccard (share of equal MinHash values) at which the banding itself makes a pair a candidate
-# one time in ten: 1 - (1 - J ** ROWS) ** BANDS = 0.1, J = 0.136 with 42 bands of 3 rows. The banding finds pairs
-# less alike too rarely for their verification to count: they are the chance pairs of the module's docstring.
+# The estimated Jaccard at which the banding makes a pair a candidate one time in ten (1 - (1 - J ** ROWS) ** BANDS
+# = 0.1, J = 0.136): pairs less alike are found too rarely for their verification to count.
 MIN_ESTIMATED_JACCARD = (1 - 0.9 ** (1 / BANDS)) ** (1 / ROWS)
 
 
@@ -40,10 +35,8 @@ def record_id(website: str, canonical_url: str) -> str:
 
 
 def kept_records(frames: Iterable[pl.LazyFrame | pl.DataFrame]) -> pl.DataFrame:
-    """The kept records of corpus_quality frames (each with its ``website`` column), in the global columns.
-
-    Lazy frames are filtered before they are read: only kept records and the columns needed reach memory.
-    """
+    """The kept records of corpus_quality frames (each with its ``website`` column), in the global columns; lazy
+    frames are filtered before they are read."""
     schema = _schema()
     wanted = {name: schema[name] for name in schema if name not in ("id", "merged_from")}
 
@@ -78,10 +71,8 @@ def deduplicate_across_websites(
     workers: int = 1,
     min_estimated_jaccard: float = MIN_ESTIMATED_JACCARD,
 ) -> tuple[pl.DataFrame, dict[str, int]]:
-    """One record per text across websites, with ``merged_from`` listing what each absorbed, and counts.
-
-    Candidate pairs whose signatures agree on less than ``min_estimated_jaccard`` of their values are not verified
-    (0 verifies every pair that shares a band, as the per-website stage does)."""
+    """One record per text across websites, with ``merged_from`` listing what each absorbed, and counts. Candidate
+    pairs agreeing on less than ``min_estimated_jaccard`` of their signatures are not verified (0: all are)."""
     contents = records["content"]
     decisions = records.select(_DECISION_COLUMNS).to_dicts()
     for row, record in enumerate(decisions):
@@ -137,8 +128,8 @@ def _merge(members: list[dict], reason: str, scores: list[float] | None = None) 
 
 
 def _as_frame(records: pl.DataFrame, kept: list[dict]) -> pl.DataFrame:
-    """The kept records' rows, sorted by website and canonical URL (nulls first), gathered once: sorting the frame
-    afterwards would copy every text a second time."""
+    """The kept records' rows, sorted by website and canonical URL (nulls first), gathered once (a sort of the
+    frame would copy every text again)."""
     schema = _schema()
     kept = sorted(kept, key=lambda r: (_null_first(r["website"]), _null_first(r["canonical_url"])))
     frame = records[[record["row"] for record in kept]].with_columns(

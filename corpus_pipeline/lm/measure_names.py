@@ -1,7 +1,5 @@
-"""The names of the per-record quality measures, apart from the code that computes them.
-
-The Parquet schemas name these columns, and the code location imports the schemas: kept here, they do not load
-datatrove (and the pandas and Hugging Face libraries it imports, ~16 MiB) into every Dagster process.
+"""The names of the per-record quality measures, apart from the code that computes them, so that the schemas
+naming them do not load datatrove (and pandas with it) into every Dagster process.
 """
 
 from __future__ import annotations

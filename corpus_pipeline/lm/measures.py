@@ -1,7 +1,5 @@
-"""The numbers behind the Gopher and FineWeb rules, per record, computed with datatrove's own helpers.
-
-The filters themselves only say pass or the first rule failed; these measures let a reader see how close a
-record came to each threshold (and choose other thresholds) without running the filters again.
+"""The numbers behind the Gopher and FineWeb rules, per record, with datatrove's own helpers: how close a record
+came to each threshold, which the filters' pass or fail does not say.
 """
 
 from __future__ import annotations

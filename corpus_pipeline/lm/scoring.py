@@ -13,11 +13,8 @@ from corpus_pipeline.lm.signals import RecordScorer
 
 
 def score_corpus(corpus: pl.DataFrame, policy: QualityPolicy) -> tuple[pl.DataFrame, dict[str, int]]:
-    """The corpus records with the quality columns, and counts: records, kept, and removed per rule.
-
-    ``removed_by_<filter>:<rule>`` counts records by their first failure (the pipeline order), so the counts add
-    up to the records removed; ``failed_<filter>`` counts every record a filter fails, first or not.
-    """
+    """The corpus records with the quality columns, and counts (:func:`quality_counts`): ``removed_by_<filter>:<rule>``
+    by first failure (they add up to the records removed), ``failed_<filter>`` every record a filter fails."""
     scorer, scrubber = RecordScorer(policy), PiiScrubber()
     rows: dict[str, list] = {field.name: [] for field in CORPUS_QUALITY_SCHEMA if field.name not in corpus.columns}
     for text, lang in zip(corpus["content"], corpus["lang"], strict=True):

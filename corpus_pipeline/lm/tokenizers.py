@@ -1,9 +1,5 @@
-"""Which word tokenizer datatrove's filters may use here: only ones that run offline.
-
-datatrove picks a tokenizer per language: for most European languages spaCy's blank pipeline (rule-based, nothing
-downloaded); for others NLTK punkt or Stanza (data downloaded at first use) or an extra package. A language whose
-tokenizer is not spaCy's, or whose spaCy pipeline cannot start, is tokenized with spaCy's blank English rules
-instead, and says so.
+"""Which word tokenizer datatrove's filters may use: only spaCy's blank pipelines, which download nothing. A
+language whose tokenizer is another (NLTK punkt, Stanza) or cannot start gets spaCy's blank English rules, and says so.
 """
 
 from __future__ import annotations

@@ -13,13 +13,13 @@ import polars as pl
 class GatePolicy:
     """How much a new version may differ from the current one and still replace it."""
 
-    # A night that loses more than half of a website's rows is far likelier an outage,
-    # a block or a template change than a real shrink; 1.0 accepts any drop.
+    # A night that loses more than half of a website's rows is far likelier an outage, a block or a template change
+    # than a real shrink; 1.0 accepts any drop.
     max_row_drop_share: float = 0.5
     # Above this share of records with an error, the check warns (errors are recorded per record).
     max_error_share: float = 0.5
-    # A soft outage (every page answering one maintenance page) leaves the row count whole: what collapses is the
-    # share of documents with a title, body or text of their own. Half is the line here too; 1.0 accepts any fall.
+    # A soft outage leaves the row count whole but collapses the share of documents with a title, body or text of
+    # their own; half is the line here too.
     max_distinct_drop_share: float = 0.5
 
 

@@ -1,10 +1,6 @@
-"""Check of a new version against a soft outage: do its documents still differ from each other as much as the current
-version's do?
-
-A website in maintenance often answers every page with 200 and one "Down for maintenance" page: the crawl looks
-healthy (every page fetched, none missing) while most pages share one body, one title, one text. Sharing is no fault
-in itself (a website may give every page its own name, or none), so a version is compared with the current one: the
-share of its documents whose title (body, text) is distinct must not collapse from one night to the next.
+"""Check of a new version against a soft outage (every page answering one "Down for maintenance" page with 200):
+the share of its documents whose title (body, text) is distinct must not collapse from the current version's
+(sharing alone is no fault: a website may give every page one title).
 """
 
 from __future__ import annotations
@@ -35,6 +31,7 @@ DISTINCT_VS_CURRENT = CheckSpec(
 TITLE_SCAN_BYTES = 64 * 1024
 _TITLE = re.compile(rb"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 PREVIEW_CHARS = 60
+_PLURALS = {"body": "bodies"}  # of the words Distinctness.what holds, for messages
 
 
 @dataclass(frozen=True)
@@ -54,8 +51,8 @@ class Distinctness:
 
 
 class DistinctValues:
-    """Counts the distinct values of one field over a version's documents, holding a 16-byte digest per value (a
-    website's bodies are counted without being held); a missing value (None) counts as one value."""
+    """Counts the distinct values of one field over a version's documents by 16-byte digest; a missing value (None)
+    counts as one value."""
 
     def __init__(self, what: str, preview: bool = True) -> None:
         self.what = what
@@ -139,8 +136,7 @@ def _html_bodies(raw_pages: Path) -> Iterator[bytes]:
 
 
 def _row_groups(path: Path, columns: list[str]) -> Iterator[pa.Table]:
-    """The file's row groups, one at a time, each handed back to the system once read (see core.memory), where
-    ``ParquetFile.iter_batches`` would read ahead."""
+    """The file's row groups, one at a time, each handed back to the system once read (see core.memory)."""
     parquet = pq.ParquetFile(path)
     for index in range(parquet.metadata.num_row_groups):
         yield parquet.read_row_group(index, columns=columns)
@@ -174,11 +170,7 @@ def _collapse_cause(new: Distinctness, old: Distinctness, policy: GatePolicy) ->
     shared = f" {new.most_common!r}" if new.most_common is not None else ""
     return (
         f"{new.most_common_count} of {new.documents} pages share one {new.what}{shared} (a soft outage?): "
-        f"distinct {_plural(new.what)} {new.distinct} of {new.documents}, "
+        f"distinct {_PLURALS.get(new.what, new.what + 's')} {new.distinct} of {new.documents}, "
         f"{old.distinct} of {old.documents} in the current version "
         f"(max_distinct_drop_share {policy.max_distinct_drop_share:.0%})"
     )
-
-
-def _plural(what: str) -> str:
-    return what[:-1] + "ies" if what.endswith("y") else what + "s"
