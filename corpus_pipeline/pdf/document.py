@@ -50,11 +50,8 @@ def read_pdf(
     log: Callable[[str], None] | None = None,
 ) -> list[dict]:
     """Records (RECORD_SCHEMA keys) of one PDF: one per outline section as ``url#page=N``, or one for the whole file.
-
-    When the document's OCR budget (``settings.ocr_budget_s``) runs out, every section keeps what was read, and
-    the sections with scanned pages left unread say so in ``error``, with how many pages were read. The OCR's
-    progress goes to ``log`` when given.
-    """
+    When the OCR budget (``settings.ocr_budget_s``) runs out, sections keep what was read, and those with scanned
+    pages left unread say so in ``error``. The OCR's progress goes to ``log``."""
     reader = _open(data, settings)
     page_count = len(reader.pages)
     texts = [_page_text(reader, index) for index in range(page_count)]
@@ -89,7 +86,6 @@ def read_pdf(
         content = repair_text("\n\n".join(texts[section.start : section.end]))
         section_url = url if len(sections) == 1 else f"{url.split('#', 1)[0]}#page={section.start + 1}"
         lang, _ = detect_lang(content)
-        # A section with pages the OCR budget left unread keeps what was read and says so.
         error = unread_note if any(section.start <= page < section.end for page in lacking) else None
         records.append({
             "website": website,
@@ -137,8 +133,7 @@ def outline_sections(reader: PdfReader, page_count: int) -> list[Section]:
 
 
 def _flatten_outline(reader: PdfReader, outline, parents: tuple[str, ...]):
-    """(title path, 0-based page) of every outline entry, nested entries included (under the entry just before
-    their list)."""
+    """(title path, 0-based page) of every outline entry, a nested list under the entry just before it."""
     title = ""
     for item in outline or []:
         if isinstance(item, list):

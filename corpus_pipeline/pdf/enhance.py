@@ -1,5 +1,4 @@
-"""Stroke repair before OCR, done with wavelets and scikit-image: one of the variants ocr_reading.py reads when a
-page's own OCR is poor."""
+"""Stroke repair before OCR with wavelets and scikit-image, a variant ocr_reading.py reads when a page reads poorly."""
 
 from __future__ import annotations
 

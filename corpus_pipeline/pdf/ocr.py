@@ -49,10 +49,8 @@ def ocr_pdf_pages(
     data: bytes, pages: Sequence[int], settings: PdfSettings, log: Callable[[str], None] | None = None
 ) -> dict[int, str]:
     """Text of the given 0-based pages of a PDF, OCR'd in parallel (one Tesseract thread per page), in page order.
-
-    Pages that ``settings.ocr_budget_s`` (for the whole document) left unread are missing from the result; a
-    page that fails raises :class:`OcrError`. With ``log``, progress goes to it every tenth of the pages or 30 s.
-    """
+    Pages the document's ``settings.ocr_budget_s`` left unread are missing; a page that fails raises
+    :class:`OcrError`. Progress goes to ``log``."""
     if not pages:
         return {}
     with tempfile.TemporaryDirectory(prefix="corpus_pipeline_ocr_") as folder:

@@ -46,10 +46,9 @@ class PageReading:
 def read_page(image: Image.Image, settings: PdfSettings) -> PageReading:
     """Read a rendered page, straightened when skewed, and with prepared variants when its reading is in doubt.
 
-    Candidates: the page as rendered; the straightened page if a skew is found; the paper-flattened page when the
-    paper is uneven (Tesseract skips a dark corner yet stays confident on the rest); the other variants when the
-    best confidence so far is below ``settings.ocr_poor_confidence``, each made from the image kept so far. A
-    candidate replaces the best reading only when :func:`_better` says so.
+    Candidates: the page as rendered; straightened if a skew is found; paper-flattened when the paper is uneven
+    (Tesseract skips a dark corner yet stays confident on the rest); the other variants, made from the image kept so
+    far, when the best confidence is below ``settings.ocr_poor_confidence``. :func:`_better` decides each.
     """
     first_text, first = _read(image, AS_RENDERED, settings)
     best_text, best, base, base_name = first_text, first, image, ""

@@ -11,16 +11,12 @@ PAPER_WINDOW_SHARE = 30  # closing window: 1/30 of the page's short side (6 mm o
 
 
 def paper_brightness(grey: np.ndarray, scale: int = PAPER_SCALE) -> np.ndarray:
-    """The paper's brightness under the text, on every ``scale``-th pixel of a grey page (same units as ``grey``).
-
-    A grey closing wider than any letter removes the ink and keeps the paper with its shading; a mean
-    filter of the same width then smooths the blocks the closing leaves.
-    """
+    """The paper's brightness under the text, on every ``scale``-th pixel of a grey page (same units as ``grey``):
+    a grey closing wider than any letter removes the ink, a mean filter smooths the blocks it leaves."""
     small = grey[::scale, ::scale]
     window = max(3, min(small.shape) // PAPER_WINDOW_SHARE)
-    # Beyond the page's edges the shading is continued linearly (odd reflection), not mirrored: a mirrored
-    # gradient makes the closing and the mean see brighter paper at a dark edge than is there, and that
-    # paper would stay grey once divided.
+    # Beyond the edges the shading is continued linearly (odd reflection): mirrored, a dark edge would be seen
+    # brighter than it is, and stay grey once divided.
     padded = np.pad(small, window, mode="reflect", reflect_type="odd")
     paper = ndimage.uniform_filter(ndimage.grey_closing(padded, size=(window, window)), window)
     return paper[window:-window, window:-window]

@@ -1,9 +1,7 @@
-"""An incremental night for PDFs: a PDF whose body and reading settings are unchanged keeps last night's records,
-with no second text-layer read and no second OCR.
+"""An incremental night for PDFs: a PDF whose body and reading settings are unchanged keeps last night's records.
 
 A memo beside pdf_documents (``pdf_memo``) holds each PDF's key (:func:`pdf_key`), how many records it gave, and the
-pdf_documents version those records are in. A PDF with an error on any of its records (a timeout, an OCR budget run
-out: the machine's load that night) is read again.
+pdf_documents version holding them. A PDF with an error on any record (a timeout, the OCR budget) is read again.
 """
 
 from __future__ import annotations
@@ -31,8 +29,8 @@ PDF_MEMO_SCHEMA = pa.schema(
 
 
 def pdf_key(row: dict[str, Any], reading_inputs: str) -> bytes:
-    """Everything a PDF's records depend on: the raw_pages row's URL, body and facts (its dates included), and
-    ``reading_inputs`` (the code version with this run's settings, the website's name and default language)."""
+    """Everything a PDF's records depend on: the raw_pages row's URL, body and facts, and ``reading_inputs`` (code
+    version, settings, the website's name and default language)."""
     dates = (row["sitemap_lastmod"], row["last_modified"], row["body_fetched_at"])
     return digest(
         reading_inputs,

@@ -30,15 +30,14 @@ class PdfSettings:
     # Paper whose brightness varies by this share over the page is read flattened too: clean renders vary 0.00,
     # the tuning pages lit from one corner 0.28 (faded) and 0.47 (dark corner, where Tesseract skipped 30 %).
     ocr_uneven_paper: float = 0.15
-    # The straightened page wins by any confidence gain: straightening is the correction the page's own lines ask
-    # for, not a filter. On test pages turned 4 degrees it read 1.0-1.5 points more confident and right where the
-    # page as rendered misread a word; a page it would turn wrongly reads less confident and stays as rendered.
+    # The straightened page wins by any confidence gain: it is the correction the page's own lines ask for, and
+    # a page turned wrongly reads less confident (test pages turned 4 degrees read 1.0-1.5 points more confident).
     ocr_straightened_min_gain: float = 0.0
     max_bytes: int = 50 * 1024 * 1024
     max_pages: int = 2000
     max_pixels_per_page: int = 60_000_000  # decompression-bomb guard: the DPI is lowered to fit
     page_timeout_s: float = 120.0
-    # OCR runs at about 1.2 s a page on two cores at 300 dpi (a 2,000-page scan: 40 minutes): 600 s reads some
-    # 500 pages, a long report, and keeps one huge scan from holding the night's run. None: no limit.
+    # At about 1.2 s a page on two cores, 600 s reads some 500 pages, and keeps a huge scan from holding the night's
+    # run. None: no limit.
     ocr_budget_s: float | None = 600.0
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)

@@ -1,7 +1,5 @@
-"""Skew of a scanned page: the angle that makes its text lines horizontal, and the page turned by it.
-
-Nothing here decides whether the turned page is read: ocr_reading.py reads it next to the page as
-rendered and keeps the more confident reading, so a wrong angle can never make a page worse.
+"""Skew of a scanned page: the angle that makes its text lines horizontal, and the page turned by it (ocr_reading.py
+keeps the turned page only if it reads more confidently).
 """
 
 from __future__ import annotations
@@ -20,10 +18,7 @@ INK_SHARE_OF_PAPER = 0.5  # darker than half the local paper brightness is ink (
 
 def skew_angle(image: Image.Image) -> float:
     """Degrees to turn the page (counter-clockwise) so its lines are horizontal; 0.0 for a straight or blank page.
-
-    The angle whose horizontal projection has the sharpest line profile wins: a coarse search every
-    degree, then a refinement every 0.2 degree around the best.
-    """
+    The angle whose horizontal projection has the sharpest line profile wins."""
     small = image.convert("L")
     small.thumbnail((SEARCH_SIZE, SEARCH_SIZE))
     grey = np.asarray(small, dtype=np.float64)
