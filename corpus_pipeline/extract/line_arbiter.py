@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from itertools import groupby
@@ -243,7 +243,8 @@ def _unmarked_candidates(
     keys = [line_key(line) for line in lines]
     in_reading = [key in known for key in keys]
     kept = [i for i, inside in enumerate(in_reading) if inside]
-    run_words = _run_words(lines, in_reading)
+    # The words of the run of missing lines each line belongs to.
+    run_words = _per_run([not held for held in in_reading], lambda start, end: sum(map(word_count, lines[start:end])))
     page = _page_features(reading, second, page_type, path, second_words, reading_words)
     missing = [i for i, key in enumerate(keys) if key and not in_reading[i]]
     features = np.zeros((len(missing), len(FEATURE_NAMES)))
@@ -256,8 +257,11 @@ def _marked(found: Candidates, marks: PageMarks) -> Candidates:
     """``found`` with the features of the page's markup (``MARK_FEATURES``) filled in from ``marks``."""
     keys, count = found.keys, len(found.lines)
     is_link = [key in marks.link_texts for key in keys]
-    link_runs = _link_runs(is_link)
-    run_link_shares = _run_link_shares(is_link, found.in_reading)
+    link_runs = _per_run(is_link, lambda start, end: end - start)
+    # The share of whole link texts in the run of missing lines each line belongs to.
+    run_link_shares = _per_run(
+        [not held for held in found.in_reading], lambda start, end: sum(is_link[start:end]) / (end - start)
+    )
     features = found.features.copy()
     for row, i in enumerate(found.missing):
         key = keys[i]
@@ -270,42 +274,20 @@ def _marked(found: Candidates, marks: PageMarks) -> Candidates:
     return Candidates(found.lines, found.in_reading, found.missing, features, keys)
 
 
-def _runs(flags: list[bool]) -> Iterator[tuple[int, int]]:
-    """The start and end of each run of consecutive true ``flags``."""
+def _per_run(flags: list[bool], value: Callable[[int, int], float]) -> list[float]:
+    """For each of ``flags``, ``value(start, end)`` of the run of consecutive true flags it belongs to (0: false)."""
+    values = [0.0] * len(flags)
     at = 0
     for flag, group in groupby(flags):
         end = at + sum(1 for _ in group)
         if flag:
-            yield at, end
+            values[at:end] = [value(at, end)] * (end - at)
         at = end
-
-
-def _run_words(lines: list[str], in_reading: list[bool]) -> list[int]:
-    """For each line, the words of the run of consecutive lines the reading lacks that it belongs to (0: held)."""
-    totals = [0] * len(lines)
-    for start, end in _runs([not held for held in in_reading]):
-        totals[start:end] = [sum(map(word_count, lines[start:end]))] * (end - start)
-    return totals
-
-
-def _link_runs(is_link: list[bool]) -> list[int]:
-    """For each line, the length of the run of consecutive whole link texts it belongs to (0: not a link text)."""
-    runs = [0] * len(is_link)
-    for start, end in _runs(is_link):
-        runs[start:end] = [end - start] * (end - start)
-    return runs
-
-
-def _run_link_shares(is_link: list[bool], in_reading: list[bool]) -> list[float]:
-    """For each line the reading lacks, the share of whole link texts in its run of missing lines (0: held)."""
-    shares = [0.0] * len(is_link)
-    for start, end in _runs([not held for held in in_reading]):
-        shares[start:end] = [sum(is_link[start:end]) / (end - start)] * (end - start)
-    return shares
+    return values
 
 
 def _line_features(
-    i: int, line: str, lines: list[str], in_reading: list[bool], kept: list[int], run_words: int
+    i: int, line: str, lines: list[str], in_reading: list[bool], kept: list[int], run_words: float
 ) -> list[float]:
     words = WORD.findall(line)
     count = len(words)
