@@ -1,8 +1,7 @@
 """corpus_pipeline: websites to deduplicated text corpora, as Dagster assets.
 
-Importing the package sets, unless already set, how polars' and Arrow's allocators hand freed memory back to the
-system. Both read these variables once, when their library loads, so they are set here, before any module of the
-package imports polars or pyarrow (Dagster imports neither); spawned workers inherit them. See core.memory.
+Importing the package sets (unless set) how polars' and Arrow's allocators hand freed memory back: both read these
+variables once, when they load, so before any module imports them; spawned workers inherit them (core.memory).
 """
 
 import os

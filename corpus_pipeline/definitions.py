@@ -24,7 +24,6 @@ defs = dg.Definitions(
         "warehouse": ParquetWarehouse(),
         "training_policy": TrainingSetPolicy(),
     },
-    # Local processes by default; CORPUS_PIPELINE_EXECUTOR=celery sends the steps to Celery workers.
     executor=pipeline_executor(),
 )
 

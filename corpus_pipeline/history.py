@@ -52,10 +52,9 @@ def describe(warehouse: Warehouse, website: str) -> str:
 def roll_back_all(warehouse: Warehouse, website: str) -> dict[str, Version]:
     """Move every asset to its version of one earlier run, or change nothing; the versions now current, by asset.
 
-    The run is the newest one that published (or kept) a version of every asset and came before the newest current
-    version, so a roll-back of one asset followed by "all" leaves the five on one run. Every partition is
-    locked and every version to restore checked before the first one becomes current; should a publication
-    fail half-way, the assets already moved are put back.
+    The run is the newest one that published (or kept) a version of every asset before the newest current version,
+    so a roll-back of one asset followed by "all" leaves the five on one run. Every version is checked before the
+    first one becomes current, and a publication failing half-way puts back the assets already moved.
     """
     with ExitStack() as stack:
         histories = {asset: stack.enter_context(warehouse.history(asset, website).lock()) for asset in ASSETS}

@@ -27,8 +27,7 @@ _CRAWL, _PDF, _GATES, _BUDGET = CrawlSettings(), PdfSettings(), GatePolicy(), Ex
 
 
 def fields_named_alike(settings: type, config: dg.ConfigurableResource) -> dict[str, Any]:
-    """The values of ``config``'s fields that the dataclass ``settings`` has under the same name: the knobs a resource
-    hands to the core's settings as they are."""
+    """The values of ``config``'s fields that the dataclass ``settings`` has under the same name."""
     shared = {field.name for field in dataclasses.fields(settings)} & set(type(config).model_fields)
     return {name: getattr(config, name) for name in shared}
 
@@ -65,8 +64,7 @@ class CrawlerConfig(dg.ConfigurableResource):
     max_in_flight: int | None = Field(
         default=_CRAWL.max_in_flight,
         ge=1,
-        description="Fetches in flight across hosts (empty: twice per_host_concurrency); each may hold a body in "
-        "memory.",
+        description="Fetches in flight across hosts, each holding a body in memory; empty: twice per_host_concurrency.",
     )
     max_retries: int = Field(default=_CRAWL.max_retries)
     allow_private_external: bool = Field(
@@ -108,8 +106,7 @@ class CrawlerConfig(dg.ConfigurableResource):
     page_time_budget_s: float = Field(
         default=_BUDGET.page_time_s or 0.0,
         ge=0,
-        description="Seconds one HTML page may take to parse before it is stopped and recorded with an error; "
-        "0: no limit.",
+        description="Seconds an HTML page may parse before it is stopped and recorded with an error; 0: no limit.",
     )
     max_markup_depth: int = Field(
         default=_BUDGET.max_markup_depth,

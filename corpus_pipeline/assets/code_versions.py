@@ -46,12 +46,9 @@ def package_version() -> str:
 
 
 def code_version(settings: Mapping[str, Any], asset: str | None = None, *computed_by: str) -> str:
-    """``<package version>+<settings: 12 hex digits>.<source: 12 hex digits>`` (no source part without ``asset``):
-    equal settings and equal source files give the same version in any process, on any machine.
-
-    The source is the code computing the asset's rows: ``computed_by`` (modules or packages of corpus_pipeline, whose
-    imports inside it are followed) and the asset's own module, whose imports are not (Dagster plumbing).
-    """
+    """``<package version>+<settings: 12 hex digits>.<source: 12 hex digits>`` (no source part without ``asset``),
+    the same in any process and on any machine for equal settings and source. The source is ``computed_by`` (modules
+    or packages of corpus_pipeline, imports followed) and the asset's own module (imports not followed)."""
     canonical = json.dumps(_plain(settings), sort_keys=True, separators=(",", ":"))
     version = f"{package_version()}+{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
     if asset is None:

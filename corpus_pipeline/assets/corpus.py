@@ -12,6 +12,7 @@ from corpus_pipeline.assets.incremental import asset_code_version, last_memo, pu
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
+from corpus_pipeline.core.versions import VersionWriter
 from corpus_pipeline.dedup.reuse import (
     CORPUS_MEMO,
     DEDUP_MEMO,
@@ -22,7 +23,7 @@ from corpus_pipeline.dedup.reuse import (
     memo_table,
 )
 from corpus_pipeline.partitions import website_partitions
-from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, CheckOutcome
+from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT
 from corpus_pipeline.quality.records import (
     NO_EMPTY_CONTENT,
     NO_IGNORED_URLS,
@@ -66,54 +67,44 @@ def corpus(
         key = inputs_key(groups, settings)
         current, standing = history.current_file(), history.current()
         kept = kept_version_counts(last_memo(context, memo), standing.id if standing else None, key)
+        judged: VersionWriter | Path
+        metadata: dict[str, Any]
         if kept is not None and current is not None:
             context.log.info(f"dedup: the {inputs:,} records are those of the current version: kept")
             del groups
-            outcomes = _judged(current, current, inputs, crawler_config, warehouse)
-            yield from publish_if_good(context, history, current, outcomes, CORPUS_SCHEMA, PREVIEW,
-                                       {**kept, "dedup_reused": True})
-            return
-        # Imported when used: datasketch and scipy (52 MiB) are not needed by a night that keeps its corpus.
-        from corpus_pipeline.dedup.corpus import deduplicate
+            judged, metadata = current, {**kept, "dedup_reused": True}
+        else:
+            # Imported when used: datasketch and scipy (52 MiB) are not needed by a night that keeps its corpus.
+            from corpus_pipeline.dedup.corpus import deduplicate
 
-        # What the last deduplication learned of its texts and pairs spares their keys and verifications.
-        started = time.monotonic()
-        last = dedup_memo(last_memo(context, dedup_history), settings)
-        learned = DedupMemo({}, {})
-        context.log.info(
-            f"dedup: {inputs:,} records, exact then near duplicates"
-            + (f" ({len(last.keys):,} texts and {len(last.scores):,} pairs known)" if last else "")
-        )
-        records, counts = deduplicate(
-            groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
-            log=context.log.info, memo=last, learned=learned,
-        )
-        publish_memo_table(dedup_history, learned.table(settings), context.run.run_id)
-        known = {
-            "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
-            "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
-        }
-        seconds = time.monotonic() - started
-        rate = inputs / max(seconds, 1e-9)
-        context.log.info(f"dedup: {inputs:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f} records/s)")
-        with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as version:
-            version.write_frame(records)
-        publish_memo_table(memo, memo_table(key, version.version_id, counts), context.run.run_id)
-        del records, groups
-        return_freed_memory()  # every text of the website went through this process as Python objects
-
-        outcomes = _judged(version.path, current, inputs, crawler_config, warehouse)
-        metadata: dict[str, Any] = {**counts, **known, "dedup_records_per_s": round(rate, 1), "dedup_reused": False}
-        yield from publish_if_good(context, history, version, outcomes, CORPUS_SCHEMA, PREVIEW, metadata)
-
-
-def _judged(
-    path: Path, current: Path | None, inputs: int, crawler_config: CrawlerConfig, warehouse: ParquetWarehouse
-) -> list[CheckOutcome]:
-    """The corpus checks of the version at ``path`` beside the ``current`` one, from ``inputs`` records."""
-    outcomes = judge_records(path, current, inputs, warehouse.gate_policy(), with_errors=False)
-    return outcomes + [
-        unique_canonical_urls(path),
-        no_ignored_urls(path, crawler_config.urls_to_ignore),
-        no_empty_content(path),
-    ]
+            # What the last deduplication learned of its texts and pairs spares their keys and verifications.
+            started = time.monotonic()
+            last = dedup_memo(last_memo(context, dedup_history), settings)
+            learned = DedupMemo({}, {})
+            context.log.info(
+                f"dedup: {inputs:,} records, exact then near duplicates"
+                + (f" ({len(last.keys):,} texts and {len(last.scores):,} pairs known)" if last else "")
+            )
+            records, counts = deduplicate(
+                groups, threshold=crawler_config.near_duplicate_threshold, workers=crawler_config.workers,
+                log=context.log.info, memo=last, learned=learned,
+            )
+            publish_memo_table(dedup_history, learned.table(settings), context.run.run_id)
+            known = {
+                "dedup_texts_known": sum(text in last.keys for text in learned.keys) if last else 0,
+                "dedup_pairs_known": sum(last.score(*pair) is not None for pair in learned.scores) if last else 0,
+            }
+            seconds = time.monotonic() - started
+            rate = inputs / max(seconds, 1e-9)
+            context.log.info(f"dedup: {inputs:,} records -> {records.height:,} in {seconds:.1f} s ({rate:.0f}/s)")
+            with history.new_version(CORPUS_SCHEMA, run_id=context.run.run_id) as judged:
+                judged.write_frame(records)
+            publish_memo_table(memo, memo_table(key, judged.version_id, counts), context.run.run_id)
+            del records, groups
+            return_freed_memory()  # every text of the website went through this process as Python objects
+            metadata = {**counts, **known, "dedup_records_per_s": round(rate, 1), "dedup_reused": False}
+        path = judged if isinstance(judged, Path) else judged.path
+        outcomes = judge_records(path, current, inputs, warehouse.gate_policy(), with_errors=False)
+        outcomes += [unique_canonical_urls(path), no_ignored_urls(path, crawler_config.urls_to_ignore),
+                     no_empty_content(path)]
+        yield from publish_if_good(context, history, judged, outcomes, CORPUS_SCHEMA, PREVIEW, metadata)

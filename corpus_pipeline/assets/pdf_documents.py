@@ -3,12 +3,12 @@
 import dataclasses
 
 import dagster as dg
+import polars as pl
 
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import pdf_documents_version
 from corpus_pipeline.assets.incremental import asset_code_version, last_memo, publish_memo_table
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
-from corpus_pipeline.assets.reporting import count_values
 from corpus_pipeline.core.arrow_values import table_from_rows
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.raw_pages import count_documents, iter_documents, iter_sitemaps
@@ -55,8 +55,7 @@ def pdf_documents(
     reading = dataclasses.replace(settings, workers=1)
     inputs = f"{asset_code_version(context)}|{reading!r}|{website.name}|{website.default_lang}"
     with store.history(ASSET, website.name).lock() as history, store.history(PDF_MEMO, website.name).lock() as memo:
-        # A PDF whose body and reading settings are unchanged since the current version keeps its records: no
-        # second OCR (pdf/reuse.py).
+        # A PDF whose body and reading settings are unchanged keeps its records: no second OCR (pdf/reuse.py).
         current, standing = history.current_file(), history.current()
         if not pdfs and current is not None and standing is not None and standing.rows == 0:
             # No PDF tonight, none in the current version: that version is the night's.
@@ -80,7 +79,8 @@ def pdf_documents(
         publish_memo_table(memo, table_from_rows(described, PDF_MEMO_SCHEMA), context.run.run_id)
 
         outcomes = judge_records(version.path, current, pdfs, warehouse.gate_policy())
-        counts = count_values(version.path, "kind", prefix="records_") | last_night.counts(progress.elapsed_s)
+        kinds = pl.scan_parquet(version.path).group_by("kind").len().collect().iter_rows()
+        counts = {f"records_{kind}": n for kind, n in kinds if kind is not None} | last_night.counts(progress.elapsed_s)
         yield from publish_if_good(context, history, version, outcomes, RECORD_SCHEMA, PREVIEW, counts)
 
 

@@ -61,8 +61,7 @@ def raw_pages(
     # The links of a page read by the last crawl are kept (crawl/link_memo.py) while the code reading them is the same.
     link_reading = source_fingerprint(("corpus_pipeline.crawl.links",))
     with store.history(ASSET, website.name).lock() as history, store.history(LINKS_MEMO, website.name).lock() as memo:
-        current = history.current_file()
-        current_version = history.current()
+        current, current_version = history.current_file(), history.current()
         previous = PreviousCrawl.open(current) if current else None
         context.log.info(
             f"Crawling {website.url} in {website.mode} mode ({'incremental' if previous else 'first crawl'})"

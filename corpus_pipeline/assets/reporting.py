@@ -46,12 +46,6 @@ def column_schema(schema: pa.Schema) -> dg.TableSchema:
     )
 
 
-def count_values(path: Path, column: str, prefix: str) -> dict[str, int]:
-    """``{prefix + value: rows}`` for each value of a column of a partition file (nulls left out)."""
-    counted = pl.scan_parquet(path).group_by(column).len().collect()
-    return {f"{prefix}{value}": n for value, n in counted.iter_rows() if value is not None}
-
-
 def markdown_preview(frame: pl.DataFrame) -> str:
     """A small markdown table; long cells are cut so the UI stays readable."""
     if frame.height == 0:

@@ -88,7 +88,5 @@ def _module_path(name: str, package_dir: Path, package: str) -> Path | None:
     if parts[0] != package:
         return None
     base = package_dir.joinpath(*parts[1:])
-    for candidate in (base / "__init__.py", base.with_suffix(".py") if len(parts) > 1 else None):
-        if candidate is not None and candidate.is_file():
-            return candidate
-    return None
+    candidates = [base / "__init__.py", *([base.with_suffix(".py")] if len(parts) > 1 else [])]
+    return next((candidate for candidate in candidates if candidate.is_file()), None)
