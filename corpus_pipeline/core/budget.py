@@ -1,11 +1,9 @@
 """Run a function over many items in worker processes, with a time budget that can really stop an item.
 
-Parsers and OCR engines run C code that no signal or thread can interrupt: the only sure way to stop an item over
-its budget is to end the process running it. pebble's ``ProcessPool`` does that per task (the timeout counts from
-when a worker takes the task) and starts a new worker in its place, so the remaining items go on. Workers are fresh
-interpreters (spawn): a fork of a Dagster step would count the step's imports again in each worker's RSS. Results
-come back in input order, with a bounded number of items read ahead. :class:`WorkerPool` keeps such workers, without
-a time budget, for several maps.
+Parsers and OCR engines run C code that no signal or thread can interrupt: only ending its process stops an item
+over budget. pebble's ``ProcessPool`` does that per task and starts a new worker in its place. Workers are fresh
+interpreters (spawn): a fork of a Dagster step would count the step's imports again in each worker's RSS.
+:class:`WorkerPool` keeps such workers, without a time budget, for several maps.
 """
 
 from __future__ import annotations
@@ -41,12 +39,9 @@ _QUEUED_PER_WORKER = 2
 
 @contextmanager
 def launcher_script_hidden() -> Iterator[None]:
-    """While this block starts "spawn" workers, they do not run the parent's launcher script.
-
-    A spawned worker runs the parent's ``__main__`` file again before its function; a console-script launcher
-    (``dagster``: a ``__main__`` without a ``.py`` suffix) would import the whole CLI in every worker, for nothing.
-    Scripts (``.py``) and ``python -m`` modules are left alone: they may define the functions a worker runs.
-    """
+    """While this block starts "spawn" workers, they do not run the parent's console-script launcher (``dagster``: a
+    ``__main__`` without a ``.py`` suffix), which would import the whole CLI in every worker. Scripts (``.py``) and
+    ``python -m`` modules still run: they may define the functions a worker runs."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     if main is None or main.__spec__ is not None or not isinstance(path, str) or path.endswith((".py", ".pyw")):
@@ -121,12 +116,10 @@ def map_within_budget(
     workers: int,
     initializer: Callable[[], None] | None = None,
 ) -> Iterator[Result]:
-    """``function`` over ``items`` on ``workers`` processes, in input order; ``fallback`` stands in for an item
-    that ran over ``budget``, whose worker died, or whose call raised. Once the total budget is spent, every
-    remaining item gets the fallback without being started.
-
-    Each worker is a fresh interpreter (spawn), so ``function``, ``initializer`` and the items must be picklable,
-    and module-level."""
+    """``function`` over ``items`` on ``workers`` processes, in input order, a bounded number read ahead; ``fallback``
+    stands in for an item that ran over ``budget``, whose worker died, or whose call raised. Once the total budget is
+    spent, every remaining item gets the fallback without being started. ``function``, ``initializer`` and the items
+    must be picklable (module-level): workers are fresh interpreters."""
     deadline = None if budget.total_s is None else time.monotonic() + budget.total_s
     window = max(1, workers) * _READ_AHEAD_PER_WORKER
     with worker_processes(workers, initializer) as pool:

@@ -1,13 +1,10 @@
 """Rows of an unfinished materialization, flushed to disk in small parts so that a re-run resumes.
 
-A crawl writes its rows here as it goes: every few hundred rows (or seconds) the
-buffer becomes one complete Parquet part, renamed into place, so a run killed at
-any moment loses at most the rows of its last buffer. When the crawl completes,
-its parts are compacted into a version of the partition and the checkpoint is
-cleared. Layout: ``<root>/_checkpoints/<asset>/website=<name>/part-000001.parquet``.
-
-On an object store (:class:`ObjectCheckpoint`) the keys are the same; each part is one object written by a single
-PUT, so it appears whole or not at all (no temporary names needed), and a re-run on any machine resumes.
+A crawl writes its rows here as it goes: every few hundred rows (or seconds) the buffer becomes one complete Parquet
+part, renamed into place, so a run killed at any moment loses at most its last buffer. When the crawl completes, its
+parts are compacted into a version of the partition and the checkpoint is cleared. Layout:
+``<root>/_checkpoints/<asset>/website=<name>/part-000001.parquet``; on an object store (:class:`ObjectCheckpoint`) the
+same keys, each part one PUT (whole or absent), so a re-run on any machine resumes.
 """
 
 from __future__ import annotations
@@ -73,11 +70,8 @@ class Checkpoint:
         return ({**row, **added} for table in self.tables() for row in table_rows(table))
 
     def tables(self) -> Iterator[pa.Table]:
-        """The rows written so far as small Arrow tables.
-
-        The list of parts is taken now, not when iteration starts, so parts appended
-        while a resumed run reads its past never come back to it as past.
-        """
+        """The rows written so far as small Arrow tables; the parts are listed now, not when iteration starts, so
+        parts appended while a resumed run reads its past never come back to it as past."""
         return _read_parts(self.parts(), self._open_part, self.file_schema)
 
     def start(self, notes: Mapping[str, str] | None = None) -> None:
@@ -161,7 +155,7 @@ class ObjectCheckpoint(Checkpoint):
 
 
 class CheckpointAppender:
-    """Buffers rows and writes each full buffer as one complete part (a temporary file renamed into place)."""
+    """Buffers rows and writes each full buffer as one complete part."""
 
     def __init__(self, checkpoint: Checkpoint, flush_rows: int) -> None:
         self.checkpoint = checkpoint

@@ -2,9 +2,8 @@
 
 ``<root>/<asset>/website=<name>/data.parquet`` is the current version of a partition, the one readers see; versions
 are kept beside it (``versions.py``), and rows of an unfinished crawl in ``<root>/_checkpoints`` (``checkpoint.py``).
-:func:`open_warehouse` opens a local folder or an ``s3://bucket/prefix``, which holds the same layout: there, workers
-on several machines share the partitions, leases stand for locks, and the files pyarrow reads row group by row group
-(raw_pages for the extractors, the previous crawl) are downloaded once per version into a local cache folder.
+:func:`open_warehouse` opens a local folder or an ``s3://bucket/prefix`` with the same layout, which workers on several
+machines share; files pyarrow reads by row group are downloaded there once per version into a local cache folder.
 """
 
 from __future__ import annotations
@@ -47,10 +46,8 @@ def default_data_dir() -> Path:
 
 
 def default_warehouse_location() -> str | Path:
-    """``$CORPUS_PIPELINE_WAREHOUSE`` (a folder or ``s3://bucket/prefix``), else ``<data dir>/warehouse``.
-
-    Set on every worker, it points all of them at one shared warehouse without run config.
-    """
+    """``$CORPUS_PIPELINE_WAREHOUSE`` (a folder or ``s3://bucket/prefix``: set on every worker, it points all of them
+    at one shared warehouse without run config), else ``<data dir>/warehouse``."""
     return os.environ.get(WAREHOUSE_ENV_VAR) or default_data_dir() / "warehouse"
 
 
@@ -124,8 +121,7 @@ class Warehouse:
         return PartitionHistory(self.root / VERSIONS_DIR / key, self.root / key / PARTITION_FILE, self.keep_versions)
 
     def folder_history(self, asset: str) -> FolderHistory:
-        """The versions of an asset whose versions are folders of files (``<asset>/`` is current; see
-        ``folder_versions.py``)."""
+        """The versions of an asset that are folders of files (``<asset>/`` is current; folder_versions.py)."""
         key = whole_asset_key(asset)
         return FolderHistory(self.root / VERSIONS_DIR / key, self.root / key, self.keep_versions)
 
@@ -133,7 +129,7 @@ class Warehouse:
         """Lazy frame of the current version of an asset built across websites."""
         current = self.whole_asset_history(asset).current_file()
         if current is None:
-            raise FileNotFoundError(f"{asset} has no published version yet in {self.uri}: materialize it first")
+            raise FileNotFoundError(self._missing(asset))
         return pl.scan_parquet(current)
 
     def checkpoint(self, asset: str, website: str, schema: pa.Schema) -> Checkpoint:
@@ -163,7 +159,9 @@ class Warehouse:
             writer.write_frame(frame)
         return writer.rows_written
 
-    def _missing(self, asset: str, website: str) -> str:
+    def _missing(self, asset: str, website: str | None = None) -> str:
+        if website is None:
+            return f"{asset} has no published version yet in {self.uri}: materialize it first"
         where = self.partition_uri(asset, website)
         return f"{asset} has no partition for website {website!r} yet ({where}): materialize it first"
 
@@ -220,30 +218,27 @@ class ObjectWarehouse(Warehouse):
         return self._history(ObjectFolderHistory, key, key)
 
     def _history(self, kind: type[ObjectHistory], key: str, current_key: str) -> ObjectHistory:
-        """The versions kept under ``_versions/<key>`` (cached locally under the same key), the current one's copy
-        for readers at ``current_key``."""
+        """The versions kept (and cached) under ``_versions/<key>``, the current one's copy at ``current_key``."""
         return kind(self.store, f"{VERSIONS_DIR}/{key}", current_key, self.cache_dir / VERSIONS_DIR / key,
                     self.keep_versions, self.lease_seconds)
 
     def scan_whole_asset(self, asset: str) -> pl.LazyFrame:
         """Lazy frame of the current version, read from its immutable object."""
-        history = self.whole_asset_history(asset)
-        current = history.current()
-        if current is None:
-            raise FileNotFoundError(f"{asset} has no published version yet in {self.uri}: materialize it first")
-        return pl.scan_parquet(history.uri_of(current.id), storage_options=self.storage_options())
+        return self._scan_current(self.whole_asset_history(asset), self._missing(asset))
 
     def checkpoint(self, asset: str, website: str, schema: pa.Schema) -> ObjectCheckpoint:
         return ObjectCheckpoint(self.store, f"{CHECKPOINTS_DIR}/{partition_key(asset, website)}", schema, ("website",))
 
     def scan(self, asset: str, website: str) -> pl.LazyFrame:
         """Lazy frame of the current version, read from its immutable object, with its ``website`` column."""
-        history = self.history(asset, website)
+        frame = self._scan_current(self.history(asset, website), self._missing(asset, website))
+        return frame.with_columns(pl.lit(website).alias("website"))
+
+    def _scan_current(self, history: ObjectPartitionHistory, missing: str) -> pl.LazyFrame:
         current = history.current()
         if current is None:
-            raise FileNotFoundError(self._missing(asset, website))
-        frame = pl.scan_parquet(history.uri_of(current.id), storage_options=self.storage_options())
-        return frame.with_columns(pl.lit(website).alias("website"))
+            raise FileNotFoundError(missing)
+        return pl.scan_parquet(history.uri_of(current.id), storage_options=self.storage_options())
 
     def _current_key(self, asset: str, website: str) -> str:
         return f"{partition_key(asset, website)}/{PARTITION_FILE}"
@@ -255,11 +250,8 @@ def open_warehouse(
     endpoint_url: str = "",
     lease_seconds: float = DEFAULT_LEASE_SECONDS,
 ) -> Warehouse:
-    """The warehouse at a local folder, or at ``s3://bucket/prefix``.
-
-    ``endpoint_url`` names an S3-compatible server; ``lease_seconds`` how long an object store partition lock
-    outlives a run that stopped renewing it.
-    """
+    """The warehouse at a local folder, or at ``s3://bucket/prefix`` (``endpoint_url``: an S3-compatible server;
+    ``lease_seconds``: how long a partition's lock there outlives a run that stopped renewing it)."""
     if not is_object_store_uri(location):
         return Warehouse(location, keep_versions=keep_versions)
     settings = ObjectStoreSettings.from_env(endpoint_url)
