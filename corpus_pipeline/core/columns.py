@@ -81,7 +81,10 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         "in_sitemap": "A sitemap of the website lists the page (or lists it as an hreflang alternate).",
         "inlinks": "Distinct pages of the website that link to the page (null for PDFs).",
         "extraction": (
-            "Which path produced an HTML page's content (markup, trafilatura_fast, second_opinion_merged...)."
+            "Which path produced an HTML page's content (null for PDFs): markup (the registry's selector), "
+            "site_container (the element the website's pages agree holds their text), trafilatura_fast, _full or "
+            "_precision, second_opinion_merged or _lines_added (Resiliparse's lines put back), card_grid_added, "
+            "resiliparse_only, visible_text (no extractor found content: the text minus boilerplate) or no_document."
         ),
         "page_kind": (
             "What the page is: document, listing (archives, tag and date pages, paginated lists, search results: "

@@ -65,14 +65,7 @@ RECORD_FIELDS = [
     pa.field("error", pa.string()),  # why a record has no usable content; null when fine
     pa.field("in_sitemap", pa.bool_()),  # a sitemap of the website lists the document (null: not known)
     pa.field("inlinks", pa.int32()),  # pages of the website linking to the document (null: not known)
-    # Which path produced an HTML page's content (extract/main_content.py Extraction; null for PDFs):
-    # markup (the website's `markup` selector) | site_container (the element the website's pages agree holds their
-    # text, extract/content_container.py) | trafilatura_fast | trafilatura_full | trafilatura_precision (an
-    # article in precision mode) | second_opinion_merged (Resiliparse's missed lines merged into trafilatura's) |
-    # card_grid_added (the page's card grid appended) | resiliparse_only (trafilatura found nothing) |
-    # visible_text (no extractor found content: the page's visible text minus boilerplate) | no_document (no content) |
-    # second_opinion_lines_added (lines of Resiliparse's reading the line arbiter judged main content put back).
-    pa.field("extraction", pa.string()),
+    pa.field("extraction", pa.string()),  # extract/main_content.py Extraction
     pa.field("page_kind", pa.string()),  # document | listing | error_page (extract/page_kind.py, site_page_kinds.py)
     pa.field("page_kind_evidence", pa.string()),  # the page's declarations, then the site-wide pass's reasons
     pa.field("title_links", pa.list_(pa.string())),  # same-host pages the page's headings link to (a listing's titles)

@@ -45,7 +45,7 @@ from corpus_pipeline.extract.text import (
 
 
 class Extraction(StrEnum):
-    """Which path produced a record's text (the ``extraction`` column; see core/schema.py)."""
+    """Which path produced a record's text (the ``extraction`` column; see core/columns.py)."""
 
     MARKUP = "markup"
     SITE_CONTAINER = "site_container"
