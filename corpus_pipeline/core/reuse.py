@@ -1,9 +1,8 @@
 """What an incremental night needs whatever it reuses: body digests, last night's rows by key, and results kept or
 computed merged back into the inputs' order.
 
-Nightly cost follows what changed: a stage keeps the result of an input whose every ingredient is unchanged since its
-current version, and computes the others. Kept and computed results come out in the inputs' order, so an incremental
-night writes the same file as a full one.
+A stage keeps the result of an input whose every ingredient is unchanged since its current version and computes the
+others, in the inputs' order, so an incremental night writes the same file as a full one.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from corpus_pipeline.core.arrow_values import table_rows
@@ -47,11 +47,8 @@ def digest(*parts: bytes | str | None) -> bytes:
 
 
 class KeyedRows:
-    """Rows of a Parquet file looked up by one column's value (or by ``key_of`` that value).
-
-    Only the key column is read up front; a row is read with its row group when asked for, and a few row groups are
-    cached, so a whole website's records never sit in memory.
-    """
+    """Rows of a Parquet file looked up by one column's value (or by ``key_of`` that value). Only the key column is
+    read up front; a row is read with its row group (a few cached), so a website's records never sit in memory."""
 
     def __init__(
         self, path: Path, key: str, columns: list[str] | None = None, key_of: Callable[[Any], Any] = lambda v: v
@@ -98,22 +95,13 @@ class KeyedRows:
             # Runs of consecutive rows (an unchanged night's kept records, in the order they were written): slices of
             # the groups' tables, nothing copied.
             return pa.concat_tables([self._table(group).slice(indexes[0], len(indexes)) for group, indexes in runs])
-        # Any order (a crawl's): each group's rows taken from its table alone, then put in the order asked. A take
-        # from the groups concatenated copied every value of those groups at each call.
-        by_group: dict[int, list[int]] = {}
-        for group, index in positions:
-            by_group.setdefault(group, []).append(index)
-        pieces, where, start = [], {}, 0
-        for group, indexes in by_group.items():
-            pieces.append(self._table(group).take(pa.array(indexes, pa.int64())))
-            where[group] = start
-            start += len(indexes)
-        seen: dict[int, int] = dict.fromkeys(by_group, 0)
-        order = []
-        for group, _ in positions:
-            order.append(where[group] + seen[group])
-            seen[group] += 1
-        return pa.concat_tables(pieces).combine_chunks().take(pa.array(order, pa.int64()))
+        # Any order (a crawl's): each group's rows taken from its table alone (a take from the groups concatenated
+        # copies all their values), then put in the order asked.
+        ranked = sorted(range(len(positions)), key=lambda i: positions[i][0])  # stable: by group, then as asked
+        pieces = [self._table(group).take(pa.array([positions[i][1] for i in run], pa.int64()))
+                  for group, run in groupby(ranked, key=lambda i: positions[i][0])]
+        order = pc.sort_indices(pa.array(ranked, pa.int64()))  # ranked's inverse: where each asked row landed
+        return pa.concat_tables(pieces).combine_chunks().take(order)
 
     def _row(self, group: int, index: int) -> dict[str, Any]:
         return dict(self._rows(group)[index])
