@@ -1,22 +1,16 @@
 """A lock on an object store: a lease object created by one writer only, renewed while held, taken over once expired.
 
-How it works:
+- acquire: PUT with ``If-None-Match: *``; the store lets exactly one writer create it.
+- held: a background thread renews it (a PUT with ``If-Match`` on the ETag it last wrote) every third of its duration;
+  a failed renewal means another run took it over, and the lease is lost. Before each write that matters the holder
+  checks (one HEAD) that the object is still the one it last wrote, and refuses to go on otherwise.
+- expired: once the server's clock is past the last write plus the duration, the next run replaces it with ``If-Match``
+  on the ETag it read, so of two runs taking over at once only one wins.
+- release: the holder deletes it if it is still the one it wrote (check-then-delete, not one conditional request).
 
-- acquire: PUT the lease object with ``If-None-Match: *``; the store lets exactly one writer create it.
-- held: a background thread renews it (a PUT with ``If-Match`` on the ETag it last wrote) every third
-  of the lease's duration; a renewal that fails means another run took the lease over, and the lease
-  is marked lost. Before each write that matters the holder checks the lease on the store (one HEAD:
-  is the object still the one it last wrote?) and refuses to go on otherwise.
-- a dead run's lease: once the server's clock is past the lease's last write plus its duration, the
-  next run replaces it with ``If-Match`` on the ETag it read, so two runs taking over at once cannot
-  both win.
-- release: the holder deletes the lease if it is still the one it wrote.
-
-Limits: expiry is judged on the store's clock (the response ``Date`` against the object's
-``Last-Modified``), so machines' clocks need not agree, but a holder paused for longer than the
-lease's duration (a stopped VM, a debugger) can lose it without noticing until its next renewal
-or check; a check and the write it guards are two requests, so a takeover between them still lets
-that one write land. Release is check-then-delete, not one conditional request.
+Limits: expiry is judged on the store's clock (``Date`` against ``Last-Modified``), so machines' clocks need not agree;
+a holder paused longer than the duration (a stopped VM, a debugger) learns it lost the lease only at its next renewal
+or check, and a takeover between a check and the write it guards still lets that write land.
 """
 
 from __future__ import annotations
@@ -113,14 +107,9 @@ class Lease:
 
     def _body(self) -> bytes:
         # The renewal count makes every renewal's bytes (and so its ETag) differ from the last one.
-        return json.dumps(
-            {
-                "owner": self.owner,
-                "holder": f"{socket.gethostname()}:{os.getpid()}",
-                "seconds": self.seconds,
-                "renewals": self._renewals,
-            }
-        ).encode()
+        holder = f"{socket.gethostname()}:{os.getpid()}"
+        body = {"owner": self.owner, "holder": holder, "seconds": self.seconds, "renewals": self._renewals}
+        return json.dumps(body).encode()
 
 
 def _holder_of(data: bytes) -> str:

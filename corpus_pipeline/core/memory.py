@@ -15,37 +15,27 @@ from types import SimpleNamespace
 
 
 def arrow_allocations_returned_to_system() -> None:
-    """Make Arrow allocate with the C library's malloc instead of its bundled mimalloc, in this process.
-
-    mimalloc keeps the pages of freed Arrow buffers for reuse for the rest of the process's life; malloc unmaps large
-    buffers when freed, and :func:`return_freed_memory` gives back the rest. Importing ``corpus_pipeline`` before
-    pyarrow already makes malloc the default (``ARROW_DEFAULT_MEMORY_POOL``): this covers a process that did not.
-    """
+    """Make Arrow allocate with malloc instead of its bundled mimalloc (which keeps freed buffers' pages for the
+    process's life), in a process that imported pyarrow before ``corpus_pipeline`` (which sets
+    ``ARROW_DEFAULT_MEMORY_POOL``)."""
     import pyarrow as pa
 
     pa.set_memory_pool(pa.system_memory_pool())
 
 
 def loaded_code_frozen() -> None:
-    """Take every object alive now out of the cyclic garbage collector's rounds, in this process (``gc.freeze``).
-
-    Called once the code location is loaded: its modules are a few hundred thousand objects that live as long as the
-    process, and every full round of the collector walked them again. Reference counting still frees what they hold;
-    only a reference cycle among them that becomes garbage later (code reloaded) is not collected.
-    """
+    """Take every object alive now out of the cyclic collector's rounds (``gc.freeze``): once the code location is
+    loaded, its few hundred thousand objects live as long as the process; a cycle among them that becomes garbage
+    later (code reloaded) is not collected."""
     import gc
 
     gc.freeze()
 
 
 def return_freed_memory() -> None:
-    """Give back to the system the free pages that Arrow's pool and malloc keep after a stage's data is freed, once
-    the process has grown by TRIM_AFTER_GROWTH_BYTES since the lowest it was seen at since the last time.
-
-    glibc's malloc returns a free page from the middle of its heap only when asked (``malloc_trim``), and a site's
-    worth of page bodies leaves it holey. Trimming at every call would cost page faults, as the next allocations
-    fault the trimmed pages in again; a skipped trim leaves less than TRIM_AFTER_GROWTH_BYTES held.
-    """
+    """Give back to the system the free pages Arrow's pool and malloc keep after a stage's data is freed (glibc
+    returns a page from the middle of its heap only when asked), once the process has grown by TRIM_AFTER_GROWTH_BYTES
+    since the lowest seen since the last trim: a trim at every call would fault the pages in again."""
     resident = resident_bytes()
     if resident is not None:
         _trims.lowest = min(_trims.lowest, resident)

@@ -1,7 +1,5 @@
-"""Streaming rows into one Parquet file in row groups, published by a rename when complete.
-
-The file is written under a hidden temporary name next to its final place, so a
-killed run never leaves a half-written file where readers look.
+"""Streaming rows into one Parquet file in row groups, written under a hidden temporary name next to its place and
+renamed there when complete: a killed run never leaves a half-written file where readers look.
 """
 
 from __future__ import annotations
@@ -28,11 +26,8 @@ def dictionary_columns(schema: pa.Schema) -> list[str]:
 
 
 class PartitionWriter:
-    """Streams rows into a partition in row groups, published atomically on close.
-
-    Use as a context manager; on an exception the temporary file is removed and
-    the previous partition (if any) stays in place.
-    """
+    """Streams rows into a partition in row groups, published atomically on leaving its ``with`` block; on an
+    exception the temporary file is removed and the previous partition (if any) stays in place."""
 
     def __init__(
         self,
@@ -44,8 +39,7 @@ class PartitionWriter:
     ) -> None:
         self.path = path
         self.compression = compression
-        # The hive partition column lives in the folder name; storing it in the
-        # file too would clash when a notebook reads with hive_partitioning.
+        # The hive partition column lives in the folder name: in the file too, it would clash with hive_partitioning.
         self.file_schema = pa.schema([f for f in schema if f.name not in set(drop_columns)])
         self.row_group_size = row_group_size
         self.rows_written = 0

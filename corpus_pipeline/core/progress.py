@@ -12,8 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# The run log is read by a person waiting: a line every 30 s at most between two tenths of the work, and 2 s at least
-# between two lines (but the last).
+# The run log is read by a person waiting.
 EVERY_S = 30.0
 MIN_GAP_S = 2.0
 TENTHS = 10
@@ -21,12 +20,8 @@ TENTHS = 10
 
 @dataclass
 class Progress:
-    """Counts items of one step and logs ``what: done/total (pct), rate/s, ~left`` through ``log``.
-
-    ``total`` may be None (a crawl in recursive mode does not know it): the line then says done and rate only.
-    ``log`` may be None: the items are counted, nothing is told.
-    ``clock`` is ``time.monotonic`` except in tests.
-    """
+    """Counts items of one step and logs ``what: done/total (pct), rate/s, ~left`` through ``log`` (None: nothing is
+    told). Without a ``total`` (a recursive crawl does not know it) the line says done and rate only."""
 
     what: str
     total: int | None
@@ -42,8 +37,7 @@ class Progress:
         self._started = self._last_logged = self.clock()
 
     def advance(self, items: int = 1) -> None:
-        """``items`` more done; logs when a tenth of the total is passed (MIN_GAP_S after the last line, or the last
-        item) or EVERY_S went by since the last line."""
+        """``items`` more done; logs a line at a tenth of the total passed or after EVERY_S (module docstring)."""
         self.done += items
         if self.log is None:
             return

@@ -45,11 +45,8 @@ DOCUMENT_COLUMNS = (
 
 
 def count_documents(path: Path, kind: str) -> int:
-    """How many documents ``iter_documents`` yields, counted without reading the bodies.
-
-    Usable rows of a document kind always carry their body (the crawler keeps it), so
-    the body column need not be read to count them.
-    """
+    """How many documents ``iter_documents`` yields, counted without reading the bodies (usable rows of a document
+    kind always carry one: the crawler keeps it)."""
     parquet = pq.ParquetFile(path)
     total = 0
     for batch in parquet.iter_batches(columns=["kind", "outcome", "indexable"]):
@@ -109,11 +106,8 @@ class DocumentBodies:
 
 
 def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator[pa.Table]:
-    """The file's rows ``rows`` at a time, in order, read one row group at a time.
-
-    ``ParquetFile.iter_batches`` gives the same batches, but its reader holds a batch's decoded row groups while
-    the generator waits: here nothing is held between batches but the rows the next batch starts with.
-    """
+    """The file's rows ``rows`` at a time, in order, read one row group at a time: unlike ``iter_batches``, nothing
+    is held between batches but the rows the next batch starts with (not a batch's decoded row groups)."""
     pending: list[pa.Table] = []
     pending_rows = 0
     for group in range(parquet.metadata.num_row_groups):

@@ -1,13 +1,10 @@
 """An object store (S3 or a server that speaks its API) under one ``s3://bucket/prefix``, as the warehouse needs it.
 
-Only the operations whose atomicity the warehouse relies on are offered: a single PUT or server-side
-copy replaces an object whole (readers get the old or the new object, never a mix), and a
-conditional PUT (``If-None-Match: *`` to create, ``If-Match: <etag>`` to replace) succeeds for one
-writer only. Keys are relative to the prefix and always use ``/``.
-
-The endpoint comes from the warehouse's configuration or ``$AWS_ENDPOINT_URL_S3`` /
-``$AWS_ENDPOINT_URL`` (so a loopback S3 server works); credentials come from the usual AWS
-environment variables or files, never from run config.
+Only operations whose atomicity the warehouse relies on are offered: a single PUT or server-side copy replaces an
+object whole (readers get the old or the new object, never a mix), and a conditional PUT (``If-None-Match: *`` to
+create, ``If-Match: <etag>`` to replace) succeeds for one writer only. Keys are relative to the prefix, with ``/``.
+The endpoint comes from the warehouse's configuration or ``$AWS_ENDPOINT_URL_S3`` / ``$AWS_ENDPOINT_URL``;
+credentials from the usual AWS environment variables or files, never from run config.
 """
 
 from __future__ import annotations
