@@ -49,13 +49,9 @@ class ObjectStoreSettings:
             options["aws_endpoint_url"] = self.endpoint_url
             if self.endpoint_url.startswith("http://"):
                 options["aws_allow_http"] = "true"
-        for option, variable in (
-            ("aws_access_key_id", "AWS_ACCESS_KEY_ID"),
-            ("aws_secret_access_key", "AWS_SECRET_ACCESS_KEY"),
-            ("aws_session_token", "AWS_SESSION_TOKEN"),
-        ):
+        for variable in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
             if os.environ.get(variable):
-                options[option] = os.environ[variable]
+                options[variable.lower()] = os.environ[variable]  # polars' option is the variable's name in lower case
         return options
 
 
@@ -84,16 +80,12 @@ class ObjectStore:
         self.uri = f"s3://{self.bucket}/{self.prefix}".rstrip("/")
         self._fs = _s3_filesystem(self.settings)
 
-    # -- addresses ------------------------------------------------------------------------------
-
     def uri_of(self, key: str) -> str:
         """The ``s3://`` address of a key, as polars, DuckDB or Spark read it."""
         return f"{self.uri}/{key}"
 
     def _path(self, key: str) -> str:
         return "/".join(part for part in (self.bucket, self.prefix, key) if part)
-
-    # -- reading --------------------------------------------------------------------------------
 
     def exists(self, key: str) -> bool:
         return bool(self._fs.exists(self._path(key)))
@@ -151,8 +143,6 @@ class ObjectStore:
             os.replace(tmp, target)
         finally:
             tmp.unlink(missing_ok=True)
-
-    # -- writing --------------------------------------------------------------------------------
 
     def write_bytes(self, key: str, data: bytes) -> None:
         """Replace an object whole (one PUT)."""
