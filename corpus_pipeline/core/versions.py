@@ -270,8 +270,7 @@ class PartitionHistory:
         return version
 
     def _damage(self, version: Version, path: Path | None = None) -> str | None:
-        """What is wrong with a version's file (or ``path``, a copy of it), in a few words, or None when its checksum
-        and rows are the ledger's."""
+        """What is wrong with a version's file (or ``path``, a copy), in a few words; None when it is as recorded."""
         try:
             path = path or self.local_copy(version.id)
             if version.checksum is not None and file_checksum(path) != version.checksum:
@@ -416,8 +415,6 @@ class ObjectPartitionHistory(PartitionHistory):
         self.lease_seconds = lease_seconds
         self._lease: Lease | None = None
 
-    # -- reading ------------------------------------------------------------------------------
-
     def current_file(self) -> Path | None:
         """A local copy of the current version, or None before the first publication or when it is damaged."""
         ledger = self._read_ledger()
@@ -452,8 +449,6 @@ class ObjectPartitionHistory(PartitionHistory):
                     copy.unlink(missing_ok=True)
         return path
 
-    # -- writing (hold the lock) -----------------------------------------------------------------
-
     @contextmanager
     def lock(self) -> Iterator[PartitionHistory]:
         """Hold the partition's lease for one run; leftovers of dead runs are cleaned up on entry."""
@@ -471,8 +466,6 @@ class ObjectPartitionHistory(PartitionHistory):
         finally:
             self._lease = None
             lease.release()
-
-    # -- storage primitives ------------------------------------------------------------------------
 
     def _version_exists(self, version_id: str) -> bool:
         return self.store.exists(self._version_key(version_id))
@@ -497,8 +490,6 @@ class ObjectPartitionHistory(PartitionHistory):
     def _write_ledger_text(self, text: str) -> None:
         self._check_lease()
         self.store.write_bytes(f"{self.folder_key}/{LEDGER_FILE}", text.encode())
-
-    # -- internals ----------------------------------------------------------------------------
 
     def _clean_dead_runs(self) -> None:
         """Unjudged candidates, and version objects the ledger never heard of, come from dead runs."""
@@ -557,10 +548,8 @@ def file_checksum(path: Path) -> str:
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
-    """Make ``target`` a copy of ``source`` in one rename; readers see the old or the new file, never half.
-
-    Not a hard link: damage written into one file must not reach the other (a copy-on-write clone keeps that).
-    """
+    """Make ``target`` a copy of ``source`` in one rename; readers see the old or the new file, never half. Not a hard
+    link: damage written into one file must not reach the other (a copy-on-write clone keeps that)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
     try:
