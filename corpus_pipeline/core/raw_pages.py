@@ -21,8 +21,7 @@ from corpus_pipeline.core.arrow_values import bool_scalar, string_array, string_
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES
 
-# Constants of the filters below as Arrow values: pyarrow would import pandas to convert Python ones (see
-# core.arrow_values).
+# The filters' constants as Arrow values: pyarrow would import pandas to convert Python ones (core.arrow_values).
 _USABLE = string_array(USABLE_OUTCOME_VALUES)
 _SITEMAP = string_scalar("sitemap")
 _FALSE = bool_scalar(False)
@@ -47,20 +46,14 @@ DOCUMENT_COLUMNS = (
 def count_documents(path: Path, kind: str) -> int:
     """How many documents ``iter_documents`` yields, counted without reading the bodies (usable rows of a document
     kind always carry one: the crawler keeps it)."""
-    parquet = pq.ParquetFile(path)
-    total = 0
-    for batch in parquet.iter_batches(columns=["kind", "outcome", "indexable"]):
-        total += pc.sum(_usable_mask(batch, kind, check_body=False)).as_py() or 0
-    return total
+    batches = pq.ParquetFile(path).iter_batches(columns=["kind", "outcome", "indexable"])
+    return sum(pc.sum(_usable_mask(batch, kind, check_body=False)).as_py() or 0 for batch in batches)
 
 
 def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = True) -> Iterator[dict[str, Any]]:
-    """Usable, indexable documents of one ``kind`` (``html`` or ``pdf``), URL-sorted within each batch.
-
-    Sorting inside a batch (``batch_rows`` rows of the file, in file order) keeps pages of one section next to each
-    other (what boilerplate learning wants) without ever sorting the whole website in memory. With ``body=False``
-    the bodies are not read: each document has its ``row`` in the file instead, for :class:`DocumentBodies`.
-    """
+    """Usable, indexable documents of one ``kind`` (``html`` or ``pdf``), URL-sorted within each batch of
+    ``batch_rows`` rows (a section's pages together, as boilerplate learning wants, without sorting the website in
+    memory). With ``body=False`` each has its ``row`` in the file instead of its body, for :class:`DocumentBodies`."""
     parquet = pq.ParquetFile(path)
     present = parquet.schema_arrow.names  # a partition written before body_fetched_at has none
     columns = [name for name in DOCUMENT_COLUMNS if (body or name != "body") and name in present]
@@ -78,8 +71,7 @@ def iter_documents(path: Path, kind: str, batch_rows: int = 512, body: bool = Tr
         start = number * batch_rows  # every batch but the last holds batch_rows rows (_batches)
         for index in indexes:
             row = {name: read(index) for name, read in readers}
-            # Rows written before raw_pages had the column (an older partition, a resumed crawl's journal): their
-            # bodies were fetched when they were decided.
+            # A row written before the column (older partition or journal): its body was fetched when it was decided.
             row["body_fetched_at"] = row.get("body_fetched_at") or row["fetched_at"]
             if not body:
                 row["row"] = start + index
@@ -112,8 +104,7 @@ def _batches(parquet: pq.ParquetFile, rows: int, columns: list[str]) -> Iterator
     pending_rows = 0
     for group in range(parquet.metadata.num_row_groups):
         table = parquet.read_row_group(group, columns=columns)
-        # Reading a row group frees its compressed and decoded pages into malloc's heap: handed back at once, they
-        # never add to the parse's peak.
+        # Reading a row group frees its compressed and decoded pages into malloc's heap: handed back, not kept.
         return_freed_memory()
         pending.append(table)
         pending_rows += table.num_rows
