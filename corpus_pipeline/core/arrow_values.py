@@ -22,10 +22,8 @@ _FIXED_OFFSET = re.compile(r"(?P<sign>[+-])(?P<hours>\d{2}):(?P<minutes>\d{2})")
 
 
 def table_from_rows(rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> pa.Table:
-    """``pa.Table.from_pylist(rows, schema=schema)``, built by polars: the same table, values and types.
-
-    Every row must have a value (None for null) for every field of ``schema``; a value of the wrong type raises.
-    """
+    """``pa.Table.from_pylist(rows, schema=schema)``, built by polars: the same table, values and types. Every row
+    must have a value (None for null) for every field of ``schema``; a value of the wrong type raises."""
     frame = pl.from_dicts(rows, schema=pl.Schema(schema), strict=True)
     # polars exports large strings, lists and binaries; the cast gives the schema's own types (and fails on a null
     # in a non-nullable field, as from_pylist does).
@@ -48,12 +46,8 @@ def bool_scalar(value: bool) -> pa.Scalar:
 
 
 def value_reader(column: pa.Array | pa.ChunkedArray) -> Callable[[int], Any]:
-    """``lambda index: column[index].as_py()``, without pandas for timestamps with a time zone.
-
-    pyarrow's ``as_py`` of such a timestamp asks whether pandas is installed (its nanosecond values would be pandas
-    Timestamps), importing it. Here seconds to microseconds are converted as pyarrow converts them: the UTC instant,
-    in the column's zone (see :func:`_zone`); other columns are read by ``as_py``.
-    """
+    """``lambda index: column[index].as_py()``, without pandas for timestamps with a time zone (pyarrow's ``as_py``
+    of one imports pandas, for nanoseconds): seconds to microseconds give the UTC instant in the column's zone."""
     kind = column.type
     if not (pa.types.is_timestamp(kind) and kind.tz is not None and kind.unit in _MICROSECONDS_PER_UNIT):
         return lambda index: column[index].as_py()

@@ -6,9 +6,8 @@ import re
 from datetime import UTC, datetime, timedelta
 
 _ISO_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# A web document's dates lie between the web's start (its first pages are from 1991) and now. Outside them, a
-# date is a template's placeholder (.NET's empty DateTime, 0001-01-01, in five news pages' meta tags) or an
-# error, and it would date a record to year 1.
+# The web's first pages are from 1991: an earlier date is a template's placeholder (.NET's empty DateTime,
+# 0001-01-01, in five news pages' meta tags) or an error.
 EARLIEST_WEB_DATE = datetime(1990, 1, 1, tzinfo=UTC)
 CLOCK_SKEW = timedelta(days=1)  # a server's clock, or a date written in a time zone ahead of ours
 

@@ -1,18 +1,14 @@
 """Versions that are folders of files (a dataset export: shards and a card), with a partition's guarantees.
 
-The ledger, the lock or lease, the states (candidate, published, refused) and the pruning are those of
-``versions.py``; only where a version lives and how it becomes current differ:
+The ledger, lock or lease, states and pruning are those of ``versions.py``; only where a version lives and how it
+becomes current differ:
 
-    local   <root>/<asset>                          a symbolic link to the current version's folder, replaced
-                                                    in one rename: readers see the old or the new folder whole
-            <root>/_versions/<asset>/<id>/          every kept version
-    object  <asset>/...                             copies of the current version's objects, for readers; each
-                                                    object is replaced whole, and objects of the previous
-                                                    version that the new one lacks are removed afterwards
-            _versions/<asset>/<id>/...              every kept version (objects are never rewritten)
-
-On an object store the folder is replaced object by object, so a reader who must never mix two versions reads
-the version folder the ledger (``_versions/<asset>/versions.json``) names as ``current``.
+    local   <root>/<asset>                   a symbolic link to the current version's folder, replaced in one rename
+            <root>/_versions/<asset>/<id>/   every kept version
+    object  <asset>/...                      copies of the current version's objects, replaced one by one (then the
+                                             previous version's extra objects removed): a reader who must never mix
+                                             two versions reads the folder the ledger's ``current`` names
+            _versions/<asset>/<id>/...       every kept version (objects are never rewritten)
 """
 
 from __future__ import annotations

@@ -15,9 +15,8 @@ from types import SimpleNamespace
 
 
 def arrow_allocations_returned_to_system() -> None:
-    """Make Arrow allocate with malloc instead of its bundled mimalloc (which keeps freed buffers' pages for the
-    process's life), in a process that imported pyarrow before ``corpus_pipeline`` (which sets
-    ``ARROW_DEFAULT_MEMORY_POOL``)."""
+    """Make Arrow allocate with malloc, not its mimalloc (which keeps freed buffers' pages for the process's life), in
+    a process that imported pyarrow before ``corpus_pipeline`` (which sets ``ARROW_DEFAULT_MEMORY_POOL``)."""
     import pyarrow as pa
 
     pa.set_memory_pool(pa.system_memory_pool())

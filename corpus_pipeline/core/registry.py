@@ -1,8 +1,7 @@
 """The website registry: which websites to crawl and how.
 
-The registry is a YAML file with a top-level ``websites`` list. Each entry is
-validated strictly at load time so that a typo fails loudly, naming the entry
-and the field, instead of silently crawling with a default.
+A YAML file with a top-level ``websites`` list, each entry validated strictly at load time so that a typo fails
+loudly, naming the entry and the field, instead of silently crawling with a default.
 """
 
 from __future__ import annotations
@@ -21,8 +20,7 @@ from lxml.cssselect import CSSSelector
 Mode = Literal["sitemap", "crawl"]
 InternalLinks = Literal["any", "internal", "external", "ignore"]
 
-# Partition keys become folder names (``website=<name>``): keep them to a
-# conservative alphabet so that no key can escape the data folder.
+# Partition keys become folder names (``website=<name>``): a conservative alphabet, so no key escapes the data folder.
 # Anchored with \Z, not $ (which also accepts a trailing newline), so that .match() is as strict as fullmatch().
 WEBSITE_NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}\Z")
 # A host name once IDNA-encoded: labels of letters, digits, "-" and "_" (seen in real hosts), dot-separated.
@@ -43,11 +41,8 @@ class RegistryError(ValueError):
 
 @dataclass(frozen=True)
 class MarkupRule:
-    """One element selector of a website's ``markup`` option.
-
-    Either a tag name with optional attributes (the reference's ``"article"`` or
-    ``("div", {"class": "post"})`` forms), or a CSS selector.
-    """
+    """One element selector of a website's ``markup`` option: a tag name with optional attributes (``"article"``,
+    ``("div", {"class": "post"})``), or a CSS selector."""
 
     tag: str | None = None
     attrs: tuple[tuple[str, str], ...] = ()

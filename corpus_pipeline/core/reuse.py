@@ -119,12 +119,10 @@ def kept_or_computed(
 ) -> Iterator[tuple[Meta, Result, bool]]:
     """``(meta, result, kept)`` for each item, in the items' order.
 
-    ``plan(item)`` returns what the caller wants back about the item (``meta``, never its body: it waits in memory
-    until the item's turn) and a loader of its kept result, or None when it must be computed. The items to compute
-    go through ``compute`` in order, which may read ahead and run in parallel; it is not called when none is. When
-    fewer than ``few_below`` are to be computed, they go through ``few`` instead (in this process: starting worker
-    processes for a handful of items costs more than the items); up to that many items wait in memory to tell.
-    """
+    ``plan(item)`` gives what the caller wants back (``meta``, never the body: it waits in memory for its turn) and a
+    loader of the kept result, or None to compute it. Items to compute go through ``compute`` in order (it may read
+    ahead and run in parallel; not called when there are none), or through ``few`` when fewer than ``few_below`` are
+    (starting workers for a handful costs more than the items); up to that many wait in memory to tell."""
     waiting: deque[tuple[Meta, Callable[[], Result] | None]] = deque()
 
     def to_compute() -> Iterator[Item]:

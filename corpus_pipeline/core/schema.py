@@ -83,11 +83,7 @@ ABSORBED = pa.struct(
 )
 
 CANONICAL_URL_GROUPS_SCHEMA = pa.schema(
-    RECORD_FIELDS
-    + [
-        pa.field("candidate_urls", pa.list_(pa.string())),  # every record URL of the group
-        pa.field("candidates", pa.int32()),
-    ]
+    [*RECORD_FIELDS, pa.field("candidate_urls", pa.list_(pa.string())), pa.field("candidates", pa.int32())]
 )
 
 CORPUS_SCHEMA = pa.schema(RECORD_FIELDS + [pa.field("absorbed", pa.list_(ABSORBED))])

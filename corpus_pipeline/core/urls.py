@@ -1,16 +1,10 @@
 """URL normalization: one spelling per resource.
 
-Two keys are derived from a URL:
-
-* :func:`normalize_url` is the crawl key. Two links that name the same
-  resource (fragment, default port, case of the host, IDN or punycode spelling
-  of the host, dot segments, tracking parameters, session ids, percent-encoding)
-  map to one key, so each page is requested once.
-* :func:`canonical_url` is the grouping key of deduplication. On top of the
-  crawl key it keeps only the query keys that select different content
-  (``lang`` and ``v`` by default) and the ``#page=N`` fragment of PDF sections.
-
-Ports other than the scheme's default are always kept.
+* :func:`normalize_url` is the crawl key: links that name the same resource (fragment, default port, case or IDN
+  spelling of the host, dot segments, tracking parameters, session ids, percent-encoding) map to one key, so each
+  page is requested once. Ports other than the scheme's default are kept.
+* :func:`canonical_url` is the grouping key of deduplication: the crawl key with only the query keys that select
+  different content (``lang`` and ``v`` by default) and the ``#page=N`` fragment of PDF sections.
 """
 
 from __future__ import annotations
@@ -24,18 +18,15 @@ from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 # Query keys that only say where a visitor came from. Never part of a key.
-TRACKING_KEYS = frozenset(
-    {
-        "ref", "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid",
-        "igshid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "spm", "share", "replytocom",
-    }
-)
+TRACKING_KEYS = frozenset({
+    "ref", "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid",
+    "igshid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "spm", "share", "replytocom",
+})
 
 # Query keys, path parameters (";jsessionid=...") and path segments ("/sid=.../", ASP.NET's "/(S(...))/") that carry a
 # visitor's session: every visit would see new URLs for the same pages. Never part of a key.
-SESSION_KEYS = frozenset(
-    {"jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken"}
-)
+SESSION_KEYS = frozenset({"jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid",
+                          "cftoken"})
 _SESSION_NAME = r"(?:jsessionid|phpsessid|sid|sessionid|session_id|aspsessionid\w*|cfid|cftoken)"
 _SESSION_PARAMETER = re.compile(rf";{_SESSION_NAME}=[^;/]*", re.IGNORECASE)
 _SESSION_SEGMENT = re.compile(rf"/(?:{_SESSION_NAME}=[^/]*|\((?:[A-Za-z]\([^()/]*\))+\))(?=/|$)", re.IGNORECASE)
@@ -96,10 +87,7 @@ def absolutize(href: str, base: str) -> str | None:
 
 
 def normalize_url(url: str, *, keep_fragment: bool = False) -> str:
-    """The crawl key of ``url``: same resource, same string.
-
-    Raises :class:`InvalidUrlError` for anything that is not an absolute http(s) URL.
-    """
+    """The crawl key of ``url``: same resource, same string; :class:`InvalidUrlError` unless an absolute http(s) URL."""
     try:
         parts = urlsplit(url.strip())
         port = parts.port
@@ -144,8 +132,7 @@ def _normalize_path(path: str) -> str:
 def _normalize_query(query: str, keep: frozenset[str] | None) -> str:
     if not query:
         return ""
-    # Split by hand rather than parse_qsl: decoding would be lossy for
-    # non-UTF-8 escapes and would turn '+' into a space.
+    # Split by hand, not parse_qsl: decoding would lose non-UTF-8 escapes and turn '+' into a space.
     pairs = []
     for item in query.split("&"):
         if not item:
