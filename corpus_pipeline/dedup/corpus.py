@@ -193,7 +193,6 @@ def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int], list[byt
     """The first row of each distinct text (a null reads as empty), each row's number of its text among them, and
     each distinct text's 128-bit digest."""
     first_rows: list[int] = []
-    digests: list[bytes] = []
     number_of: dict[bytes, int] = {}
     distinct_of_row = []
     for row, text in enumerate(ColumnTexts(contents, list(range(len(contents))))):
@@ -201,9 +200,8 @@ def _distinct_texts(contents: pl.Series) -> tuple[list[int], list[int], list[byt
         number = number_of.setdefault(digest, len(first_rows))
         if number == len(first_rows):
             first_rows.append(row)
-            digests.append(digest)
         distinct_of_row.append(number)
-    return first_rows, distinct_of_row, digests
+    return first_rows, distinct_of_row, list(number_of)
 
 
 def _page_order(urls: list[str]) -> list[int]:

@@ -130,9 +130,7 @@ def _similarity(
     below any sensible threshold. A score of ``threshold`` or more is exact; one below it is only known to be below.
     ``ratio_bound`` bounds the similarity from above (or is 1.0); ``paragraphs`` and ``ratio`` are a block's
     :class:`_Paragraphs` of a text and :func:`_ratio`, which share work across its pairs."""
-    if not a or not b:
-        return 0.0
-    if 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
+    if not a or not b or 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
     if a.count("\n") < 1 or b.count("\n") < 1:
         return ratio(a, b, threshold, ratio_bound)
@@ -294,13 +292,12 @@ def map_text_blocks(
     expected work), blocks shrink with the work left, so that no worker idles while another finishes a long one.
     """
     if pool is None:
-        results = function(list(texts))
-        if progress is not None:
-            progress(len(results))
-        return results
-    sizes = _guided_sizes(costs, workers) if costs is not None else None
-    results = []
-    for block in pool.map(_map_block, _text_jobs(function, texts, sizes)):
+        blocks: Iterable[list[Result]] = [function(list(texts))]
+    else:
+        sizes = _guided_sizes(costs, workers) if costs is not None else None
+        blocks = pool.map(_map_block, _text_jobs(function, texts, sizes))
+    results: list[Result] = []
+    for block in blocks:
         results.extend(block)
         if progress is not None:
             progress(len(block))
@@ -362,14 +359,8 @@ class _Line:
 
 def _keyed(text: str, memo: dict[str, _Line]) -> tuple[str, np.ndarray, bytes]:
     """:func:`content_keys_signatures_and_forms` of one text, its lines from (and added to) ``memo``."""
-    lines = []
-    for raw in text.split("\n"):
-        if not raw.strip():  # as normalize_paragraphs skips it
-            continue
-        line = memo.get(raw)
-        if line is None:
-            line = memo[raw] = _Line(raw)
-        lines.append(line)
+    # Blank lines skipped, as normalize_paragraphs skips them.
+    lines = [memo[raw] if raw in memo else memo.setdefault(raw, _Line(raw)) for raw in text.split("\n") if raw.strip()]
     paragraphs = "\n".join([line.normalized for line in lines])
     key = content_key_of_paragraphs(paragraphs)
     if sum(len(line.words) for line in lines) < SHINGLE_WORDS:  # a short text's shingles are its words
