@@ -239,19 +239,17 @@ def near_duplicate_pairs(
     lengths: Sequence[int] | None = None,
     verified: list[tuple[int, int, float]] | None = None,
 ) -> list[tuple[int, int, float]]:
-    """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are, that join groups.
+    """Pairs (i, j, score), i < j, of texts whose similarity is >= threshold, wherever they are, that join groups:
+    pairs whose texts verified pairs join already are skipped, so the groups (:func:`connected_components`) are
+    those of every pair, whatever ``workers``.
 
-    ``prepare`` (top-level, for the workers) normalizes a text on demand for shingling and verification; texts are
-    bytes when it takes bytes (:func:`decoded`). Work runs on ``pool`` (:func:`worker_pool`), else on ``workers``
-    processes from ``PARALLEL_FROM`` texts on. A band-sharing pair is verified only if its signatures agree on at
-    least ``min_estimated_jaccard`` of their values. A group's candidates are verified from the most alike down,
-    skipping pairs whose texts verified pairs join already: the groups (:func:`connected_components`) are those of
-    every pair, and never depend on ``workers``.
-
-    ``signatures`` (a row of :func:`minhash_values` per prepared text) spare computing them; ``log`` hears the
-    verification's progress. ``known(i, j)`` is a pair's score from an earlier verification at the same threshold,
-    or None: such a pair is not verified again. Every pair verified or known goes to ``verified`` with its score.
-    ``lengths`` (a cost per text) order the blocks without reading texts.
+    ``prepare`` (top-level, for the workers) normalizes a text on demand; texts are bytes when it takes bytes
+    (:func:`decoded`). Work runs on ``pool`` (:func:`worker_pool`), else on ``workers`` processes from
+    ``PARALLEL_FROM`` texts on. A band-sharing pair is verified only if its signatures agree on at least
+    ``min_estimated_jaccard`` of their values. ``signatures`` (a row of :func:`minhash_values` per prepared text)
+    spare computing them; ``log`` hears the progress. ``known(i, j)``: a pair's score from an earlier verification
+    at the same threshold, or None. Every pair verified or known goes to ``verified`` with its score. ``lengths`` (a
+    cost per text) order the blocks without reading texts.
     """
     if threshold >= 1.0 or len(texts) < 2:
         return []

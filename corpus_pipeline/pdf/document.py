@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
+from itertools import pairwise
 from urllib.parse import unquote, urlsplit
 
 from pypdf import PdfReader
@@ -123,13 +124,8 @@ def outline_sections(reader: PdfReader, page_count: int) -> list[Section]:
     if not starts:
         return [Section(None, 0, page_count)]
     ordered = sorted(starts)
-    sections = []
-    if ordered[0] > 0:  # text before the first entry is kept as its own section
-        sections.append(Section(None, 0, ordered[0]))
-    for position, start in enumerate(ordered):
-        end = ordered[position + 1] if position + 1 < len(ordered) else page_count
-        sections.append(Section(" / ".join(starts[start]), start, end))
-    return sections
+    before = [Section(None, 0, ordered[0])] if ordered[0] > 0 else []  # text before the first entry
+    return before + [Section(" / ".join(starts[start]), start, end) for start, end in pairwise([*ordered, page_count])]
 
 
 def _flatten_outline(reader: PdfReader, outline, parents: tuple[str, ...]):

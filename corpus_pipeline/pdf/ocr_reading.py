@@ -1,7 +1,5 @@
-"""One page's OCR reading, chosen by the page's own Tesseract word confidences (:func:`read_page`).
-
-The page as rendered (what plain Tesseract reads) is always a candidate and every other reading must beat it by
-the same measure, so no choice can leave a page below it.
+"""One page's OCR reading, chosen by the page's own Tesseract word confidences (:func:`read_page`). The page as
+rendered (what plain Tesseract reads) is always a candidate that the others must beat, so no choice reads worse.
 """
 
 from __future__ import annotations
