@@ -88,11 +88,8 @@ class Candidates:
 
 @dataclass(frozen=True)
 class LineArbiter:
-    """Gradient-boosted trees over ``FEATURE_NAMES``: the log-odds that a missing line is main content.
-
-    Each tree is a list of nodes; a node is ``[feature, cut, left, right]`` (go left when the value is <= cut) or a
-    leaf's one-element list ``[value]``.
-    """
+    """Gradient-boosted trees over ``FEATURE_NAMES``: the log-odds that a missing line is main content. A tree is a
+    list of nodes, ``[feature, cut, left, right]`` (left when the value is <= cut) or a leaf's ``[value]``."""
 
     base: float
     trees: tuple[tuple[tuple[float, ...], ...], ...]

@@ -110,12 +110,9 @@ def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, d
 
 def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
     """htmldate's guess at the last modification date, or with ``original`` the publication date (None: none found),
-    of ``document``, a page without its chrome ("© 2024" dates the website), which is not changed.
-
-    Both search the markup; the publication date then the text near the title only (:func:`text_near_title`): the
-    whole text gives any paragraph's bare year. A date quoted in an article is a worse last modification than the
-    sitemap's lastmod that comes next.
-    """
+    of ``document``, a page without its chrome ("© 2024" dates the website), which is not changed. Both search the
+    markup; the publication date then the text near the title only (:func:`text_near_title`: the whole text gives any
+    paragraph's bare year); a date quoted in an article is a worse last modification than the sitemap's lastmod."""
     found = _htmldate(document, url, original=original, extensive=False)
     if found is not None or not original:
         return found
@@ -125,14 +122,10 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
     return _htmldate(_text_page(near_title), None, original=True, extensive=True)
 
 
-# A page without a word, for a search that reads only a URL.
-_EMPTY_PAGE = "<html><body></body></html>"
-
-
 def url_date(url: str) -> datetime | None:
     """The date written in ``url`` (``/2023/11/24/httpx-0-25-2/``) as htmldate's ``find_date`` reads it, or None.
     ``find_date`` answers a URL's date, for either date, before it reads the page: a dated URL needs no search."""
-    return _htmldate(_EMPTY_PAGE, url, original=False, extensive=False)
+    return _htmldate("<html><body></body></html>", url, original=False, extensive=False)  # only the URL is read
 
 
 def _text_page(pieces: list[str]) -> str:

@@ -112,12 +112,9 @@ def parse_html_pages(
     budget: ExtractionBudget = DEFAULT_BUDGET,
     settings: ExtractionSettings = DEFAULT_SETTINGS,
 ) -> Iterator[dict]:
-    """:func:`parse_html_page` over many pages, on ``workers`` processes, in order, in bounded memory.
-
-    A page still running after ``budget.page_time_s`` is stopped (its process killed and replaced) and gets a
-    record with empty content and the reason in ``error``; the other pages go on. Without a time budget and with
-    one worker, pages are parsed in this process.
-    """
+    """:func:`parse_html_page` over many pages, on ``workers`` processes, in order, in bounded memory. A page still
+    running after ``budget.page_time_s`` is stopped (its process replaced) and gets an empty record saying why in
+    ``error``; without a time budget and with one worker, pages are parsed in this process."""
     parse = partial(
         parse_html_page,
         website=website,

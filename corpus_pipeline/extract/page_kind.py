@@ -21,11 +21,8 @@ from corpus_pipeline.extract.structured_data import schema_types
 
 DOCUMENT, LISTING, ERROR_PAGE = "document", "listing", "error_page"
 
-# body classes, as the CMSs write them. WordPress: body_class() ("archive category category-news", "blog", "search
-# search-results", "paged paged-2", "error404"; a post "single single-post postid-12", a page "page page-id-2"; the
-# static front page is "home page", so "home" alone says nothing). Ghost: "home-template", "tag-template",
-# "author-template", "paged", "post-template", "page-template", "error-template". Drupal: "path-taxonomy",
-# "page-node-type-article", "path-node".
+# body classes, as WordPress's body_class() (a post "single single-post postid-12"; the static front page is "home
+# page", so "home" alone says nothing), Ghost ("tag-template") and Drupal ("page-node-type-article") write them.
 _LISTING_CLASSES = frozenset(
     {"archive", "blog", "search", "search-results", "search-no-results", "paged", "home-template", "tag-template",
      "author-template", "path-taxonomy", "page-taxonomy-term"}

@@ -10,9 +10,8 @@ from lxml import html
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import schema_types
 
-# schema.org types, most telling first: a forum thread embedded in an article template is a thread.
-# Not "Comment": WordPress marks up a blog post's comments with it, and those are not the content
-# (article-extraction-benchmark: three such posts lost 0.02 to 0.10 F1 each when read as threads).
+# schema.org types, most telling first: a forum thread in an article template is a thread. Not "Comment": WordPress
+# marks blog comments with it (article benchmark: three such posts lost 0.02 to 0.10 F1 each read as threads).
 _FORUM_TYPES = {"discussionforumposting", "qapage", "question", "answer"}
 # Question and Answer inside an FAQPage are a shop's or a service's FAQ section, not a thread.
 _THREAD_TYPES = {"discussionforumposting", "qapage"}
@@ -27,11 +26,8 @@ _LIST_TYPES = {"collectionpage", "itemlist", "searchresultspage"}
 
 
 def declared_page_type(document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str | None:
-    """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None.
-
-    A page that lists articles (``settings.min_listed_articles`` of them, or a CollectionPage or ItemList that only
-    og:type calls an article) is none of them.
-    """
+    """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None, as for a page
+    listing articles (``settings.min_listed_articles``, or a CollectionPage or ItemList only og:type calls one)."""
     types = Counter(schema_types(document))
     declared = set(types) | {t.lower() for t in _og_types(document)}
     if declared & (_THREAD_TYPES if "faqpage" in declared else _FORUM_TYPES):

@@ -16,10 +16,8 @@ from corpus_pipeline.extract.text import WORD, contained_share, line_key, mean_w
 
 
 def resiliparse_main_text(text: str, skipped: list[str] | None = None) -> str:
-    """Main content of an HTML string by Resiliparse's heuristics, one block per line.
-
-    ``skipped``: CSS selectors (tag names, ``[id="..."]``) of elements to leave out.
-    """
+    """Main content of an HTML string by Resiliparse's heuristics, one block per line, less the elements the CSS
+    selectors ``skipped`` (tag names, ``[id="..."]``) match."""
     return extract_plain_text(
         text, main_content=True, preserve_formatting=True, list_bullets=False, alt_texts=False,
         skip_elements=skipped or None,
@@ -67,9 +65,8 @@ def missed_content(
     return mean_words_per_line(added) >= least
 
 
-# The one character whose lower case splits a word in two: "İ" is "i" and a combining dot, which is no word's
-# character. Any other character's lower case is one character of the same kind (a word's or not), so a text without
-# it has as many words lower-cased as it has (a test checks every character).
+# "İ" lower-cases to "i" and a combining dot (no word's character), splitting a word; any other character's lower case
+# is one character of the same kind, so a text without it has as many words lower-cased (a test checks them all).
 _SPLIT_BY_LOWER_CASE = "\u0130"
 
 
