@@ -32,8 +32,7 @@ _DECISION_COLUMNS = [*ELECTION_COLUMNS, "canonical_url", "candidate_urls"]
 
 
 class ColumnTexts(Sequence[str]):
-    """Some rows of a text column, read on demand (no copies of the texts), by index (no slices); a null reads as
-    empty."""
+    """Some rows of a text column, read on demand by index (no slices, no copies); a null reads as empty."""
 
     def __init__(self, column: pl.Series, rows: list[int]) -> None:
         self.column, self.rows = column, rows
@@ -128,8 +127,7 @@ def deduplicate(
 
 
 class _Forms(Sequence[bytes]):
-    """The texts' normalized forms, by index (no slices); made when first read for a text whose keys came from the
-    memo."""
+    """The texts' forms by index (no slices); one the memo spared is made when first read."""
 
     def __init__(self, forms: list[bytes | None], texts: ColumnTexts) -> None:
         self.forms, self.texts = forms, texts
@@ -148,8 +146,7 @@ class _Forms(Sequence[bytes]):
 def merge_near_duplicates(
     unique: list[dict], pairs: list[tuple[int, int, float]], merge: Callable[[list[dict], str, list[float]], dict]
 ) -> list[dict]:
-    """The records of ``unique`` merged by ``merge`` along the near-duplicate ``pairs`` (indices into ``unique``),
-    each with its best score among the pairs (1.0 alone)."""
+    """``unique`` merged by ``merge`` along ``pairs`` (indices into it), each with its best score (1.0 alone)."""
     best: dict[int, float] = {}
     for i, j, score in pairs:
         best[i], best[j] = max(best.get(i, 0.0), score), max(best.get(j, 0.0), score)
@@ -162,8 +159,7 @@ def merge_near_duplicates(
 def _corpus(
     groups: pl.DataFrame, unique: list[dict], pairs: list[tuple[int, int, float]], counts: dict[str, int]
 ) -> tuple[pl.DataFrame, dict[str, int]]:
-    """The records of ``unique`` merged along the near-duplicate ``pairs``, as the corpus frame, and ``counts``
-    completed."""
+    """The corpus frame of ``unique`` merged along the near-duplicate ``pairs``, and ``counts`` completed."""
     kept = merge_near_duplicates(unique, pairs, _merge)
     counts["near_duplicate"] = len(unique) - len(kept)
     counts["records_out"] = len(kept)

@@ -97,8 +97,7 @@ def _shingle_hashes(text: str) -> np.ndarray:
 
 
 def _shingle_digests(words: list[bytes]) -> bytes:
-    """The SHA-1 digests of the runs of ``SHINGLE_WORDS`` words joined by spaces, concatenated (none for fewer
-    words); each run a slice of the words joined once (cheaper than a join of its own)."""
+    """The SHA-1 digests of the runs of ``SHINGLE_WORDS`` words joined by spaces, concatenated (none for fewer)."""
     joined = b" ".join(words)
     starts = list(accumulate([len(word) + 1 for word in words], initial=0))
     sha1, n = hashlib.sha1, SHINGLE_WORDS
@@ -172,8 +171,7 @@ def _ratio_bound(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarr
 
 
 class _Paragraphs:
-    """A text's paragraphs as an alignment's target, with what searches against them found (reused by every pair
-    of a verification block aligned against this text)."""
+    """A text's paragraphs as an alignment's target, with the searches against them (shared by a block's pairs)."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
@@ -344,8 +342,7 @@ def content_keys_signatures_and_forms(texts: list[str]) -> list[tuple[str, np.nd
 
 
 class _Line:
-    """A line of text as the keys and signatures see it: normalized, its words (UTF-8), and the SHA-1 digests of
-    its shingles that lie within it."""
+    """A line as the keys and signatures see it: normalized, its UTF-8 words, its own shingles' SHA-1 digests."""
 
     __slots__ = ("normalized", "words", "digests")
 
@@ -411,8 +408,7 @@ def _verification_jobs(
 
 
 def _blocks(ordered: list[tuple[int, tuple[int, int]]]) -> Iterator[list[tuple[int, int]]]:
-    """The pairs (with their component's number, by component) in blocks of about ``_PAIRS_PER_JOB``, cut between
-    components only (a big one alone)."""
+    """The pairs, ordered by component, in blocks of about ``_PAIRS_PER_JOB`` cut between components only."""
     block: list[tuple[int, int]] = []
     for _, pairs in groupby(ordered, key=lambda item: item[0]):
         members = [pair for _, pair in pairs]

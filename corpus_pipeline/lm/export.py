@@ -97,8 +97,7 @@ def write_export_records(
 
 
 def mirror_export(published: Path, folder: Path) -> None:
-    """Copy a published export to a folder outside the warehouse, swapped in whole (a reader never sees shards of
-    two runs)."""
+    """Copy a published export to a folder outside the warehouse, swapped in whole (never shards of two runs)."""
     folder = Path(folder)
     staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.tmp")
     retired = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}.old")

@@ -128,8 +128,7 @@ def _merge(members: list[dict], reason: str, scores: list[float] | None = None) 
 
 
 def _as_frame(records: pl.DataFrame, kept: list[dict]) -> pl.DataFrame:
-    """The kept records' rows, sorted by website and canonical URL (nulls first), gathered once (a sort of the
-    frame would copy every text again)."""
+    """The kept records' rows sorted by website and canonical URL (nulls first), each text gathered once."""
     schema = _schema()
     kept = sorted(kept, key=lambda r: (_null_first(r["website"]), _null_first(r["canonical_url"])))
     frame = records[[record["row"] for record in kept]].with_columns(

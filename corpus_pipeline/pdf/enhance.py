@@ -11,8 +11,7 @@ INK_LEVEL = 0.5
 
 
 def with_strokes_repaired(image: Image.Image) -> Image.Image:
-    """The page in grey with small gaps inside its dark strokes filled with values from a wavelet-smoothed page
-    (inpainting in wavelet space)."""
+    """The page in grey, small gaps in its dark strokes filled from a wavelet-smoothed page."""
     grey = np.asarray(image.convert("L"), dtype=np.float64) / 255.0
     ink = grey < INK_LEVEL
     holes = closing(ink, footprint_rectangle((3, 3))) & ~ink

@@ -17,8 +17,7 @@ INK_SHARE_OF_PAPER = 0.5  # darker than half the local paper brightness is ink (
 
 
 def skew_angle(image: Image.Image) -> float:
-    """Degrees to turn the page (counter-clockwise) so its lines are horizontal; 0.0 for a straight or blank page.
-    The angle whose horizontal projection has the sharpest line profile wins."""
+    """Degrees to turn the page counter-clockwise so its lines are horizontal; 0.0 for a straight or blank page."""
     small = image.convert("L")
     small.thumbnail((SEARCH_SIZE, SEARCH_SIZE))
     grey = np.asarray(small, dtype=np.float64)

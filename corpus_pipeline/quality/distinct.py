@@ -51,8 +51,7 @@ class Distinctness:
 
 
 class DistinctValues:
-    """Counts the distinct values of one field over a version's documents by 16-byte digest; a missing value (None)
-    counts as one value."""
+    """Counts one field's distinct values over a version's documents by digest; None counts as a value."""
 
     def __init__(self, what: str, preview: bool = True) -> None:
         self.what = what
