@@ -32,14 +32,12 @@ _WORD = re.compile(r"\w+")
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _CHUNK = 128  # texts per signature job: no worker idles at the end, and a job's ~1 ms overhead stays small
 PARALLEL_FROM = 2000  # below this many texts a pool costs more than it saves
-# Guided blocks (map_text_blocks with costs): up to this share of a worker's part of the work left, at least this
-# fraction of the whole.
+# Guided blocks: at most this share of a worker's part of the work left, at least this fraction of the whole.
 _GUIDED_SHARE = 1 / 3
 _GUIDED_FLOOR = 256
 _PAIRS_PER_JOB = 256  # candidate pairs per verification job
 _CUTOFF_MARGIN = 1e-6
-# How far past the most that passes _Distances measures a distance: most failing pairs score just below the
-# threshold, and a wider band costs little more.
+# _Distances measures this much past the most that passes: failing pairs mostly score just below the threshold.
 _MEASURED_WIDTH = 1.5
 _AGREEMENT_CHUNK = 32768  # candidate pairs whose signatures are compared at once
 # datasketch's default MinHash (affine32, seed 1), its parameters drawn as datasketch draws them, so that worker
@@ -147,8 +145,7 @@ def _ratio(a: str, b: str, cutoff: float, bound: float) -> float:
     """The normalized Indel similarity of two texts when it reaches ``cutoff``; below it, a value below it."""
     if bound < cutoff:
         return bound  # the texts' characters show it cannot reach the cutoff (most pairs that fail)
-    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (0.9 * 100 is
-    # 90.00000000000001).
+    # rapidfuzz returns 0 under its cutoff: the margin keeps a ratio of exactly threshold x 100 (90.00000000000001).
     return fuzz.ratio(a, b, score_cutoff=max(cutoff * 100 - _CUTOFF_MARGIN, 0.0)) / 100
 
 
@@ -210,8 +207,7 @@ def _aligned(source: list[str], paragraphs: _Paragraphs, threshold: float = 0.0)
         if line in paragraphs.verbatim:  # 100, the best any could score
             matched += len(line) * 1.0
             continue
-        # The least this paragraph must score for the mean to reach the threshold: rapidfuzz skips the targets that
-        # cannot reach it, most of a failing pair's.
+        # The least this paragraph must score for the mean to reach the threshold (rapidfuzz skips targets below it).
         needed = (threshold * total - matched - remaining) / len(line) if line else 0.0
         cutoff = max(needed * 100 - _CUTOFF_MARGIN, 0.0)
         score = paragraphs.best_score(line, cutoff)
@@ -400,9 +396,7 @@ def _verification_jobs(
     costs = lengths if lengths is not None else [len(text) for text in texts]
     blocks.sort(key=lambda block: -sum(costs[i] + costs[j] for i, j in block))
     for block in blocks:
-        scores = {}
-        if known is not None:
-            scores = {pair: score for pair in block if (score := known(*pair)) is not None}
+        scores = {pair: score for pair in block if (score := known(*pair)) is not None} if known is not None else {}
         needed = {i: texts[i] for pair in block for i in pair} if _reads_texts(block, scores, threshold) else {}
         yield block, needed, prepare, threshold, scores
 
@@ -498,8 +492,7 @@ class _Distances:
             if bound < cutoff or cutoff > threshold or threshold <= 0:
                 return _ratio(a, b, cutoff, bound)  # decided by the bound, or the alignment passed already
             length = len(a) + len(b)
-            # The ratio is 1 - d / length: it fails when d > limit, shown with two units to spare for rapidfuzz's
-            # floating point.
+            # The ratio 1 - d / length fails when d > limit: shown with two units to spare for floating point.
             limit = (1 - threshold) * length
             shown = self._shown_far(i, j, limit) or self._shown_far(j, i, limit)
             if shown is not None:

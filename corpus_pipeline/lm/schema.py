@@ -35,8 +35,7 @@ SOURCE = pa.struct(
     ]
 )
 
-# The kept records of every website, one per text across websites. ``website`` is stored in the file here:
-# the asset is not partitioned, and the column says where each record comes from.
+# The kept records of every website, one per text; ``website`` is a column (the asset is not partitioned).
 GLOBAL_CORPUS_SCHEMA = pa.schema(
     [
         pa.field("id", pa.string(), nullable=False),  # stable digest of website and canonical URL

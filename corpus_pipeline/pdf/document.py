@@ -158,8 +158,6 @@ def _open(data: bytes, settings: PdfSettings) -> PdfReader:
         if reader.is_encrypted and not reader.decrypt(""):
             raise PdfError("encrypted PDF (a password is required)")
         page_count = len(reader.pages)
-    except PdfError:
-        raise
     except (PdfReadError, PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
         raise PdfError(f"corrupt or truncated PDF: {type(exc).__name__}: {exc}") from exc
     except NotImplementedError as exc:

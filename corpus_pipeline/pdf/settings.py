@@ -37,7 +37,6 @@ class PdfSettings:
     max_pages: int = 2000
     max_pixels_per_page: int = 60_000_000  # decompression-bomb guard: the DPI is lowered to fit
     page_timeout_s: float = 120.0
-    # At about 1.2 s a page on two cores, 600 s reads some 500 pages, and keeps a huge scan from holding the night's
-    # run. None: no limit.
+    # ~1.2 s a page on two cores: 600 s reads some 500 pages, and a huge scan cannot hold the night. None: no limit.
     ocr_budget_s: float | None = 600.0
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)

@@ -13,13 +13,11 @@ import polars as pl
 class GatePolicy:
     """How much a new version may differ from the current one and still replace it."""
 
-    # A night that loses more than half of a website's rows is far likelier an outage, a block or a template change
-    # than a real shrink; 1.0 accepts any drop.
+    # Losing over half a website's rows is likelier an outage, a block or a template change than a real shrink.
     max_row_drop_share: float = 0.5
     # Above this share of records with an error, the check warns (errors are recorded per record).
     max_error_share: float = 0.5
-    # A soft outage leaves the row count whole but collapses the share of documents with a title, body or text of
-    # their own; half is the line here too.
+    # A soft outage keeps the row count but collapses the share of documents with a title, body or text of their own.
     max_distinct_drop_share: float = 0.5
 
 

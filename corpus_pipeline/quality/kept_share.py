@@ -8,8 +8,7 @@ import polars as pl
 
 from corpus_pipeline.quality.checks import CheckOutcome, CheckSpec
 
-# A website whose kept share halves overnight has more likely changed its template (or our extraction broke)
-# than written worse prose; like max_row_drop_share, half is the line, and 1.0 accepts any fall.
+# A kept share halved overnight likelier means a changed template (or broken extraction) than worse prose.
 DEFAULT_MAX_KEPT_SHARE_DROP = 0.5
 
 KEPT_SHARE_VS_CURRENT = CheckSpec(
