@@ -79,9 +79,8 @@ def crawl_website(website: Website, settings: CrawlSettings, previous: PreviousC
                   resumed: Iterable[Mapping[str, Any]] = (), link_memo: LinkMemo | None = None) -> Iterator[dict]:
     """Yield one raw_pages row (RAW_PAGES_SCHEMA keys) per crawl decision; never raises for network trouble.
 
-    ``resumed`` are the rows an interrupted crawl of the same website already wrote: they are not
-    yielded or requested again, and the frontier is rebuilt from them without any request. ``link_memo`` gives
-    the links of a page read by the last crawl, and records those of every page read.
+    ``resumed``: the rows an interrupted crawl of the website already wrote, neither yielded nor requested again
+    (the frontier is rebuilt from them). ``link_memo`` gives last crawl's links of a page and records this crawl's.
     """
     yield from _Crawl(website, settings, previous, link_memo).run(resumed)
 
@@ -90,7 +89,7 @@ class _Crawl:
     """State of one crawl; created per call, never shared."""
 
     def __init__(self, website: Website, settings: CrawlSettings, previous: PreviousCrawl | None,
-                 link_memo: LinkMemo | None = None) -> None:
+                 link_memo: LinkMemo | None) -> None:
         self.website = website
         self.settings = settings
         self.previous = previous
@@ -108,16 +107,14 @@ class _Crawl:
         start = urlsplit(normalize_url(urljoin(website.base_url + "/", website.child)))
         self.section = start.path[: start.path.rfind("/") + 1] or "/"
         self.seen: set[str] = set()
-        # Raw link spellings already turned into tasks: navigation repeats the same links on every page,
-        # and normalizing them again would cost more than fetching (set.add is atomic under the GIL;
-        # a rare double entry is still de-duplicated by _claim).
+        # Raw link spellings already turned into tasks: navigation repeats them on every page, and normalizing costs
+        # more than fetching (set.add is atomic under the GIL; a rare double entry is de-duplicated by _enqueue).
         self.links_seen: set[str] = set()
         self.robots: dict[str, RobotsRules] = {}
         self.robots_meta_names = meta_names(settings.user_agent)
         # What the links of a page depend on besides its body and URL (see _links).
         self.link_options = (f"alternates={bool(website.langs)};robots={','.join(sorted(self.robots_meta_names))};"
                              f"nofollow={website.follow_nofollow_links}")
-        self.robots_lock = threading.Lock()
         self.robots_host_locks: dict[str, threading.Lock] = {}
         self.is_private_host = functools.cache(is_private_host)
         self.query_variants: dict[str, set[str]] = defaultdict(set)
@@ -190,11 +187,13 @@ class _Crawl:
                             f"({FRONTIER_PER_PAGE} x max_pages) not queued")
         yield self._row(done.task, result)
 
-    def _enqueue(self, task: CrawlTask) -> bool:
-        if not self._claim(task):
-            return False
+    def _enqueue(self, task: CrawlTask) -> None:
+        """Queue a task unless its URL was claimed before (the first claim wins)."""
+        if task.url in self.seen:
+            return
+        self.seen.add(task.url)
+        self.documents_claimed += task.expected == "document"
         (self.sitemap_queue if task.expected == "sitemap" else self.queue).append(task)
-        return True
 
     def _enqueue_within_frontier(self, task: CrawlTask) -> bool:
         """Queue a link of a page unless the frontier is full (False: left out, to be counted; a URL already
@@ -222,14 +221,6 @@ class _Crawl:
             CrawlTask(url, "sitemap", 0, "sitemap_index" if i == 0 else "robots")
             for i, url in enumerate(_normalized(sitemap_urls))
         ]
-
-    def _claim(self, task: CrawlTask) -> bool:
-        """De-duplicate: the first claim of a URL wins, later ones are dropped."""
-        if task.url in self.seen:
-            return False
-        self.seen.add(task.url)
-        self.documents_claimed += task.expected == "document"
-        return True
 
     def _admit(self, task: CrawlTask) -> Refusal | None:
         """Checks that need no network: a refusal, or None when the task may go ahead."""
@@ -306,8 +297,7 @@ class _Crawl:
         key = self._robots_key(url)
         if key in self.robots:
             return
-        with self.robots_lock:
-            host_lock = self.robots_host_locks.setdefault(key, threading.Lock())
+        host_lock = self.robots_host_locks.setdefault(key, threading.Lock())  # atomic under the GIL
         with host_lock:
             if key in self.robots:  # another worker fetched it while we waited
                 return
@@ -371,13 +361,11 @@ class _Crawl:
             return _Done(rows, task, FetchResult(refusal.outcome, error=refusal.reason))
         result = self._fetch(task, lambda hop: self._hop_refusal(hop, task.expected, rows))
         task = self._retarget(task, result.final_url)
-        discovered: list[CrawlTask] = []
-        left_out = 0
         if result.outcome in USABLE_OUTCOMES and result.kind in ("html", "pdf"):
-            task, discovered, left_out = self._read_document(task, result)
-        return _Done(rows, task, result, discovered, left_out)
+            return self._read_document(rows, task, result)
+        return _Done(rows, task, result)
 
-    def _read_document(self, task: CrawlTask, result: FetchResult) -> tuple[CrawlTask, list[CrawlTask], int]:
+    def _read_document(self, rows: list[dict], task: CrawlTask, result: FetchResult) -> _Done:
         """What a fetched document lets us do: its robots directives (X-Robots-Tag, robots meta tags) go on its row,
         ``noindex`` keeps it out of the corpus (``indexable``), ``nofollow`` keeps its links unqueued."""
         robots = from_headers(result.robots_headers, self.settings.user_agent)
@@ -390,9 +378,10 @@ class _Crawl:
         if robots.noindex:
             task = dataclasses.replace(task, indexable=False)
         if links is None or robots.nofollow:
-            return task, [], 0
+            return _Done(rows, task, result)
         # A snapshot of the room left (other pages' links may take it first: the main thread queues within it).
-        return task, *self._from_page(task, links, page_url, self.frontier_limit - self.documents_claimed)
+        room = self.frontier_limit - self.documents_claimed
+        return _Done(rows, task, result, *self._from_page(task, links, page_url, room))
 
     def _links(self, body: bytes, page_url: str, follow: bool) -> PageLinks:
         """The page's robots meta tags and translations, and its links when ``follow`` (else none, and the page is read
@@ -532,12 +521,9 @@ class _Crawl:
     # -- resume (main thread, before the crawl) --------------------------------------------------
 
     def _resume(self, rows: Iterable[Mapping[str, Any]]) -> tuple[list[CrawlTask], list[CrawlTask]]:
-        """Take in the rows of an interrupted crawl, one at a time, without any request.
-
-        Their URLs are seen (never yielded or requested again), robots.txt rules come back from
-        robots rows, documents count against max_pages, and links and sitemap items of their bodies
-        are returned as tasks (from sitemaps, from pages), to be claimed once every resumed URL is known.
-        """
+        """Take in the rows of an interrupted crawl without any request: their URLs are seen, robots rows give back
+        their rules, documents count against max_pages; the links and sitemap items of their bodies are returned
+        (from sitemaps, from pages), to be claimed once every resumed URL is known."""
         from_sitemaps: list[CrawlTask] = []
         from_pages: list[CrawlTask] = []
         chains: dict[str, int] = {}

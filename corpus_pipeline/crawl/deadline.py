@@ -1,10 +1,8 @@
 """A whole-request deadline that holds while a server trickles headers or body.
 
-Socket timeouts bound each read, not the request: a server sending one byte a
-second never trips them. When a request's deadline passes, its socket is shut
-down, which ends any blocked read at once. One watch thread keeps the deadlines
-of every request of a crawl (a timer thread per request cost a thread start and
-a wake-up on every fetch).
+Socket timeouts bound each read, not the request: a server sending one byte a second never trips them. When a
+request's deadline passes, its socket is shut down, which ends any blocked read at once. One watch thread keeps the
+deadlines of every request of a crawl (a timer thread per request would start a thread on every fetch).
 """
 
 from __future__ import annotations
@@ -20,10 +18,7 @@ from collections.abc import Callable
 
 class DeadlineWatch:
     """Calls each scheduled callback when its time comes, on one daemon thread that runs only while some are due.
-
-    A callback that is no longer wanted is not removed: its owner ignores the late call (see
-    :class:`RequestDeadline`).
-    """
+    A callback no longer wanted is not removed: its owner ignores the late call (see :class:`RequestDeadline`)."""
 
     def __init__(self) -> None:
         self._due: list[tuple[float, int, Callable[[], None]]] = []

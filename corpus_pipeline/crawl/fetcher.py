@@ -121,9 +121,8 @@ class Fetcher:
 
     def _proxies_for(self, url: str) -> dict[str, str]:
         """The proxies the environment names for ``url`` (``HTTP_PROXY``, ``NO_PROXY``...), read once per scheme and
-        host: requests reads them, and looks for a ``.netrc`` file, on every request of a session that trusts the
-        environment, which :class:`CrawlClient` does not. ``.netrc`` credentials are never sent: they are the user's,
-        not the crawl's, and a crawl visits hosts it does not know."""
+        host (a session trusting the environment reads them, and ``.netrc``, per request). ``.netrc`` credentials are
+        never sent: they are the user's, and a crawl visits hosts it does not know."""
         parts = urlsplit(url)
         key = (parts.scheme, parts.netloc)
         if key not in self._proxies:  # two threads may both look it up: the same answer
@@ -132,8 +131,7 @@ class Fetcher:
 
     def fetch(self, url: str, expected: Expected = "document", validators: dict[str, str] | None = None,
               hop_guard: HopGuard | None = None) -> FetchResult:
-        """GET ``url``, following redirects hop by hop: ``hop_guard`` judges each new hop before it is requested. Each
-        hop takes a throttle slot of its own host."""
+        """GET ``url``, following redirects: ``hop_guard`` judges each new hop, which takes a slot of its own host."""
         started = time.monotonic()
         attempts = 0
         waited = 0.0

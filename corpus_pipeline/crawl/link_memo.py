@@ -1,10 +1,9 @@
 """The links the last crawl read from each page, kept beside raw_pages (``crawl_links``), by body.
 
-A page answered ``304 Not Modified`` (or skipped by an unchanged sitemap lastmod) has last night's body, hence last
-night's links, translations and robots meta tags: the crawl takes them from here instead of parsing the body again.
-
-A page's key covers its body, its URL (links are resolved against it) and how links are read: the crawl's options
-and the version of the code that reads them. The memo is a cache and nothing more: a page it lacks is read.
+A page answered ``304 Not Modified`` (or skipped by an unchanged sitemap lastmod) has last night's body, hence its
+links, translations and robots meta tags: the crawl takes them from here instead of parsing the body again. A page's
+key covers its body, its URL (links are resolved against it), the crawl's options and the version of the code that
+reads links. The memo is a cache and nothing more: a page it lacks is read.
 """
 
 from __future__ import annotations

@@ -43,16 +43,13 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_na
                   follow_nofollow: bool = False, links: bool = True) -> PageLinks:
     """All ``<a href>`` targets and ``<link rel=alternate hreflang>`` of a page; broken HTML gives what can be read.
 
-    ``alternates=False`` leaves the ``<link>`` elements unread (a crawl without ``langs`` never uses them; a
-    multilingual page holds one per translation); ``links=False`` leaves the ``<a>`` and ``<area>`` elements unread
-    (a page whose links are not followed: ``links`` is then empty). Links marked ``rel=nofollow``, ``ugc`` or
-    ``sponsored`` are left out unless ``follow_nofollow``. The ``content`` of ``<meta>`` tags whose name (any case) is
-    in ``robots_names`` is kept in ``robots_meta``.
+    ``alternates=False`` leaves the ``<link>`` elements unread, ``links=False`` the ``<a>`` and ``<area>`` ones (then
+    ``links`` is empty). Links marked ``rel=nofollow``, ``ugc`` or ``sponsored`` are left out unless
+    ``follow_nofollow``. ``robots_meta`` keeps the ``content`` of ``<meta>`` tags named (any case) in ``robots_names``.
     """
     if not body or not body.strip():
         return PageLinks()
-    # No tree: the parser hands the elements' attributes to _LinkTags as it reads, so a page of 20,000 links costs
-    # its links, not a tree of 20,000 elements (16 such pages are read at once).
+    # No tree: the parser hands the elements' attributes to _LinkTags as it reads (a page of 20,000 links).
     tags = frozenset((("a", "area") if links else ()) + (("link",) if alternates else ())
                      + (("meta",) if robots_names else ()))
     if not tags:
@@ -95,8 +92,7 @@ def extract_links(body: bytes, page_url: str, alternates: bool = True, robots_na
             continue
         if rels and not follow_nofollow and UNFOLLOWED_RELS.intersection(rels.lower().split()):
             continue
-        # Fragments never name another document: drop them before the (costly) join, and join each
-        # spelling once per page (an index page links to the same page under hundreds of anchors).
+        # Fragments never name another document: drop them before the (costly) join, and join each spelling once.
         href = href.split("#", 1)[0].strip()
         if not href or href in hrefs_seen:
             continue
@@ -112,10 +108,10 @@ def _read_head(body: bytes, tags: frozenset[str]) -> tuple[list[tuple[str, str |
     """The elements of ``tags`` (no ``<a>``) and the ``<base href>`` of a page, read from its start to its last spelling
     of one of those tags when that gives all of them (else None: the page is to be read whole).
 
-    Robots meta tags and translations are in a page's head, a few kilobytes of a 200 KB Docsy page. Each element of a
-    tag starts with ``<tag`` in the bytes (any case; an encoding of ASCII tags, no NUL), so once the parser has met as
-    many elements of each tag as the bytes spell, the rest of the page holds none. The parser is fed up to the ``>``
-    after the last spelling and not closed first: it hands over a start tag only once it has read the whole of it.
+    Robots meta tags and translations are in a page's head, a few kilobytes of a 200 KB page. Each element starts with
+    ``<tag`` in the bytes (any case; an encoding of ASCII tags, no NUL), so once the parser has met as many of each tag
+    as the bytes spell, the rest holds none. The parser is fed up to the ``>`` after the last spelling and not closed
+    first: it hands over a start tag only once it has read the whole of it.
     """
     wanted = tags | {"base"} if "link" in tags else tags  # <base> resolves translations
     if b"\0" in body or body.startswith(b"\x4c\x6f\xa7\x94") or _XML_DECLARATION.match(body):
@@ -151,9 +147,9 @@ def _spellings(tags: frozenset[str]) -> re.Pattern[bytes]:
 
 
 class _LinkTags:
-    """Parser target: the wanted elements in document order, as (tag, href, rel, hreflang) or, for ``<meta>``,
-    (meta, name, content, None), and the first ``<base href>``. With ``counted``, also how many elements of those
-    tags it met (``met``) and the encodings their ``<meta>`` tags declare (``encodings``)."""
+    """Parser target: the wanted elements in document order, as (tag, href, rel, hreflang) or (meta, name, content,
+    None), and the first ``<base href>``; with ``counted``, how many of those tags it ``met`` and the ``encodings``
+    their ``<meta>`` tags declare."""
 
     def __init__(self, tags: frozenset[str], counted: frozenset[str] = frozenset()) -> None:
         self.tags = tags
@@ -199,8 +195,7 @@ def _declared_encodings(attrib) -> list[str]:
 
 def join_link(href: str, base: str, folder: str | None) -> str | None:
     """:func:`absolutize` of a stripped ``href``; ``folder`` (the base up to its last "/", when the base is plain)
-    joins a plain relative path, or a plain path from the root, by concatenation, as urljoin would, in a fraction
-    of the time."""
+    joins a plain relative or rooted path by concatenation, as urljoin would, in a fraction of the time."""
     if folder is not None:
         if _PLAIN_RELATIVE.fullmatch(href):
             return folder + href

@@ -1,46 +1,35 @@
 """How fast a crawl talks to each host: how many requests are in flight and how far apart they start.
 
-By default the pace of a host follows its server's response latency (the time from the start of a request to its
-response headers), in the spirit of Scrapy's AutoThrottle, with a control law borrowed from TCP congestion control
-(additive increase, multiplicative decrease):
+By default a host's pace follows its server's latency to the response headers, in the spirit of Scrapy's
+AutoThrottle, with TCP's congestion control law (additive increase, multiplicative decrease). One mechanism reacts
+to refusals, failures and latency, and needs no throughput estimate (noisy on small sites):
 
-* The **window** is how many requests the server may work on at once. It starts at one request and, until the host's
-  first sign of trouble, grows by one per answer (doubling every round trip, TCP's slow start); after that by one
-  request per round trip. It grows only on answers measured against the idle latency of their kind (below) and not
-  slower than the tolerance: the first answers of a host, one at a time, are that idle latency.
-* **Trouble halves the requests in flight** (TCP's flight size rule): an answer 429, 503 or 504, a request that
-  ended without an answer (timeout, connection error), or a latency rise.
-* **A latency rise is latency rising with our concurrency, measured per kind of answer.** A dynamic site answers a
-  redirect, a 404 or a file in a few milliseconds and its pages in 60-300 ms, each page at its own cost. So each
-  answer is filed under its kind (status class and media type) and under its load, the requests of ours in flight
-  when it was sent or answered; a kind keeps its last 16 answers of each load. Its **idle latency** is the geometric
-  mean of its answers of the fewest requests in flight (the lowest load, then the next, until there are four), at
-  least 10 ms (below that, scheduling jitter). An answer's **load ratio** is its latency over its kind's idle
-  latency, and the server queues when the geometric mean of the load ratios of the last round trip (the answers that
-  arrived while the latest one was on its way, at least four) is above 1.5. A geometric mean, not the fastest
-  answer: pages whose costs spread five-fold average out over a round trip, whereas queueing slows every answer of
-  it. A server whose latency grows with our load is queueing our requests: more of them would bring no more
-  throughput, only slower answers for every client.
+* The **window** (requests the server may work on at once) starts at one and grows by one per answer until the
+  host's first sign of trouble (TCP's slow start), then by one per round trip. Only a window in use grows (answers
+  received below it say nothing about more: TCP's application-limited rule), and above one request only on answers
+  measured against their kind's idle latency and within the tolerance.
+* **Trouble halves the requests in flight** (TCP's flight size rule): a 429, 503 or 504, a request that ended
+  without an answer (timeout, connection error), or a latency rise. Only a request started after a decrease can
+  cause the next one (TCP's one decrease per round trip): a burst of refusals halves the window once.
+* **A latency rise is latency rising with our concurrency, per kind of answer** (status class and media type): a
+  dynamic site answers a redirect or a 404 in milliseconds and its pages in 60-300 ms. A kind keeps its last 16
+  answers of each load (our requests in flight when one was sent or answered). Its **idle latency** is the geometric
+  mean of its answers of the lowest loads (at least four), at least 10 ms; an answer's **load ratio** is its latency
+  over that. The server queues our requests, and more would only slow every client, when the geometric mean of the
+  last round trip's load ratios (at least four answers) is above 1.5: pages whose costs spread five-fold average out
+  over a round trip, whereas queueing slows every answer of it.
 * **A latency back-off is checked**: when the second round trip after it (the first still shares the server with
-  requests sent before it) is not a fifth lower in load ratio than the answers it reacted to, the rise was not caused
-  by our load (our own process is starved of CPU, or the server is slower for everyone), so the window goes back to
-  where it was and the latest answers become the idle latencies. Latency alone never takes the window below one
-  request; refusals and failures do.
-* Only a window in use grows: answers received while fewer requests were in flight than allowed say nothing about how
-  the server would take more (TCP's rule for application-limited senders).
-* **Below one request, the window becomes a delay** between request starts: max(latency, 0.1 s) / window. Each further
-  refusal doubles the delay (exponential back-off); each good answer shrinks it by a fifth.
-* Only a request started after a decrease can cause the next one: answers already on their way reflect the old pace
-  (TCP's one decrease per round trip), so a burst of refusals halves the window once, not once per request.
+  requests sent before) is not a fifth lower in load ratio, our load was not the cause (our process is starved of
+  CPU, or the server is slower for everyone): the window goes back and the latest answers become the idle
+  latencies. Latency alone never takes the window below one request; refusals and failures do.
+* **Below one request, the window becomes a delay** between starts: max(latency, 0.1 s) / window. Each further
+  refusal doubles it (exponential back-off); each good answer shrinks it by a fifth.
 
-This law needs no throughput estimate (noisy on small sites) and reacts to refusals, failures and latency with one
-mechanism. Latency is taken to the response headers, not the last byte: the last byte also counts our own process's
-stalls (a body read while other threads parse pages), which would pass for the server's load.
-
-The pace never leaves the configured bounds (:class:`PaceLimits`): at most ``max_concurrency`` requests in flight,
-a delay between starts from the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through
-:meth:`HostThrottle.set_delay`) to ``max_delay_s`` (unless the floor is above). With ``adaptive`` off, the pace is
-fixed at ``max_concurrency`` requests in flight started ``min_delay_s`` apart.
+Latency is taken to the headers, not the last byte, which also counts our own stalls (a body read while other
+threads parse pages). The pace stays within :class:`PaceLimits`: at most ``max_concurrency`` requests in flight, a
+delay from the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through :meth:`HostThrottle.set_delay`) to
+``max_delay_s`` (unless the floor is above). With ``adaptive`` off: ``max_concurrency`` in flight, ``min_delay_s``
+apart.
 """
 
 from __future__ import annotations
@@ -65,23 +54,19 @@ LATENCY_SLACK_S = 0.01  # an idle latency below 10 ms is scheduling jitter, no s
 LATENCY_RELIEF = 0.8  # a latency back-off that does not take a fifth off the load ratio relieved no queue of ours
 LATENCY_SMOOTHING = 0.5  # weight of a new answer in the smoothed latency (the unit of the back-off delay)
 IDLE_LATENCY_SAMPLES = 64  # answers kept for the last round trips
-# Answers kept per kind and load: the latest ones, so the idle latency follows a server that gets slower for good.
-SAMPLES_PER_LOAD = 16
-# Answers an idle latency and a round trip's load ratio are measured on, at least: a geometric mean of four
-# pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about once in 25.
+SAMPLES_PER_LOAD = 16  # the latest, so the idle latency follows a server that gets slower for good
+# A geometric mean of four pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about
+# once in 25.
 LATENCY_SAMPLE = 4
-# Window growth per round trip after slow start (TCP's): on a server that queues, the probe above its capacity lasts
-# one round trip before the latency check halves the window again.
+# After slow start (TCP's): on a server that queues, the probe above its capacity lasts one round trip.
 WINDOW_INCREASE = 1.0
-# Below one request, each good answer shrinks the back-off delay by a fifth (x1.25 window): a rate-limited server
-# that refused once gets about three good answers per refusal, not one.
+# x1.25 window per good answer below one request: a rate-limited server that refused once gets about three good
+# answers per refusal, not one.
 DELAY_RECOVERY = 0.25
 BACKOFF_FACTOR = 0.5  # TCP's halving: twice the refusals, half the rate, so back-off is exponential
-# Below one request in flight, the delay is at least 0.1 s / window: a server answering 429 in a millisecond
-# would otherwise be asked again a few milliseconds later.
+# A server answering 429 in a millisecond would otherwise be asked again a few milliseconds later.
 BACKOFF_UNIT_S = 0.1
-# Answers that say "too much": rate limited, unavailable, gateway timeout (the server behind it did not answer).
-OVERLOAD_STATUSES = frozenset({429, 503, 504})
+OVERLOAD_STATUSES = frozenset({429, 503, 504})  # rate limited, unavailable, gateway timeout
 
 
 @dataclass(frozen=True)
@@ -100,23 +85,22 @@ class Pace:
 
     concurrency: int
     delay_s: float
-    idle_latency_s: float | None  # idle latency of the kind of the latest answer (see _KindLatencies)
+    idle_latency_s: float | None  # of the kind of the latest answer
 
 
 @dataclass(frozen=True)
 class Answer:
     """One response's headers, as the pace learns from them."""
 
-    kind: str  # see answer_kind
+    kind: str  # answer_kind's
     status: int
     latency_s: float  # from the start of the request to its response headers
     load: int  # requests of ours in flight to the host when it was sent or answered (the more), itself included
 
 
 def answer_kind(status: int, content_type: str | None) -> str:
-    """The kind of an answer whose latency is compared with its own kind's: the status class (304 apart) and, for
-    answers with a body of their own, the media type. A dynamic site's page (200 text/html), its uploaded image
-    (200 image/jpeg), a redirect and a 404 page are four kinds of very different cost."""
+    """What an answer's latency is compared within: its status class (304 apart) and, unless a redirect, its media
+    type (a page, an image, a redirect and a 404 page differ in cost)."""
     if status == 304:
         return "304"
     status_class = f"{status // 100}xx"
@@ -135,11 +119,8 @@ class _Sample:
 
 
 class _KindLatencies:
-    """The recent answers of one kind, by the load they were sent with: the kind's latency against our concurrency.
-
-    Each load keeps its own last answers, so the answers of the fewest requests in flight (slow start, the bottom
-    of the last back-off) are still there when the window has long been larger.
-    """
+    """The recent answers of one kind by load: those of the fewest requests in flight (slow start, the bottom of the
+    last back-off) stay when the window has long grown."""
 
     def __init__(self) -> None:
         self.by_load: defaultdict[int, deque[_Sample]] = defaultdict(partial(deque, maxlen=SAMPLES_PER_LOAD))
@@ -205,13 +186,8 @@ class _HostPace:
             backoff = min(self._backoff_latency() / self.window, self.limits.max_delay_s)
         return max(self.floor_s, backoff)
 
-    def idle_latency_s(self) -> float | None:
-        """The idle latency of the kind of the latest answer (None before its kind has one)."""
-        return self.last_kind.idle_s(LATENCY_SAMPLE) if self.last_kind is not None else None
-
     def on_answer(self, answer: Answer, generation: int, now: float, in_flight: int) -> None:
-        """Headers of ``answer`` arrived at ``now``, for a request started in ``generation``, with ``in_flight``
-        requests (this one included) not finished."""
+        """Headers of ``answer`` arrived at ``now``, for a request of ``generation``; ``in_flight`` counts it."""
         overloaded = answer.status in OVERLOAD_STATUSES
         previous = answer.latency_s if self.latency_s is None else self.latency_s
         self.latency_s = (1 - LATENCY_SMOOTHING) * previous + LATENCY_SMOOTHING * answer.latency_s
@@ -219,8 +195,9 @@ class _HostPace:
             self._file(answer, now)
         if not self.limits.adaptive:
             return
+        ratio = None if overloaded else self.recent[-1].ratio  # this answer's
+        calm = ratio is not None and ratio <= LATENCY_TOLERANCE
         if generation < self.generation:
-            ratio = None if overloaded else self.recent[-1].ratio
             if self.back_off is not None and ratio is not None:
                 # An answer to a request sent before the back-off measures the queue the back-off reacted to.
                 self.back_off.ratios_before.append(ratio)
@@ -233,14 +210,9 @@ class _HostPace:
             self._judge_latency_back_off(self.back_off)
         elif self._queueing():
             self._latency_rose(in_flight)
-        elif in_flight >= self.concurrency() and (self.window < 1.0 or self._calm()):
-            # Only a window in use grows, and above one request only on an answer measured against its kind's idle
-            # latency and not slower than the tolerance; a delay shrinks on any good answer.
+        elif in_flight >= self.concurrency() and (self.window < 1.0 or calm):
+            # A window in use grows on a calm answer; a delay (below one request) on any good answer.
             self._increase()
-
-    def _calm(self) -> bool:
-        ratio = self.recent[-1].ratio
-        return ratio is not None and ratio <= LATENCY_TOLERANCE
 
     def _file(self, answer: Answer, now: float) -> None:
         """Keep the answer with its kind's, and its load ratio (None while its kind has no idle latency yet)."""
@@ -254,8 +226,7 @@ class _HostPace:
         self.last_kind = kind
 
     def on_failure(self, generation: int, in_flight: int) -> None:
-        """A request started in ``generation`` ended without an answer, with ``in_flight`` requests (this one
-        included) not finished."""
+        """A request of ``generation`` ended without an answer; ``in_flight`` counts it."""
         if self.limits.adaptive and generation >= self.generation:
             self.back_off = None
             self._decrease(in_flight, below_one=True)
@@ -270,8 +241,7 @@ class _HostPace:
         self.back_off = back_off
 
     def _judge_latency_back_off(self, back_off: _BackOff) -> None:
-        """After two round trips at the lower window: no lower load ratio means our load was not the cause, so
-        undo."""
+        """After two round trips at the lower window, undo the back-off unless the load ratio fell."""
         ratio = self.recent[-1].ratio
         if ratio is None:
             return
@@ -289,22 +259,20 @@ class _HostPace:
             self._rebaseline()  # the server is slower at any load of ours: today's answers are its idle latency
 
     def _rebaseline(self) -> None:
-        """The answers of the last round trip become the idle latency of their kinds (our own process stalls, or
-        the server is slower for everyone: either way fewer requests from us would not make it faster)."""
+        """The answers of the last round trip become their kinds' idle latency."""
         since = self.recent[-1].answered_at - self.recent[-1].latency_s
         for kind in self.kinds.values():
             kind.forget_before(since)
         self.recent.clear()
 
     def _queueing(self) -> bool:
-        """Whether the last round trip's answers are slower than their kinds' idle latencies, as queueing makes
-        them: the geometric mean of their load ratios above the tolerance, their latency above the slack."""
+        """Whether the geometric mean of the last round trip's load ratios is above the tolerance."""
         ratios = [sample.ratio for sample in self._round_trip() if sample.ratio is not None]
         return len(ratios) >= LATENCY_SAMPLE and _geometric_mean(ratios) > LATENCY_TOLERANCE
 
     def _round_trip(self) -> list[_Sample]:
-        """The answers that arrived while the latest one was on its way, and at least the last ``latency_sample``
-        answers whose kind had an idle latency."""
+        """The answers that arrived while the latest one was on its way, newest first, and at least
+        ``LATENCY_SAMPLE`` with a load ratio."""
         latest = self.recent[-1]
         since = latest.answered_at - latest.latency_s
         answers: list[_Sample] = []
@@ -336,17 +304,16 @@ class _HostPace:
         return max(self.latency_s or 0.0, BACKOFF_UNIT_S)
 
 
+@dataclass
 class RequestSlot:
     """One request's permission to run; tell it when the response headers arrive."""
 
-    def __init__(self, report: Callable[[int, str | None], None], waited_s: float) -> None:
-        self._report = report
-        self.answered = False
-        self.waited_s = waited_s  # time spent waiting for the host's pace before the request could start
+    _report: Callable[[int, str | None], None]
+    waited_s: float  # time spent waiting for the host's pace before the request could start
+    answered: bool = False
 
     def response(self, status: int, content_type: str | None = None) -> None:
-        """The response headers arrived with ``status`` and ``content_type``: the throttle learns the latency of
-        this kind of answer (first call only)."""
+        """The response headers arrived: the throttle learns this kind of answer's latency (first call only)."""
         if not self.answered:
             self.answered = True
             self._report(status, content_type)
@@ -396,7 +363,8 @@ class HostThrottle:
         state = self._host(host)
         with state.condition:
             pace = state.pace
-            return Pace(pace.concurrency(), pace.delay_s(), pace.idle_latency_s())
+            idle_s = pace.last_kind.idle_s(LATENCY_SAMPLE) if pace.last_kind is not None else None
+            return Pace(pace.concurrency(), pace.delay_s(), idle_s)
 
     @contextmanager
     def request_slot(self, host: str) -> Iterator[RequestSlot]:

@@ -1,9 +1,7 @@
 """The crawler's HTTP transport: connections that report to the request's deadline and check their peer.
 
-The private-address check before a request resolves the host name once; the
-connection resolves it again. A name that answers a public address first and a
-private one next (DNS rebinding) would pass the first check, so the address the
-socket actually connected to is checked too, before anything is sent.
+The connection resolves a host name again after the private-address check: a name answering a public address first
+and a private one next (DNS rebinding) would pass that check, so the address connected to is checked before sending.
 """
 
 from __future__ import annotations
@@ -140,11 +138,9 @@ class CrawlResponse:
         self._consumed = True
 
     def close(self) -> None:
-        """A body not read to its end closes the connection; a read one, or an answer that has none (a 304), goes
-        back to the pool."""
+        """A body not read to its end closes the connection; a read one, or none (a 304), goes back to the pool."""
         if self.status_code in NO_CONTENT_STATUSES:
-            # Nothing to read (RFC 9110 15.3.5, 15.4.5): closing would cost every unchanged page of a night a new
-            # connection, a third of its request's CPU.
+            # Nothing to read (RFC 9110 15.3.5, 15.4.5): closing would cost every unchanged page a new connection.
             self.raw.drain_conn()
         elif not self._consumed:
             self.raw.close()
@@ -152,14 +148,12 @@ class CrawlResponse:
 
 
 class CrawlClient:
-    """One thread's HTTP client: the GET requests a requests session would send, without the session.
+    """One thread's HTTP client: the GET requests a requests session would send, without the session (which spends
+    more CPU merging settings, running hooks and building its response than urllib3 takes to send a request).
 
-    A ``requests.Session`` spends more CPU merging settings, headers and cookies, running hooks and building its
-    response than urllib3 takes to send a request. This sends what a session with these
-    headers (requests' defaults, then ``User-Agent`` and ``Accept``), ``trust_env`` off and ``verify`` from
-    ``REQUESTS_CA_BUNDLE`` / ``CURL_CA_BUNDLE`` sent: requests' own URL preparation, header checks, URL
-    credentials and cookie jar (cookies kept per thread), through a :class:`CrawlAdapter`'s pools (its proxies,
-    certificate checks, retry policy and timeouts), with requests' exceptions for urllib3's errors.
+    Sent as by a session with requests' default headers plus ``User-Agent`` and ``Accept``, ``trust_env`` off and
+    ``verify`` from ``REQUESTS_CA_BUNDLE`` / ``CURL_CA_BUNDLE``: requests' URL preparation, header checks, URL
+    credentials and cookie jar (per thread), through a :class:`CrawlAdapter`'s pools, with requests' exceptions.
     """
 
     def __init__(self, user_agent: str, adapter: CrawlAdapter) -> None:
@@ -206,15 +200,10 @@ class CrawlClient:
         request.prepare_url(url, None)
         merged = CaseInsensitiveDict(self.headers)
         merged.update(headers)
-        request.headers = CaseInsensitiveDict()
-        for header in merged.items():
-            requests.utils.check_header_validity(header)
-            request.headers[header[0]] = header[1]
-        if len(self.cookies):
-            cookie = requests.cookies.get_cookie_header(self.cookies, request)
-            if cookie is not None:
-                request.headers["Cookie"] = cookie
-        request.body = None
+        request.prepare_headers(merged)
+        cookie = requests.cookies.get_cookie_header(self.cookies, request) if len(self.cookies) else None
+        if cookie is not None:
+            request.headers["Cookie"] = cookie
         request.prepare_auth(None)  # user:password written in the URL
         return request
 
