@@ -15,7 +15,7 @@ from datatrove.pipeline.filters.gopher_repetition_filter import (
 )
 from datatrove.utils.text import PUNCTUATION_SET, TERMINAL_PUNCTUATION
 
-from corpus_pipeline.lm.measure_names import DUPLICATE_N_GRAMS, TOP_N_GRAMS
+from corpus_pipeline.lm.schema import DUPLICATE_N_GRAMS, TOP_N_GRAMS
 
 SHORT_LINE_CHARS = 30  # FineWeb's short_line_length
 _PARAGRAPHS = re.compile(r"\n{2,}")
@@ -30,7 +30,7 @@ def non_symbol_words(words: list[str]) -> list[str]:
 
 
 def measures(text: str, words: list[str]) -> dict[str, float]:
-    """Every measure of ``MEASURE_NAMES`` (lm.measure_names) for a non-empty text and its datatrove word tokens."""
+    """Every measure of ``MEASURE_NAMES`` (lm.schema) for a non-empty text and its datatrove word tokens."""
     values = repetition_measures(text, words)
     values.update(gopher_quality_measures(text, words))
     values.update(fineweb_measures(text, words))

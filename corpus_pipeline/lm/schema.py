@@ -5,9 +5,18 @@ from __future__ import annotations
 import pyarrow as pa
 
 from corpus_pipeline.core.schema import CORPUS_SCHEMA, RECORD_FIELDS, UTC_TIMESTAMP
-from corpus_pipeline.lm.measure_names import MEASURE_NAMES
 from corpus_pipeline.lm.policy import FILTER_ORDER
 
+# The per-record quality measures lm/measures.py computes, named here so that the schemas do not load datatrove.
+TOP_N_GRAMS = (2, 3, 4)
+DUPLICATE_N_GRAMS = (5, 6, 7, 8, 9, 10)
+MEASURE_NAMES = (
+    ["dup_para_frac", "dup_para_char_frac", "dup_line_frac", "dup_line_char_frac"]
+    + [f"top_{n}_gram_char_frac" for n in TOP_N_GRAMS]
+    + [f"dup_{n}_gram_char_frac" for n in DUPLICATE_N_GRAMS]
+    + ["mean_word_length", "hash_word_ratio", "ellipsis_word_ratio", "bullet_lines_ratio", "end_ellipsis_lines_ratio"]
+    + ["alpha_words_ratio", "stop_words", "line_punct_ratio", "short_line_ratio", "char_dup_ratio", "list_ratio"]
+)
 MEASURES = pa.struct([pa.field(name, pa.float64()) for name in MEASURE_NAMES])
 VERDICT_COLUMNS = [f"filter_{name}" for name in FILTER_ORDER]
 
