@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any
+from typing import Annotated, Any
 
 import dagster as dg
 from pydantic import Field
@@ -24,6 +24,8 @@ from corpus_pipeline.quality.checks import GatePolicy
 
 # The defaults of the settings these resources configure, each field's default read from them.
 _CRAWL, _PDF, _GATES, _BUDGET = CrawlSettings(), PdfSettings(), GatePolicy(), ExtractionBudget()
+# A share or a similarity: a value outside [0, 1] is refused when the run's configuration is read.
+Ratio = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
 def fields_named_alike(settings: type, config: dg.ConfigurableResource) -> dict[str, Any]:
@@ -84,10 +86,8 @@ class CrawlerConfig(dg.ConfigurableResource):
         default_factory=lambda: list(DEFAULT_KEPT_QUERY_KEYS),
         description="Query keys that make a different canonical URL; all others are dropped.",
     )
-    near_duplicate_threshold: float = Field(
+    near_duplicate_threshold: Ratio = Field(
         default=DEFAULT_THRESHOLD,
-        ge=0.0,
-        le=1.0,
         description="Similarity ratio from which two pages are near duplicates; 1.0 disables.",
     )
     ocr_languages: str = Field(default=_PDF.languages, description="Tesseract languages, '+'-separated.")
@@ -174,22 +174,16 @@ class ParquetWarehouse(dg.ConfigurableResource):
     keep_versions: int = Field(
         default=DEFAULT_KEEP_VERSIONS, ge=1, description="Published versions kept per partition (for roll-backs)."
     )
-    max_row_drop_share: float = Field(
+    max_row_drop_share: Ratio = Field(
         default=_GATES.max_row_drop_share,
-        ge=0.0,
-        le=1.0,
         description="A new version with fewer rows than (1 - this) x the current one is refused; 1.0 accepts any drop.",
     )
-    max_error_share: float = Field(
+    max_error_share: Ratio = Field(
         default=_GATES.max_error_share,
-        ge=0.0,
-        le=1.0,
         description="Share of records with an error above which the error_share check warns.",
     )
-    max_distinct_drop_share: float = Field(
+    max_distinct_drop_share: Ratio = Field(
         default=_GATES.max_distinct_drop_share,
-        ge=0.0,
-        le=1.0,
         description="A new raw_pages or parsed_pages version whose share of pages with a title, body or text of their "
         "own is below (1 - this) x the current one's is refused (a soft outage: every page answering one maintenance "
         "page); 1.0 accepts any fall.",

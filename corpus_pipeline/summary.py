@@ -9,8 +9,8 @@ import argparse
 
 import polars as pl
 
-from corpus_pipeline.core.outcomes import USABLE_OUTCOME_VALUES, FetchOutcome
 from corpus_pipeline.core.warehouse import Warehouse
+from corpus_pipeline.crawl.report import UNCHANGED, USABLE
 from corpus_pipeline.history import ASSETS
 
 
@@ -25,8 +25,6 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
             frame = frame.filter(condition)
         return frame.select(pl.len()).collect().item()
 
-    usable = list(USABLE_OUTCOME_VALUES)
-    unchanged = [FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value]
     absorbed = (
         warehouse.scan("corpus", website)
         .select(pl.col("absorbed").explode(empty_as_null=False).struct.field("reason"))
@@ -36,9 +34,9 @@ def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
         else pl.Series([], dtype=pl.String)
     )
     return {
-        "pages fetched": count("raw_pages", pl.col("outcome").is_in(usable)),
-        "pages unchanged (304)": count("raw_pages", pl.col("outcome").is_in(unchanged)),
-        "URLs not fetched or failed": count("raw_pages", ~pl.col("outcome").is_in(usable)),
+        "pages fetched": count("raw_pages", pl.col("outcome").is_in(USABLE)),
+        "pages unchanged (304)": count("raw_pages", pl.col("outcome").is_in(UNCHANGED)),
+        "URLs not fetched or failed": count("raw_pages", ~pl.col("outcome").is_in(USABLE)),
         "HTML records parsed": count("parsed_pages", pl.col("error").is_null()),
         "PDF records": count("pdf_documents", pl.col("error").is_null()),
         "OCR'd PDF records": count("pdf_documents", pl.col("kind") == "pdf_ocr"),

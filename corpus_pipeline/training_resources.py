@@ -9,7 +9,7 @@ from corpus_pipeline.dedup.settings import DEFAULT_THRESHOLD
 from corpus_pipeline.lm.export import DEFAULT_SHARD_RECORDS, TextFormat
 from corpus_pipeline.lm.policy import FILTER_ORDER, QualityPolicy
 from corpus_pipeline.quality.kept_share import DEFAULT_MAX_KEPT_SHARE_DROP
-from corpus_pipeline.resources import fields_named_alike
+from corpus_pipeline.resources import Ratio, fields_named_alike
 
 _DEFAULT = QualityPolicy()
 
@@ -25,21 +25,19 @@ class TrainingSetPolicy(dg.ConfigurableResource):
         default_factory=lambda: list(_DEFAULT.languages),
         description="Languages kept (FineWeb: English only); empty keeps every language.",
     )
-    min_language_score: float = Field(default=_DEFAULT.min_language_score, ge=0.0, le=1.0)
+    min_language_score: Ratio = Field(default=_DEFAULT.min_language_score)
     min_doc_words: int = Field(default=_DEFAULT.min_doc_words, description="Gopher: fewer words is no document.")
     min_stop_words: int = Field(default=_DEFAULT.min_stop_words, description="Gopher: English stop words needed.")
     c4_filter_no_terminal_punct: bool = Field(
         default=_DEFAULT.c4_filter_no_terminal_punct, description="C4: drop lines without terminal punctuation."
     )
     c4_min_num_sentences: int = Field(default=_DEFAULT.c4_min_num_sentences)
-    max_kept_share_drop: float = Field(
+    max_kept_share_drop: Ratio = Field(
         default=DEFAULT_MAX_KEPT_SHARE_DROP,
-        ge=0.0,
-        le=1.0,
         description="kept_share_vs_current fails when a website's kept share falls by more than this (relative).",
     )
-    near_duplicate_threshold: float = Field(
-        default=DEFAULT_THRESHOLD, ge=0.0, le=1.0,
+    near_duplicate_threshold: Ratio = Field(
+        default=DEFAULT_THRESHOLD,
         description="Similarity from which texts of two websites are near duplicates.",
     )
     scrub_pii: bool = Field(default=True, description="Export: replace e-mail and IP addresses by placeholders.")

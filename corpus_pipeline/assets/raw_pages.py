@@ -1,6 +1,7 @@
 """raw_pages: every fetch of a website's crawl."""
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import closing
 from datetime import timedelta
 from typing import Any
 
@@ -16,14 +17,13 @@ from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.arrow_values import bool_scalar
 from corpus_pipeline.core.checkpoint import Checkpoint
 from corpus_pipeline.core.memory import return_freed_memory
-from corpus_pipeline.core.outcomes import FetchOutcome
 from corpus_pipeline.core.progress import Progress
 from corpus_pipeline.core.reuse import KeyedRows
 from corpus_pipeline.core.schema import RAW_PAGES_SCHEMA
 from corpus_pipeline.crawl.crawler import crawl_website
 from corpus_pipeline.crawl.link_memo import LINKS_MEMO, LINKS_MEMO_SCHEMA, LinkMemo
 from corpus_pipeline.crawl.previous import PreviousCrawl
-from corpus_pipeline.crawl.report import pages_of_previous, summarize_crawl
+from corpus_pipeline.crawl.report import UNCHANGED, pages_of_previous, summarize_crawl
 from corpus_pipeline.partitions import website_partitions
 from corpus_pipeline.quality.crawl import RAW_PAGES_CHECKS, judge_crawl
 from corpus_pipeline.quality.distinct import page_distinctness
@@ -37,7 +37,6 @@ PREVIEW = ["url", "outcome", "kind", "status", "bytes", "error"]
 BODY_OF_CURRENT = "body_of_current"
 JOURNAL_SCHEMA = RAW_PAGES_SCHEMA.append(pa.field(BODY_OF_CURRENT, pa.bool_()))
 JOURNAL_BODIES_OF = "bodies_of"
-_FROM_CURRENT = frozenset({FetchOutcome.NOT_MODIFIED.value, FetchOutcome.UNCHANGED_LASTMOD.value})
 _FALSE = bool_scalar(False)
 
 
@@ -76,15 +75,11 @@ def raw_pages(
         with (
             checkpoint.appender(flush_rows=crawler_config.checkpoint_every_rows) as journal,
             memo.new_version(LINKS_MEMO_SCHEMA, run_id=context.run.run_id) as links,
+            closing(LinkMemo(memo.current_file(), link_reading, links)) as link_memo,
         ):
-            link_memo = LinkMemo(memo.current_file(), link_reading, links)
-            try:
-                rows = crawl_website(website, crawler_config.crawl_settings(), previous, resumed, link_memo)
-                for row in rows:
-                    journal.write(journal_row(row, previous))
-                    progress.advance()
-            finally:
-                link_memo.close()
+            for row in crawl_website(website, crawler_config.crawl_settings(), previous, resumed, link_memo):
+                journal.write(journal_row(row, previous))
+                progress.advance()
         memo.publish(links.version_id)
         if previous is not None:
             previous.close()
@@ -111,7 +106,7 @@ def journal_row(row: Mapping[str, Any], previous: PreviousCrawl | None) -> Mappi
     """The row as the journal holds it: without its body, flagged BODY_OF_CURRENT, when the crawl took the body from
     the current version (``previous``)."""
     body = row.get("body")
-    if previous is None or body is None or row.get("outcome") not in _FROM_CURRENT or body != previous.body(row["url"]):
+    if previous is None or body is None or row.get("outcome") not in UNCHANGED or body != previous.body(row["url"]):
         return row
     return {**row, "body": None, BODY_OF_CURRENT: True}
 
