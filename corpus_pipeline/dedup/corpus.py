@@ -55,10 +55,9 @@ def deduplicate(
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """Merge exact duplicates (normalized content), then near duplicates (similarity >= threshold).
 
-    ``groups`` has the canonical_url_groups columns; the result has the corpus columns, with ``absorbed`` listing
-    every URL merged into a record and why. ``log`` hears the progress of the two long stages. ``memo`` (an earlier
-    deduplication's at the same threshold, dedup/reuse.py) spares the keys, signatures and verifications it knows,
-    for the same result; ``learned`` receives what this one knows.
+    ``groups`` has the canonical_url_groups columns; the result has the corpus columns (``absorbed``: every URL
+    merged into a record, and why). ``log`` hears the progress. ``memo`` (dedup/reuse.py, at the same threshold)
+    spares what it knows, for the same result; ``learned`` receives what this one knows.
     """
     contents = groups["content"]
     with ExitStack() as stack:

@@ -120,13 +120,10 @@ def _similarity(
     a: str, b: str, threshold: float, ratio_bound: float, paragraphs: Callable[[str], _Paragraphs],
     ratio: Callable[[str, str, float, float], float],
 ) -> float:
-    """The reference's rule (normalized Indel similarity), or the same on aligned paragraphs when they were reordered.
-
-    Texts are paragraphs separated by newlines. Alignment matches each paragraph with its most similar counterpart in
-    both directions and keeps the weaker direction, so a page sharing half its paragraphs with another stays well
-    below any sensible threshold. A score of ``threshold`` or more is exact; one below it is only known to be below.
-    ``ratio_bound`` bounds the similarity from above (or is 1.0); ``paragraphs`` and ``ratio`` are a block's
-    :class:`_Paragraphs` of a text and :func:`_ratio`, which share work across its pairs."""
+    """The reference's rule (normalized Indel similarity), or the same on the newline-separated paragraphs aligned
+    with their most similar counterparts in both directions, the weaker direction kept (a page sharing half its
+    paragraphs with another stays well below the threshold). Exact from ``threshold`` up, else only known below;
+    ``ratio_bound`` bounds it from above; ``paragraphs`` and ``ratio`` are the block's, shared by its pairs."""
     if not a or not b or 2 * min(len(a), len(b)) / (len(a) + len(b)) < 0.5:
         return 0.0
     if a.count("\n") < 1 or b.count("\n") < 1:
@@ -194,11 +191,8 @@ class _Paragraphs:
 
 
 def _aligned(source: list[str], paragraphs: _Paragraphs, threshold: float = 0.0) -> float:
-    """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph.
-
-    Exact when it reaches ``threshold``; otherwise a value below it (the search stops at the first paragraph too
-    weak for the mean to reach it even if every later one matched perfectly).
-    """
+    """Length-weighted mean, over source paragraphs, of their best ratio against any target paragraph: exact when it
+    reaches ``threshold``, else a value below it (the search stops once the mean cannot reach it)."""
     remaining = sum(map(len, source))
     total = remaining or 1
     matched = 0.0
@@ -387,10 +381,8 @@ def _verification_jobs(
     known: Callable[[int, int], float | None] | None = None,
     lengths: Sequence[int] | None = None,
 ) -> Iterator[tuple]:
-    """Blocks of candidate pairs, each with only the texts it needs (a job is pickled), and the scores ``known``
-    gives. A block holds whole components of the candidate graph (a big one alone), so it needs few texts, and
-    each component's pairs from the most alike (``agreement``) down.
-    """
+    """Blocks of candidate pairs with only the texts they need (a job is pickled) and the scores ``known`` gives: whole
+    components of the candidate graph (a big one alone), each's pairs from the most alike (``agreement``) down."""
     blocks = list(_blocks(_by_component(candidates, len(texts), agreement)))
     # The costliest blocks first, so that the last ones, which a worker may run while the others idle, are short.
     costs = lengths if lengths is not None else [len(text) for text in texts]
