@@ -61,7 +61,7 @@ def page_reading(item: tuple[bytes, str, str]) -> Reading | None:
     original = page_module.extract_main_content
 
     def spy(document, fresh_document, text, url, skipped, settings, *more, **options):  # type: ignore[no-untyped-def]
-        page_type = declared_page_type(document, settings)
+        page_type = declared_page_type(document, options["structured"].types, settings)
         main = original(document, fresh_document, text, url, skipped, settings, *more, **options)
         seen.append((main.text, main.extraction.value, resiliparse_main_text(text, skipped), page_type,
                      page_marks(document)))

@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 from lxml import html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.structured_data import ld_json_objects
 from corpus_pipeline.extract.text import WORD
 
 _AUTHOR_META = frozenset({"author", "article:author", "parsely-author", "sailthru.author", "byl", "dc.creator"})
@@ -43,11 +42,11 @@ _SHARE_ACTIONS = frozenset({"share", "copied", "tweet", "print"})
 _TAXONOMY = re.compile(r"\W*(?:(?:tags|categories|category|topics)\s*(?::|$)|(?:posted in|filed under|tagged)\b)", re.I)
 
 
-def page_authors(document: html.HtmlElement) -> tuple[str, ...]:
-    """The names of the page's authors as its ld+json and ``<meta>`` tags declare them (``rel``/``itemprop`` author
-    elements named none these missed on wcxb-dev's tuning articles, and cost a scan of the tree)."""
+def page_authors(document: html.HtmlElement, ld: tuple[dict, ...]) -> tuple[str, ...]:
+    """The names of the page's authors as its ld+json objects ``ld`` and ``<meta>`` tags declare them (``rel`` and
+    ``itemprop`` author elements named none these missed on wcxb-dev's tuning articles, and cost a scan of the tree)."""
     names: list[str] = []
-    for item in ld_json_objects(document):
+    for item in ld:
         names += _names(item.get("author")) + _names(item.get("creator"))
     for meta in document.iter("meta"):
         key = (meta.get("name") or meta.get("property") or "").strip().lower()

@@ -34,6 +34,7 @@ from corpus_pipeline.extract.page_labels import without_labels
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merged_content, missed_content, resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.extract.structured_data import StructuredData, structured_data
 from corpus_pipeline.extract.text import (
     WORD,
     contained_share,
@@ -79,16 +80,18 @@ class NotADocument(ValueError):
 def extract_main_content(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], text: str, url: str,
     skipped: list[str], settings: ExtractionSettings = DEFAULT_SETTINGS, dates: tuple[datetime | None, ...] = (),
-    *, parsed_from_text: bool = False,
+    *, parsed_from_text: bool = False, structured: StructuredData | None = None,
 ) -> MainContent:
     """Main text of a page, one block per line ('' when nothing reads as content), and its path.
 
     ``document`` loses its comment sections; ``fresh_document`` gives a copy of it as given. ``text``: the HTML source,
     for the second opinion, which skips what the CSS selectors ``skipped`` match. ``dates``: the page's (for byline
-    lines). ``parsed_from_text``: ``document`` is ``text`` parsed, elements removed at most. Raises
-    :class:`NotADocument` when the second opinion finds nothing and trafilatura only a few short lines.
+    lines). ``parsed_from_text``: ``document`` is ``text`` parsed, elements removed at most. ``structured``: the page's
+    (read from ``document`` when not given). Raises :class:`NotADocument` when the second opinion finds nothing and
+    trafilatura only a few short lines.
     """
-    page_type = declared_page_type(document, settings)
+    ld, types = structured or structured_data(document)
+    page_type = declared_page_type(document, types, settings)
     removed = page_type != "forum" and settings.comments_removed  # a thread's replies are its content; elsewhere not
     comment_sections = remove_comment_sections(document, text if parsed_from_text else None) if removed else []
     skipped = skipped + comment_sections
@@ -101,7 +104,7 @@ def extract_main_content(
     extracted = _arbitrated(extracted, document, second, second_words, page_type, settings)
     reading = extracted.text
     if page_type == "article":
-        reading = without_metadata_lines(reading, page_authors(document), dates, settings)
+        reading = without_metadata_lines(reading, page_authors(document, ld), dates, settings)
     reading = without_labels(reading, page_type == "article", settings)
     if WORD.search(second) is None and _is_page_chrome(reading, settings):  # any word at all: no count needed
         raise NotADocument("no main content (only page chrome)", reading)

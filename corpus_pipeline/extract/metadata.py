@@ -14,7 +14,6 @@ from corpus_pipeline.core.dates import is_web_date, parse_date, to_utc
 from corpus_pipeline.core.memory import malloc_trimmed
 from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.structured_data import ld_json_objects
 
 # A page's own date is written next to its title ("January 31, 2024 · Written by ..."): searched for from 200
 # characters before its first <h1> to 1,000 after (wcxb-dev: windows 0/500 to 1,000/3,000 score within 0.006).
@@ -70,21 +69,21 @@ def clean_title(
     return best if len(best.split()) >= settings.min_title_words else title
 
 
-def _declared_dates(document: html.HtmlElement) -> list[datetime | None]:
+def _declared_dates(document: html.HtmlElement, ld: tuple[dict, ...]) -> list[datetime | None]:
     """The last modification and the publication date the page declares: for each, the first found under its keys in
-    ld+json, then in meta tags, then in the first dated ``<time>`` outside the page's chrome."""
-    ld: dict[str, datetime] = {}
-    for item in ld_json_objects(document):
+    ``ld`` (its ld+json objects), then in meta tags, then in the first dated ``<time>`` outside the page's chrome."""
+    dated: dict[str, datetime] = {}
+    for item in ld:
         for key in _DATE_LD:
-            if isinstance(item.get(key), str) and key not in ld and (value := parse_date(item[key])):
-                ld[key] = value
+            if isinstance(item.get(key), str) and key not in dated and (value := parse_date(item[key])):
+                dated[key] = value
     metas: dict[str, str] = {}
     for meta in document.iter("meta"):
         name = meta.get("property") or meta.get("name") or meta.get("itemprop")
         if name and meta.get("content"):
             metas.setdefault(name.strip().lower(), meta.get("content"))
     found = [
-        next((ld[key] for key in ld_keys if key in ld), None)
+        next((dated[key] for key in ld_keys if key in dated), None)
         or next(filter(None, (parse_date(metas.get(key.lower(), "")) for key in meta_keys)), None)
         for ld_keys, meta_keys in ((_DATE_LD, _DATE_META), (_PUBLISHED_LD, _PUBLISHED_META))
     ]
@@ -95,11 +94,11 @@ def _declared_dates(document: html.HtmlElement) -> list[datetime | None]:
     return found
 
 
-def page_dates(document: html.HtmlElement, url: str) -> tuple[datetime | None, datetime | None]:
-    """The page's last modification date and its publication date: what the page declares (ld+json, meta tags, the
-    first dated ``<time>`` outside its chrome), else :func:`heuristic_date` on ``document`` with its chrome detached
-    for the while (``document`` is as it was on return)."""
-    modified, published = _declared_dates(document)
+def page_dates(document: html.HtmlElement, url: str, ld: tuple[dict, ...]) -> tuple[datetime | None, datetime | None]:
+    """The page's last modification date and its publication date: what the page declares (``ld``, its ld+json
+    objects, meta tags, the first dated ``<time>`` outside its chrome), else :func:`heuristic_date` on ``document``
+    with its chrome detached for the while (``document`` is as it was on return)."""
+    modified, published = _declared_dates(document, ld)
     if modified is not None and published is not None:
         return modified, published
     if (dated := url_date(url)) is not None:  # what both heuristic searches would answer, without reading the page

@@ -50,6 +50,7 @@ from corpus_pipeline.extract.page_input import DEFAULT_BUDGET, ExtractionBudget,
 from corpus_pipeline.extract.page_kind import link_list, link_names, page_declarations
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.extract.structured_data import StructuredData, structured_data
 from corpus_pipeline.extract.text import WORD, KeyedLines, join_blocks, line_key, normalize_whitespace, word_count
 
 # Elements that never hold the language content of a page (the reference's list).
@@ -220,13 +221,14 @@ def _fill(
     raw_title = document.findtext(".//title") or _meta(document, "og:title") or heading
     record["title"] = clean_title(raw_title, _meta(document, "og:site_name"), heading, settings) or None
     record["excerpt"] = excerpt_of(document)
-    declared, record["published"] = page_dates(document, page.url)
+    structured = structured_data(document)
+    declared, record["published"] = page_dates(document, page.url, structured.objects)
     record["date"] = fallback_date(declared, page.sitemap_lastmod, page.http_last_modified)
     record["alternates"] = _alternates(document, page.url)
     record["rel_canonical"] = _same_host_canonical(document, page.url)
     if record["rel_canonical"]:
         record["canonical_url"] = canonical_url(record["rel_canonical"])
-    record.update(page_declarations(document, page.url, record["rel_canonical"]))
+    record.update(page_declarations(document, page.url, record["rel_canonical"], structured.types))
     site_link_names = link_names(document, page.url)
 
     template = boilerplate.for_page(document, page.url, page.hreflang) if boilerplate is not None else None
@@ -235,7 +237,7 @@ def _fill(
     try:
         dates = (record["published"], record["date"])
         content, extraction, rendering = _main_text(
-            document, text, page.url, website, template, settings, dates, containers, options
+            document, text, page.url, website, template, settings, dates, containers, options, structured
         )
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
@@ -265,7 +267,7 @@ def _fill(
 def _main_text(
     document: html.HtmlElement, text: str, url: str, website: Website, boilerplate: PageTemplate | None,
     settings: ExtractionSettings, dates: tuple[datetime | None, ...], containers: tuple[str, ...],
-    options: MarkdownOptions,
+    options: MarkdownOptions, structured: StructuredData,
 ) -> tuple[str, Extraction, list[Line]]:
     """The page's main text, the path that produced it, and the rendered lines of the elements it was read from
     (``dates``: the page's, for its byline lines; ``containers``: the names of the elements that hold the website's
@@ -279,7 +281,7 @@ def _main_text(
         marked = join_blocks([element_text(node) for node in selected])
         return marked, Extraction.MARKUP, render_elements(selected, options)
     if containers and settings.site_containers:
-        held = _container_text(document, text, removable, boilerplate, containers, settings, dates, options)
+        held = _container_text(document, text, removable, boilerplate, containers, settings, dates, options, structured)
         if held is not None:
             return held[0], Extraction.SITE_CONTAINER, held[1]
         document = parse_html(text)  # the container's reading cleared the tree: the page's own readers start afresh
@@ -289,7 +291,9 @@ def _main_text(
     template = boilerplate.lines(document) if boilerplate is not None else []
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
-    main = extract_main_content(document, fresh_document, text, url, skipped, settings, dates, parsed_from_text=True)
+    main = extract_main_content(
+        document, fresh_document, text, url, skipped, settings, dates, parsed_from_text=True, structured=structured
+    )
     # A table row the reader wrote out ("| a | b |") is its cells, one a line, before the template's lines go: the
     # template's cells go as its other lines do, and the Markdown finds each cell's place.
     extracted = KeyedLines.of(cells_as_lines(main.text)).without_lines_in(template)
@@ -312,7 +316,7 @@ def _main_text(
 def _container_text(
     document: html.HtmlElement, text: str, removable: tuple[str, ...], boilerplate: PageTemplate | None,
     containers: tuple[str, ...], settings: ExtractionSettings, dates: tuple[datetime | None, ...],
-    options: MarkdownOptions,
+    options: MarkdownOptions, structured: StructuredData,
 ) -> tuple[str, list[Line]] | None:
     """The text of the page's element that holds the website's documents and its rendered lines; None when the page
     holds none or its own reader finds a document elsewhere. Only the edges lose template, headline and byline lines:
@@ -323,7 +327,7 @@ def _container_text(
         return None
     titles = page_titles(document) if settings.headline_left_out else ()
     template = {line_key(line) for line in boilerplate.lines(document)} if boilerplate is not None else set()
-    authors = page_authors(document)
+    authors = page_authors(document, structured.objects)
     _clear(document, removable + CONTAINER_CHROME_TAGS, None, settings)
     for landmark in document.xpath(NAVIGATION_LANDMARKS):
         landmark.drop_tree()  # a table of contents or a search box inside the container: navigation, as <nav> is

@@ -17,7 +17,6 @@ from lxml import etree, html
 from corpus_pipeline.core.urls import absolutize
 from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.site_links import page_key
-from corpus_pipeline.extract.structured_data import schema_types
 
 DOCUMENT, LISTING, ERROR_PAGE = "document", "listing", "error_page"
 
@@ -56,10 +55,10 @@ MIN_LINKED_LINES, LINKED_SHARE, MAX_OWN_WORDS = 3, 0.8, 10
 _WORD = re.compile(r"\w+")
 
 
-def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str | None) -> dict:
-    """``page_kind`` (what the page's own declarations make it, or None when they do not tell), its evidence
-    (space-separated tokens such as ``body:archive``, ``ld:collectionpage``, ``pagination``, ``canonical:self``) and
-    ``title_links`` (the same-host pages its headings link to), read from the untouched page found at ``url``."""
+def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str | None, types: tuple[str, ...]) -> dict:
+    """``page_kind`` (what the declarations of the untouched page at ``url``, its schema.org ``types`` among them, make
+    it; None when they do not tell), its evidence (tokens such as ``body:archive``, ``ld:collectionpage``,
+    ``pagination``, ``canonical:self``) and ``title_links`` (the same-host pages its headings link to)."""
     tokens: list[str] = []
     body = next(document.iter("body"), None)
     classes = set((body.get("class") or "").lower().split()) if body is not None else set()
@@ -69,7 +68,6 @@ def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str |
     }
     tokens += [f"body:{c}" for c in sorted(document_classes)]
     tokens += [f"body:{c}" for c in sorted(classes & _ERROR_CLASSES)]
-    types = schema_types(document)
     tokens += [f"ld:{t}" for t in sorted(set(types) & _LISTING_TYPES)]
     articles = sum(1 for t in types if t in _ARTICLE_TYPES)
     if articles == 1:

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from lxml import html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.structured_data import schema_types
 
 # schema.org types, most telling first: a forum thread in an article template is a thread. Not "Comment": WordPress
 # marks blog comments with it (article benchmark: three such posts lost 0.02 to 0.10 F1 each read as threads).
@@ -25,10 +24,12 @@ _ARTICLE_TYPES = {
 _LIST_TYPES = {"collectionpage", "itemlist", "searchresultspage"}
 
 
-def declared_page_type(document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS) -> str | None:
-    """``forum``, ``product`` or ``article`` when ld+json, microdata or og:type says so; else None, as for a page
-    listing articles (``settings.min_listed_articles``, or a CollectionPage or ItemList only og:type calls one)."""
-    types = Counter(schema_types(document))
+def declared_page_type(
+    document: html.HtmlElement, schema_types: tuple[str, ...], settings: ExtractionSettings = DEFAULT_SETTINGS
+) -> str | None:
+    """``forum``, ``product`` or ``article`` when the page's ``schema_types`` or og:type say so; else None, as for a
+    page listing articles (``settings.min_listed_articles``, or a CollectionPage or ItemList only og:type calls one)."""
+    types = Counter(schema_types)
     declared = set(types) | {t.lower() for t in _og_types(document)}
     if declared & (_THREAD_TYPES if "faqpage" in declared else _FORUM_TYPES):
         return "forum"

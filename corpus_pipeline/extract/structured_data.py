@@ -1,43 +1,39 @@
 """schema.org data a page embeds: its ld+json objects, however deeply nested or grouped, and the types it declares.
 
-A page's dates, kind, type and authors all read it: it is read once per parsed tree, as the tree first is (before its
-parse removes any element), and kept while the tree lives.
+A page's dates, kind, type and authors all read it: its parse reads it once, from the tree as first parsed (before any
+element is removed), and hands it to them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from weakref import WeakKeyDictionary
+from typing import NamedTuple
 
 from lxml import etree, html
 
 # Attribute values alone: libxml2 hands back strings, builds no element for Python.
 _ITEMTYPES = etree.XPath("//@itemtype", smart_strings=False)
-_READ: WeakKeyDictionary[html.HtmlElement, tuple[tuple[dict, ...], tuple[str, ...]]] = WeakKeyDictionary()
 
 
-def ld_json_objects(document: html.HtmlElement) -> tuple[dict, ...]:
-    """Each JSON object of the page's ld+json scripts, outer objects first; unreadable scripts are skipped."""
-    return _structured_data(document)[0]
+class StructuredData(NamedTuple):
+    """A page's ld+json objects, outer objects first (unreadable scripts skipped), and the schema.org types it declares
+    (microdata, then ld+json), lower-cased, once per declaration."""
+
+    objects: tuple[dict, ...]
+    types: tuple[str, ...]
 
 
-def schema_types(document: html.HtmlElement) -> tuple[str, ...]:
-    """The schema.org types the page declares (microdata, then ld+json), lower-cased, once per declaration."""
-    return _structured_data(document)[1]
-
-
-def _structured_data(document: html.HtmlElement) -> tuple[tuple[dict, ...], tuple[str, ...]]:
-    if (read := _READ.get(document)) is None:
-        objects = tuple(_ld_json_objects(document))
-        types = [t.rstrip("/").rsplit("/", 1)[-1].lower() for value in _ITEMTYPES(document) for t in value.split()]
-        for item in objects:
-            declared = item.get("@type")
-            for kind in declared if isinstance(declared, list) else [declared]:
-                if isinstance(kind, str):
-                    types.append(kind.rsplit("/", 1)[-1].lower())
-        read = _READ[document] = (objects, tuple(types))
-    return read
+def structured_data(document: html.HtmlElement) -> StructuredData:
+    """The :class:`StructuredData` of the page ``document`` holds."""
+    objects = tuple(_ld_json_objects(document))
+    types = [t.rstrip("/").rsplit("/", 1)[-1].lower() for value in _ITEMTYPES(document) for t in value.split()]
+    for item in objects:
+        declared = item.get("@type")
+        for kind in declared if isinstance(declared, list) else [declared]:
+            if isinstance(kind, str):
+                types.append(kind.rsplit("/", 1)[-1].lower())
+    return StructuredData(objects, tuple(types))
 
 
 def _ld_json_objects(document: html.HtmlElement) -> Iterator[dict]:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from corpus_pipeline.core.dates import is_web_date, parse_date
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.metadata import fallback_date, page_dates
+from corpus_pipeline.extract.structured_data import structured_data
 
 
 def test_iso_dates_and_date_times_are_read_in_utc():
@@ -39,7 +40,7 @@ def test_a_page_whose_meta_date_is_a_placeholder_takes_its_next_date():
         '<html><head><meta property="article:published_time" content="0001-01-01T00:00:00">'
         '</head><body><h1>Story</h1><time datetime="2024-05-06">May 6</time><p>Text of the story.</p></body></html>'
     )
-    date, published = page_dates(page, "https://example.com/story")
+    date, published = page_dates(page, "https://example.com/story", structured_data(page).objects)
     assert published == datetime(2024, 5, 6, tzinfo=UTC)
     assert date == datetime(2024, 5, 6, tzinfo=UTC)
 

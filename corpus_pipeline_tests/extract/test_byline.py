@@ -8,6 +8,7 @@ from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
+from corpus_pipeline.extract.structured_data import structured_data
 
 PUBLISHED = datetime(2024, 3, 12, 9, 30, tzinfo=UTC)
 STORY = [
@@ -71,7 +72,7 @@ def test_authors_are_read_from_ld_json_and_meta_tags():
         "<meta name='author' content='Ann Lee'><meta property='article:author' content='https://example.org/ann'>"
         "</head><body><p>Text</p></body></html>"
     )
-    assert page_authors(document) == ("Jane Doe", "Sam Roe", "Ann Lee")
+    assert page_authors(document, structured_data(document).objects) == ("Jane Doe", "Sam Roe", "Ann Lee")
 
 
 def test_an_article_record_leaves_its_byline_out_and_other_pages_keep_theirs():

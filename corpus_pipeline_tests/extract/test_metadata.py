@@ -10,6 +10,7 @@ from lxml import html
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.metadata import heuristic_date, page_dates
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
+from corpus_pipeline.extract.structured_data import structured_data
 from corpus_pipeline_demo.site import build_demo_site
 from corpus_pipeline_tests.support.page_chrome import without_page_chrome
 
@@ -58,7 +59,7 @@ def test_a_date_in_the_main_text_or_the_article_byline_is_found():
     assert in_text["published"] == datetime(2021, 3, 3, tzinfo=UTC)
     byline = '<article><header><h1>Rainwater tanks</h1><time datetime="2021-03-03T10:00:00Z">3 March</time></header></article>'
     document = html.document_fromstring(page(byline + PROSE, footer='<time datetime="2022-05-04">4 May</time>'))
-    assert page_dates(document, "https://example.org/p") == (datetime(2021, 3, 3, 10, tzinfo=UTC),) * 2
+    assert page_dates(document, "https://example.org/p", structured_data(document).objects) == (datetime(2021, 3, 3, 10, tzinfo=UTC),) * 2
 
 
 def test_the_demo_site_tagline_dates_no_page(tmp_path):
@@ -156,7 +157,7 @@ def test_page_dates_reads_the_page_without_its_chrome_and_leaves_it_as_it_was(bo
     # The same searches on a copy of the page without its chrome.
     without_chrome = without_page_chrome(document)
     expected = tuple(heuristic_date(without_chrome, "https://example.org/p", original) for original in (False, True))
-    assert page_dates(document, "https://example.org/p") == expected
+    assert page_dates(document, "https://example.org/p", structured_data(document).objects) == expected
     assert html.tostring(document) == source, "the page is put back as it was"
 
 
@@ -210,7 +211,8 @@ DECLARED_PAGES = (
 
 @pytest.mark.parametrize(("page", "expected"), DECLARED_PAGES)
 def test_page_dates_reads_the_declared_dates_once_for_both(page, expected):
-    assert page_dates(html.document_fromstring(page), "http://127.0.0.1:8000/a.html") == expected
+    document = html.document_fromstring(page)
+    assert page_dates(document, "http://127.0.0.1:8000/a.html", structured_data(document).objects) == expected
 
 
 def _normalized_in_full(code: str | None) -> str | None:
@@ -239,5 +241,5 @@ def test_a_comment_dates_the_comment_not_the_post():
       <div id="comments" class="comments-wrapper"><ol class="comment-list"><li><article>
         <time datetime="2019-06-25T13:07:00+00:00">June 25, 2019 at 1:07 pm</time><p>Thanks!</p></article></li></ol>
       </div></article></main></body></html>""")
-    _, published = page_dates(page, "https://blog.example/2019/06/24/r/")
+    _, published = page_dates(page, "https://blog.example/2019/06/24/r/", structured_data(page).objects)
     assert published is not None and published.date().isoformat() == "2019-06-24"

@@ -12,6 +12,7 @@ from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 from corpus_pipeline.extract.page_kind import declared_kind, link_list, link_names, page_declarations, title_links
 from corpus_pipeline.extract.site_page_kinds import site_page_kinds
+from corpus_pipeline.extract.structured_data import structured_data
 
 SITE = "http://blog.test"
 _WORDS = (
@@ -190,21 +191,25 @@ def _page(body_class: str = "", head: str = "", body: str = "") -> html.HtmlElem
     return html.fromstring(f'<html><head>{head}</head><body class="{body_class}">{body}</body></html>')
 
 
+def _declarations(document: html.HtmlElement, url: str, rel_canonical: str | None) -> dict:
+    return page_declarations(document, url, rel_canonical, structured_data(document).types)
+
+
 def test_wordpress_body_classes_declare_listings_documents_and_error_pages():
-    archive = page_declarations(_page("archive category category-news"), SITE + "/category/news/", None)
+    archive = _declarations(_page("archive category category-news"), SITE + "/category/news/", None)
     assert archive["page_kind"] == "listing" and "body:archive" in archive["page_kind_evidence"]
-    post = page_declarations(_page("single single-post postid-7"), SITE + "/p/", SITE + "/p/")
+    post = _declarations(_page("single single-post postid-7"), SITE + "/p/", SITE + "/p/")
     assert post["page_kind"] is None and "canonical:self" in post["page_kind_evidence"]
     assert declared_kind(post["page_kind_evidence"].split()) is None
-    missing = page_declarations(_page("error404"), SITE + "/nope/", None)
+    missing = _declarations(_page("error404"), SITE + "/nope/", None)
     assert missing["page_kind"] == "error_page"
-    blog = page_declarations(_page("home blog paged paged-2"), SITE + "/page/2/", None)
+    blog = _declarations(_page("home blog paged paged-2"), SITE + "/page/2/", None)
     assert blog["page_kind"] == "listing" and "pagination" in blog["page_kind_evidence"]
 
 
 def test_structured_data_declares_a_collection():
     head = '<script type="application/ld+json">{"@type": "CollectionPage", "name": "News"}</script>'
-    declared = page_declarations(_page(head=head), SITE + "/news/", None)
+    declared = _declarations(_page(head=head), SITE + "/news/", None)
     assert declared["page_kind"] == "listing" and "ld:collectionpage" in declared["page_kind_evidence"]
 
 
@@ -275,12 +280,12 @@ def test_a_tiny_declared_post_naming_itself_and_parts_of_other_titles_stays_a_do
 
 
 def test_a_link_to_the_next_page_of_a_list_declares_pagination_a_link_to_the_next_chapter_does_not():
-    first_page = page_declarations(_page(head='<link rel="next" href="/category/news/page/2/">'),
-                                   SITE + "/category/news/", None)
+    first_page = _declarations(_page(head='<link rel="next" href="/category/news/page/2/">'),
+                              SITE + "/category/news/", None)
     assert "pagination" in first_page["page_kind_evidence"]
     # Sphinx, DocBook and MkDocs name the next and previous chapters: documents of their own.
-    chapter = page_declarations(_page(head='<link rel="next" href="apt.html"><link rel="prev" href="intro.html">'),
-                                SITE + "/en-US/packaging.html", None)
+    chapter = _declarations(_page(head='<link rel="next" href="apt.html"><link rel="prev" href="intro.html">'),
+                           SITE + "/en-US/packaging.html", None)
     assert "pagination" not in chapter["page_kind_evidence"]
 
 
@@ -292,7 +297,7 @@ def test_untranslated_copies_of_a_chapter_stay_documents_for_the_dedup():
     for folder in ("/en-US/", "/fr-FR/"):
         for n, (path, text) in enumerate(chapters.items()):
             address = path.replace("/en-US/", folder)
-            declared = page_declarations(_page(head=head), SITE + address, None)["page_kind_evidence"]
+            declared = _declarations(_page(head=head), SITE + address, None)["page_kind_evidence"]
             records.append(_record(address, text, title=f"Chapter {n}", declared=declared))
     assert set(_kinds(records).values()) == {"document"}
 

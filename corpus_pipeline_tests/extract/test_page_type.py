@@ -4,6 +4,7 @@ import pytest
 from lxml import html
 
 from corpus_pipeline.extract.page_type import declared_page_type
+from corpus_pipeline.extract.structured_data import structured_data
 
 
 @pytest.mark.parametrize(
@@ -33,4 +34,4 @@ from corpus_pipeline.extract.page_type import declared_page_type
 )
 def test_declared_page_type(head, body, expected):
     document = html.document_fromstring(f"<html><head>{head}</head><body>{body}<p>text</p></body></html>")
-    assert declared_page_type(document) == expected
+    assert declared_page_type(document, structured_data(document).types) == expected

@@ -2,7 +2,7 @@
 
 from lxml import html
 
-from corpus_pipeline.extract.structured_data import ld_json_objects
+from corpus_pipeline.extract.structured_data import structured_data
 
 
 def page(*scripts: str) -> html.HtmlElement:
@@ -15,15 +15,15 @@ def test_objects_come_in_document_order_outer_first():
         '{"@context": "https://schema.org", "@graph": [{"@type": "WebPage", "author": {"@type": "Person"}}, {"@type": "Article"}]}',
         '[{"@type": "Product"}]',
     )
-    assert [o.get("@type") for o in ld_json_objects(document)] == [None, "WebPage", "Person", "Article", "Product"]
+    assert [o.get("@type") for o in structured_data(document).objects] == [None, "WebPage", "Person", "Article", "Product"]
 
 
 def test_broken_and_absurdly_deep_json_is_skipped():
     deep = "[" * 200_000 + "]" * 200_000
     document = page("{not json", deep, '{"@type": "Article"}')
-    assert [o["@type"] for o in ld_json_objects(document)] == ["Article"]
+    assert [o["@type"] for o in structured_data(document).objects] == ["Article"]
 
 
 def test_other_scripts_are_ignored():
     document = html.document_fromstring('<html><head><script>var a = {"@type": "Article"};</script></head></html>')
-    assert list(ld_json_objects(document)) == []
+    assert list(structured_data(document).objects) == []
