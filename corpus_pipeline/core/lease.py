@@ -1,16 +1,12 @@
-"""A lock on an object store: a lease object created by one writer only, renewed while held, taken over once expired.
+"""A lock on an object store: a lease object created by one writer only (``If-None-Match: *``), renewed by a
+background thread every third of its duration (``If-Match`` on the ETag it last wrote: a failed renewal means another
+run took it over), and taken over once expired on the store's clock (``Date`` against ``Last-Modified``, so machines'
+clocks need not agree) with ``If-Match`` on the ETag read, so one of two runs taking over at once wins. Before each
+write that matters the holder checks (one HEAD) that the object is still the one it last wrote.
 
-- acquire: PUT with ``If-None-Match: *``; the store lets exactly one writer create it.
-- held: a background thread renews it (a PUT with ``If-Match`` on the ETag it last wrote) every third of its duration;
-  a failed renewal means another run took it over, and the lease is lost. Before each write that matters the holder
-  checks (one HEAD) that the object is still the one it last wrote, and refuses to go on otherwise.
-- expired: once the server's clock is past the last write plus the duration, the next run replaces it with ``If-Match``
-  on the ETag it read, so of two runs taking over at once only one wins.
-- release: the holder deletes it if it is still the one it wrote (check-then-delete, not one conditional request).
-
-Limits: expiry is judged on the store's clock (``Date`` against ``Last-Modified``), so machines' clocks need not agree;
-a holder paused longer than the duration (a stopped VM, a debugger) learns it lost the lease only at its next renewal
-or check, and a takeover between a check and the write it guards still lets that write land.
+Limits: a holder paused longer than the duration (a stopped VM, a debugger) learns it lost the lease only at its next
+renewal or check; a takeover between a check and the write it guards still lets that write land; release is
+check-then-delete, not one conditional request.
 """
 
 from __future__ import annotations
