@@ -64,12 +64,8 @@ class CardGrid:
         return self._cards
 
     def max_words(self) -> int:
-        """At least as many words (``\\w+``) as the grid's lines hold.
-
-        A card's lines join its elements' texts and tails with spaces, and no two cards share an element, so the grid
-        holds at most the words of the page's text pieces, each counted on its own (one line each, so that no word runs
-        on from one piece into the next).
-        """
+        """At least as many words (``\\w+``) as the grid's lines hold: those of the page's text pieces, each counted
+        on its own (a card's lines join its elements' texts and tails, and no two cards share an element)."""
         if self._cards is not None:
             return sum(word_count(line) for card in self._cards for line in card)
         return word_count("\n".join(_TEXT_PIECES(self._document)))
@@ -85,11 +81,9 @@ class _LargestGrid:
         self.best_words = 0
 
     def walk(self, root: html.HtmlElement) -> None:
-        """Count the words of every element below ``root`` (its text, its descendants' and their tails', menus and
-        scripts left out), each parent's after its children's, and keep the largest grid (``best``).
-
-        A stack of open elements, not recursion: a tree built in code may nest deeper than Python's recursion limit.
-        """
+        """Count the words of every element below ``root`` (menus and scripts left out), each parent's after its
+        children's, and keep the largest grid (``best``). A stack, not recursion: a tree built in code may nest
+        deeper than Python's recursion limit."""
         # An open element: itself, its children still to count, those counted with their words, its words so far.
         open_elements: list[tuple[html.HtmlElement, Iterator[html.HtmlElement], list[tuple[html.HtmlElement, int]],
                                   list[int]]] = [(root, iter(root), [], [_words(root.text)])]
@@ -98,8 +92,8 @@ class _LargestGrid:
             child = next(children, None)
             if child is not None:
                 tag = child.tag
-                if not isinstance(tag, str) or tag in _NOT_RECORDS:  # never a record: only its tail counts, in its
-                    counted.append((child, 0))  # parent's words
+                if not isinstance(tag, str) or tag in _NOT_RECORDS:  # never a record: only its tail counts
+                    counted.append((child, 0))
                     total[0] += _words(child.tail)
                 elif len(child):
                     open_elements.append((child, iter(child), [], [_words(child.text)]))
@@ -141,12 +135,10 @@ def _words(text: str | None) -> int:
 
 
 def _with_other_columns(cards: list[html.HtmlElement], settings: ExtractionSettings) -> list[html.HtmlElement]:
-    """The grid's cards and those of its other columns, in page order.
+    """The grid's cards and those of its other columns (an index split over two table cells), in page order: the
+    containers laid out like the grid's own, the same tags and classes up to a shared ancestor
+    ``grid_column_levels`` levels above the cards' parent."""
 
-    A grid laid out in columns (an index's entries split over two table cells, a shop's cards in one list per
-    column) is one run of cards per column; the columns are the containers laid out like the grid's own, the same
-    tags and classes up to a shared ancestor ``grid_column_levels`` levels above the cards' parent.
-    """
     if not cards or settings.grid_column_levels <= 0:
         return cards
     chain = [cards[0].getparent()]

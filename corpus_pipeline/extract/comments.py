@@ -17,9 +17,8 @@ from corpus_pipeline.extract.second_opinion import css_attribute_selector
 _COMMENT_ID = re.compile(r"^(?:comment(?!ary)|comol|disqus_thread|dsq-comments)", re.IGNORECASE)
 _COMMENT_CLASS = re.compile(r"^comment(?!ary)|(?:article|post)-comments", re.IGNORECASE)
 _CONTAINER_TAGS = ("div", "section", "ol", "ul", "details")
-# What every container comment_sections finds holds in its id or class, as the page's source writes it unless a numeric
-# character reference ("&#99;") spells part of it: a source with none of these and no reference has no container.
-# One search of each raw id is far cheaper than the patterns above.
+# Every container's id or class holds one of these as the source writes it (unless a "&#99;" reference spells part
+# of it): a far cheaper test than the patterns above.
 _CONTAINER_WORDS = ("omment", "disqus", "comol", "dsq-")
 _MAY_NAME_ID = re.compile("|".join(_CONTAINER_WORDS))
 

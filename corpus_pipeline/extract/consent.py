@@ -27,9 +27,8 @@ _CONSENT_NAME = re.compile(
 _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentrics", "sp_message", "borlabs", "klaro",
           "osano", "iubenda", "termly")
 _HINT = re.compile("|".join(_HINTS))
-# Attribute values, not elements: libxml2 hands back strings without building a Python object per element. The
-# first two return plain strings (ids, then classes: searched joined, their order does not matter); the third, for
-# the rare page that names a hint, strings that know their element, in document order, in one walk.
+# Attribute values, not elements: no Python object per element. The third, for the rare page that names a hint,
+# gives strings that know their element, in document order.
 _IDS = etree.XPath("//@id", smart_strings=False)
 _CLASSES = etree.XPath("//@class", smart_strings=False)
 _IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'class']")
@@ -58,9 +57,8 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
 def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
     names = "\n".join(_IDS(document) + _CLASSES(document)).lower()
-    # The names' own search, once over all of them, before any element's: a hint alone (a recipe card's "cookie")
-    # names no banner. No name spans a line, so a page whose joined names hold none has no element that names one;
-    # the pattern searches only the names (lines) holding a hint.
+    # One search over all the names (a line each) before any element's, the pattern only on the lines holding a hint:
+    # a hint alone (a recipe card's "cookie") names no banner.
     if not _has_hint(names) or not any(
         _CONSENT_NAME.search(names, names.rfind("\n", 0, hint.start()) + 1, _line_end(names, hint.end()))
         for hint in _HINT.finditer(names)

@@ -38,8 +38,7 @@ def _decode(body: bytes, content_type: str | None, settings: ExtractionSettings)
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
-        pass
-    return body.decode(_guess_encoding(body, settings), "replace")
+        return body.decode(_guess_encoding(body, settings), "replace")
 
 
 def _guess_encoding(body: bytes, settings: ExtractionSettings) -> str:

@@ -27,12 +27,8 @@ _MOST_H1 = 8  # the h1s read for the title's parts: a page's header and its head
 def heading_anchors(
     document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS, titles: tuple[str, ...] | None = None
 ) -> list[tuple[str, str]]:
-    """Each heading's text with the first words that follow it, in document order (read before extraction).
-
-    The page's headline, the heading that repeats its title, is left out: the title is the record's ``title``,
-    and trafilatura leaves it out of the text on purpose (a second copy of it in ``content`` is not content).
-    ``titles``: the page's :func:`page_titles`, when the caller has read them already.
-    """
+    """Each heading's text with the first words that follow it, in document order, the page's headline (the heading
+    that repeats its title) left out. ``titles``: the page's :func:`page_titles`, when the caller has read them."""
     anchors = []
     if titles is None:
         titles = page_titles(document) if settings.headline_left_out else ()
@@ -85,11 +81,8 @@ def without_headline(
     text: str, titles: tuple[str, ...], settings: ExtractionSettings = DEFAULT_SETTINGS
 ) -> str:
     """``text`` from the line after the page's headline (the words of one of ``titles``), when only the page's header
-    stands above it: lines of ``settings.max_header_line_words`` words or fewer (a kicker, breadcrumbs, share
-    buttons, a dateline).
-
-    The headline is the record's ``title``; a reading that holds it holds the title twice. Below a paragraph, a line
-    with the title's words is the page's own (a product's name in its specs, a story's last line), and stays.
+    stands above it: lines of ``settings.max_header_line_words`` words or fewer (a kicker, breadcrumbs, a dateline).
+    Below a longer line, a line with the title's words is the page's own (a product's name in its specs), and stays.
     """
     lines = text.split("\n")
     for index, line in enumerate(lines):
@@ -102,11 +95,9 @@ def without_headline(
 
 
 def _text_after(element: html.HtmlElement) -> Iterator[str]:
-    """The non-blank text nodes after ``element`` ends, in document order, read lazily.
+    """The non-blank text nodes after ``element`` ends, in document order, read lazily (an XPath ``following::``
+    would build the rest of the page's node-set for every heading)."""
 
-    Walking forward from the heading reads only the few nodes needed; an XPath ``following::`` would build the
-    node-set of the rest of the page for every heading.
-    """
     node = element
     while node is not None:
         if node.tail and node.tail.strip():

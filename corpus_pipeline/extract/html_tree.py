@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from lxml import etree, html
 
-# lxml.html's own parser picks each element's class in a Python method (``HtmlElementClassLookup.lookup``), called
-# every time Python touches an element it has not yet wrapped: ~6,000 times a Debian handbook page, most of them
-# inside trafilatura, ~8 % of a page's CPU. The same classes, picked by lxml's C lookups: a tag name's own class
-# (the form elements') by name, every other element an ``HtmlElement``.
+# lxml.html's own parser picks each element's class in a Python method, called every time Python touches an element
+# it has not yet wrapped (thousands a page); the same classes, picked by lxml's C lookups: the form elements' by name.
 _FORM_CLASSES = {
     "form": html.FormElement,
     "input": html.InputElement,
@@ -17,8 +15,9 @@ _FORM_CLASSES = {
 }
 
 
-def html_parser() -> html.HTMLParser:
-    """A recovering HTML parser (comments dropped, ``huge_tree`` off) giving the classes of ``lxml.html``."""
+def parse_html(source: str | bytes) -> html.HtmlElement:
+    """The document tree of an HTML page, parsed by a recovering parser (comments dropped, ``huge_tree`` off) giving
+    the classes of ``lxml.html``."""
     parser = html.HTMLParser(recover=True, huge_tree=False, remove_comments=True)
     by_tag = etree.ElementNamespaceClassLookup(
         etree.ElementDefaultClassLookup(
@@ -30,12 +29,8 @@ def html_parser() -> html.HTMLParser:
     )
     by_tag.get_namespace(None).update(_FORM_CLASSES)
     parser.set_element_class_lookup(by_tag)
-    return parser
+    return html.document_fromstring(source, parser=parser)
 
-
-def parse_html(source: str | bytes) -> html.HtmlElement:
-    """The document tree of an HTML page (``lxml.html.document_fromstring`` with :func:`html_parser`)."""
-    return html.document_fromstring(source, parser=html_parser())
 
 
 def text_content(node: etree._Element) -> str:

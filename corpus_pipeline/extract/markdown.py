@@ -85,10 +85,6 @@ _MATH_MARKED = etree.XPath(
 _DELIMITED_TEX = re.compile(
     r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
 )
-# A page that typesets the TeX of its text in the browser: it loads MathJax or KaTeX (its auto-render), or
-# configures MathJax in a script of its own. The address is matched in any case of the letters of the name only.
-_MATHJAX_CASE = str.maketrans("MATHJAXKT", "mathjaxkt")
-_KATEX_CASE = str.maketrans("KATEX", "katex")
 # The TeX such a page's text holds, as MathJax and KaTeX's auto-render delimit it: ``$$...$$`` and ``\[...\]``
 # (display), ``\(...\)`` and ``$...$`` (in a line). A ``$...$`` opens before a non-space and closes after one, not
 # before a digit (Pandoc's rule: "$5 and $10" is no math); an escaped dollar opens nothing.
@@ -545,9 +541,10 @@ def mark_tex(document: etree._Element) -> None:
 
 
 def _loads_math(script: etree._Element) -> bool:
-    """Whether a script loads MathJax or KaTeX, or configures MathJax."""
-    source = script.get("src") or ""
-    if "mathjax" in source.translate(_MATHJAX_CASE) or "katex" in source.translate(_KATEX_CASE):
+    """Whether a script loads MathJax or KaTeX (its auto-render), or configures MathJax: the page typesets the TeX
+    of its text in the browser."""
+    source = (script.get("src") or "").lower()
+    if "mathjax" in source or "katex" in source:
         return True
     # A script holds its text alone (one text node); its string value otherwise, as XPath reads it.
     return "MathJax" in ((script.text or "") if len(script) == 0 else script.text_content())
@@ -651,21 +648,21 @@ def _code_text(pre: etree._Element) -> str:
     if next(pre.iterdescendants(*BLOCK_TAGS), None) is None:  # no <br> (one of them) or block inside
         # Its text nodes as they are (most blocks: a highlighter's spans), serialized by lxml, not walked span by span.
         text = text_content(pre)
-        return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n")
-    pieces: list[str] = []
-    for event, node in etree.iterwalk(pre, events=("start", "end")):
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if tag == "br" and event == "start":
-            pieces.append("\n")  # a line of its own, blank or not (Prism's blank lines are a <br> alone)
-        elif tag in BLOCK_TAGS and tag != "br" and node is not pre and pieces and not pieces[-1].endswith("\n"):
-            pieces.append("\n")  # a block inside: lines of its own
-        if event == "start":
-            if tag and node.text:
-                pieces.append(node.text)
-        elif node is not pre and node.tail:
-            pieces.append(node.tail)
-    text = "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
-    return text.lstrip("\n")
+    else:
+        pieces: list[str] = []
+        for event, node in etree.iterwalk(pre, events=("start", "end")):
+            tag = node.tag if isinstance(node.tag, str) else ""
+            if tag == "br" and event == "start":
+                pieces.append("\n")  # a line of its own, blank or not (Prism's blank lines are a <br> alone)
+            elif tag in BLOCK_TAGS and tag != "br" and node is not pre and pieces and not pieces[-1].endswith("\n"):
+                pieces.append("\n")  # a block inside: lines of its own
+            if event == "start":
+                if tag and node.text:
+                    pieces.append(node.text)
+            elif node is not pre and node.tail:
+                pieces.append(node.tail)
+        text = "".join(pieces)
+    return text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\n")
 
 
 def _language(pre: etree._Element) -> str:
@@ -828,9 +825,8 @@ def cells_as_lines(text: str) -> str:
         row = _TEXT_ROW.match(raw.strip())
         if row is None:
             lines.append(raw)
-            continue
-        cells = [cell.strip() for cell in row.group(1).split("|")]
-        lines.extend(cell for cell in cells if _WORD.search(cell))
+        else:
+            lines.extend(cell.strip() for cell in row.group(1).split("|") if _WORD.search(cell))
     return "\n".join(lines)
 
 
@@ -929,19 +925,16 @@ def _laid_out(line: Line, lists: list[tuple[int, int, int]]) -> str:
     while lists and lists[-1][0] > line.level or (lists and line.marker and lists[-1][0] == line.level):
         lists.pop()
     text = f"{'#' * line.heading} {line.markdown}" if line.heading else line.markdown
-    if not line.marker:
-        return " " * (lists[-1][1] if lists else 0) + text
     indent = lists[-1][1] if lists else 0
+    if not line.marker:
+        return " " * indent + text
     lists.append((line.level, indent + len(line.marker) + 1, line.group))
     return f"{' ' * indent}{line.marker} {text}"
 
 
 def _list_indent(lists: list[tuple[int, int, int]], depth: int) -> int:
     """The indent of the content of the innermost open list item at ``depth`` or above (0 outside lists)."""
-    for level, indent, _ in reversed(lists):
-        if level <= depth:
-            return indent
-    return 0
+    return next((indent for level, indent, _ in reversed(lists) if level <= depth), 0)
 
 
 def _run_end(lines: Sequence[Line], start: int, continues) -> int:

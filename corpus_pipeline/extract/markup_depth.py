@@ -1,15 +1,13 @@
 """A flattened reading of markup nested deeper than a limit, and a cheap test of a parsed page's depth.
 
-Parsers that build a tree from the source (Resiliparse's second opinion reads the page's source, not lxml's tree)
-take time that grows with the square of the nesting, and lxml keeps only 255 levels and silently drops everything
-that follows. Broken markup reaches those depths on real pages (a CMS leaving a ``<font>`` or a ``<div>`` open on
-every line): such a page is not refused but flattened (:func:`flatten_markup`) before any parser reads it, so that
-every parser gets bounded nesting and all of the text.
+Parsers that build a tree from the source take time that grows with the square of the nesting, and lxml keeps only
+255 levels and silently drops what follows. Broken markup reaches those depths on real pages (a CMS leaving a
+``<font>`` open on every line): such a page is flattened (:func:`flatten_markup`) before any parser reads it, so
+that every parser gets bounded nesting and all of the text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 from lxml import etree
@@ -48,29 +46,15 @@ def _element_at_depth(depth: int) -> etree.XPath:
     return etree.XPath("boolean(/*" + "/*" * (depth - 1) + ")")
 
 
-@dataclass(frozen=True)
-class FlatMarkup:
-    """A page's markup with its nesting bounded (see :func:`flatten_markup`).
-
-    ``source``: the markup to parse (the page's own source when it was within the limit); ``depth``: how deep the
-    HTML parser nests the original source; ``moved``: how many of its elements opened past the limit.
-    """
-
-    source: str
-    depth: int
-    moved: int
-
-
-def flatten_markup(source: str, limit: int) -> FlatMarkup:
+def flatten_markup(source: str, limit: int) -> str:
     """``source`` written again with no element deeper than ``limit`` levels (a void one at ``limit + 1``), every
     text in its order, or ``source`` itself when the HTML parser nests it ``limit`` levels deep at most.
 
-    lxml's HTML parser reads the source as a stream of events (with its own repairs), never as a tree, so that
-    neither time nor stack grow with the nesting, and the elements nest as lxml would nest them. The elements opened
-    past the limit take turns at it: text arriving among them goes to the one whose tag tells a reader the most (a
-    footer over a paragraph, over a ``<div>``, over a ``<font>``), written at the limit as the sibling of the one
-    written there before, so thousands of paragraphs each left open inside the previous one become sibling blocks.
-    One that never holds text is left out, as are comments and processing instructions (the page parser drops them).
+    The elements nest as lxml's HTML parser nests them (read as a stream of events, so neither time nor stack grow
+    with the nesting). Text arriving among the elements opened past the limit goes to the one whose tag tells a
+    reader the most (a footer over a paragraph, over a ``<div>``, over a ``<font>``), written at the limit as the
+    sibling of the one written there before: paragraphs each left open inside the previous one become siblings.
+    Elements that never hold text, comments and processing instructions are left out (the page parser drops them).
     """
     target = _FlatteningTarget(limit)
     # huge_tree: no cap on a text's size; a parser with a target builds no tree, so no depth cap applies either.
@@ -79,18 +63,12 @@ def flatten_markup(source: str, limit: int) -> FlatMarkup:
     )
     parser.feed(source)
     flat = parser.close()
-    if target.depth <= limit:
-        return FlatMarkup(source, target.depth, 0)
-    return FlatMarkup(flat, target.depth, target.moved)
+    return source if target.depth <= limit else flat
 
 
 class _FlatteningTarget:
-    """An lxml parser target writing the markup it is given again, with its nesting bounded at ``limit``.
-
-    The elements the parser opens while ``limit - 1`` are open are not written when they open: they wait, and text
-    (or a void element) arriving among them goes to the one of them that tells the most (``_rank``), written at
-    the limit; when that changes, the element written there is closed and the new one written as its sibling.
-    """
+    """An lxml parser target writing the markup it is given again, with its nesting bounded at ``limit``: the
+    elements opened past ``limit - 1`` wait until text or a void element arrives among them (``_write_at_limit``)."""
 
     def __init__(self, limit: int) -> None:
         self._limit = max(limit, 1)
@@ -101,8 +79,7 @@ class _FlatteningTarget:
         self._waiting: dict[int, str] = {}
         self._by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
         self._at_limit: int | None = None  # which of them is written at the limit, open
-        self.depth = 0
-        self.moved = 0
+        self.depth = 0  # how deep the parser nests the source
 
     def doctype(self, name: str | None, public_id: str | None, system_url: str | None) -> None:
         """lxml's callback for the document type declaration: written back."""
@@ -123,7 +100,6 @@ class _FlatteningTarget:
             self._parts.append(markup)
             self._shown += 1
         else:
-            self.moved += 1
             self._waiting[index] = markup
             self._by_rank[_rank(tag)].append(index)
 
@@ -156,6 +132,7 @@ class _FlatteningTarget:
         return "".join(self._parts)
 
     def _write_at_limit(self) -> None:
+        """Write the waiting element that tells the most (``_rank``) at the limit, as the sibling of the one there."""
         if not self._waiting:
             return
         chosen = next(ranked[-1] for ranked in reversed(self._by_rank) if ranked)

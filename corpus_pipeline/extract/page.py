@@ -206,7 +206,7 @@ def _fill(
     document = parse_html(text)
     if tree_deeper_than(document, max_markup_depth):  # rare: flattened, then parsed again
         try:
-            text = flatten_markup(text, max_markup_depth).source
+            text = flatten_markup(text, max_markup_depth)
         except (etree.Error, ValueError) as error:  # the parser refused the page: one line says why
             reason = f"markup nested deeper than {max_markup_depth} levels not flattened"
             record["error"] = f"{reason}: {type(error).__name__}: {error}"[:500]
