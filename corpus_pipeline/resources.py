@@ -56,12 +56,8 @@ class CrawlerConfig(dg.ConfigurableResource):
         default=_CRAWL.adaptive_pace,
         description="Pace each host by its response times (false: per_host_concurrency requests, min_delay_s apart).",
     )
-    per_host_concurrency: int = Field(
-        default=_CRAWL.per_host_concurrency, description="Most requests in flight to one host."
-    )
-    min_delay_s: float = Field(
-        default=_CRAWL.min_delay_s, description="Minimum delay between request starts to one host."
-    )
+    per_host_concurrency: int = Field(default=_CRAWL.per_host_concurrency, description="Most open requests per host.")
+    min_delay_s: float = Field(default=_CRAWL.min_delay_s, description="Minimum gap between request starts per host.")
     max_delay_s: float = Field(default=_CRAWL.max_delay_s, description="Longest delay the adaptive pace backs off to.")
     max_in_flight: int | None = Field(
         default=_CRAWL.max_in_flight,
@@ -74,9 +70,7 @@ class CrawlerConfig(dg.ConfigurableResource):
         description="Also request hosts outside the website (links, redirect hops) that are on private, loopback or "
         "link-local addresses. Off: only the website's own hosts (url, same_site_hosts) may be private.",
     )
-    max_sitemaps: int = Field(
-        default=_CRAWL.max_sitemaps, description="Sitemaps (indexes included) read per website per crawl."
-    )
+    max_sitemaps: int = Field(default=_CRAWL.max_sitemaps, description="Sitemaps (indexes included) read per crawl.")
     max_template_chain: int = Field(
         default=_CRAWL.max_template_chain,
         description="Pages of one path template (digits abstracted, e.g. /cal/#/#/), each found on the previous one, "
@@ -185,8 +179,7 @@ class ParquetWarehouse(dg.ConfigurableResource):
     max_distinct_drop_share: Ratio = Field(
         default=_GATES.max_distinct_drop_share,
         description="A new raw_pages or parsed_pages version whose share of pages with a title, body or text of their "
-        "own is below (1 - this) x the current one's is refused (a soft outage: every page answering one maintenance "
-        "page); 1.0 accepts any fall.",
+        "own is below (1 - this) x the current one's is refused (a soft outage); 1.0 accepts any fall.",
     )
 
     def open(self) -> Warehouse:

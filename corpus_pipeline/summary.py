@@ -17,13 +17,10 @@ from corpus_pipeline.history import ASSETS
 def summarize_website(warehouse: Warehouse, website: str) -> dict[str, int]:
     """Headline figures of a website's partitions (missing partitions count as 0)."""
 
-    def count(asset: str, condition: pl.Expr | None = None) -> int:
+    def count(asset: str, condition: pl.Expr | bool = True) -> int:
         if not warehouse.exists(asset, website):
             return 0
-        frame = warehouse.scan(asset, website)
-        if condition is not None:
-            frame = frame.filter(condition)
-        return frame.select(pl.len()).collect().item()
+        return warehouse.scan(asset, website).filter(condition).select(pl.len()).collect().item()
 
     absorbed = (
         warehouse.scan("corpus", website)

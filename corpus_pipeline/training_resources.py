@@ -44,8 +44,7 @@ class TrainingSetPolicy(dg.ConfigurableResource):
     shard_records: int = Field(default=DEFAULT_SHARD_RECORDS, ge=1, description="Export: records per shard.")
     text_format: TextFormat = Field(
         default="plain",
-        description="Export: the text as plain (content) or markdown (the markdown column: headings, lists, tables, "
-        "code kept).",
+        description="Export: plain text (content) or markdown (the markdown column: headings, lists, tables, code).",
     )
     export_dir: str = Field(
         default="",

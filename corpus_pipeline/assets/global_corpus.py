@@ -3,10 +3,9 @@
 import dagster as dg
 import polars as pl
 
-from corpus_pipeline.assets.catalog import TRAINING_SET
+from corpus_pipeline.assets.catalog import TRAINING_SET, partition_metadata
 from corpus_pipeline.assets.code_versions import global_corpus_version
 from corpus_pipeline.assets.publishing import asset_check_specs, publish_or_fail
-from corpus_pipeline.assets.reporting import partition_metadata
 from corpus_pipeline.lm.checks import UNIQUE_IDS, unique_ids
 from corpus_pipeline.lm.schema import GLOBAL_CORPUS_SCHEMA
 from corpus_pipeline.quality.checks import NOT_EMPTY, ROW_COUNT_VS_CURRENT, not_empty, row_count_vs_current

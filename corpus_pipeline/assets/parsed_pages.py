@@ -70,8 +70,7 @@ def parsed_pages(
     # What every page's parse depends on besides the page and the website's template.
     inputs = f"{asset_code_version(context)}|{budget!r}|{website!r}"
     with store.history(ASSET, website.name).lock() as history, store.history(MEMO, website.name).lock() as memo:
-        current = history.current_file()
-        current_version = history.current()
+        current, current_version = history.current_file(), history.current()
         current_id = current_version.id if current_version else None
         last_night = LastNight.open(last_memo(context, memo), current, current_id, website.name)
         with tempfile.TemporaryDirectory(prefix="parsed_pages-") as scratch:

@@ -11,7 +11,7 @@ from typing import Any
 import dagster as dg
 import pyarrow as pa
 
-from corpus_pipeline.assets.reporting import partition_metadata
+from corpus_pipeline.assets.catalog import partition_metadata
 from corpus_pipeline.assets.source_fingerprint import source_fingerprint
 from corpus_pipeline.core.versions import PartitionHistory, VersionWriter
 from corpus_pipeline.partitions import website_partitions
