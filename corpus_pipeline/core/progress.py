@@ -56,14 +56,10 @@ class Progress:
         """Seconds since the step started."""
         return self.clock() - self._started
 
-    def rate(self, now: float | None = None) -> float:
-        """Items per second since the step started (0 before the first second's worth of a clock tick)."""
-        elapsed = (self.clock() if now is None else now) - self._started
-        return self.done / elapsed if elapsed > 0 else 0.0
-
-    def line(self, now: float | None = None) -> str:
-        """``parse: 260/2,600 pages (10%), 8.7 pages/s, ~4 min 29 s left``."""
-        rate = self.rate(now)
+    def line(self, now: float) -> str:
+        """``parse: 260/2,600 pages (10%), 8.7 pages/s, ~4 min 29 s left`` at clock time ``now``."""
+        elapsed = now - self._started
+        rate = self.done / elapsed if elapsed > 0 else 0.0
         if not self.total:
             return f"{self.what}: {self.done:,} {self.unit}, {rate:.1f} {self.unit}/s"
         share = 100 * self.done / self.total
