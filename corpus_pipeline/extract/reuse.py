@@ -1,29 +1,24 @@
 """An incremental parse: a page whose every input is unchanged keeps last night's record, unread.
 
-A page's record depends on its body and URL (and the crawl's facts about it: content type, dates, category, language
-hint), the website's registry entry, the extraction settings and code (``parsed_pages``' code version), and two
-things learned from the whole website: the template model and the content containers. The template enters a page's
-parse only through its own blocks that the template holds (``PageTemplate`` looks up the page's block signatures,
-nothing else), so a page's *template fingerprint* is the digest of its signatures the model holds: a new template
-block re-parses the pages that show it, and nothing else.
+A page's record depends on its body, URL and crawl facts (content type, dates, category, language hint), the
+website's registry entry, the extraction settings and code (``parsed_pages``' code version), the content containers
+and the template. The template enters a parse only through the page's own blocks it holds, so a page's *template
+fingerprint* is the digest of its signatures the model holds: a new template block re-parses only the pages showing it.
 
-A memo, kept beside parsed_pages as a versioned partition of its own (``parse_memo``), holds per page:
+The memo (``parse_memo``, a versioned partition beside parsed_pages) holds per page:
 
-- the survey's reading of the page (:class:`PageFacts`), keyed by its URL, language hint, body digest and the code
-  version: the next survey reads only changed pages (and, in its first row, the sitemaps' listing, kept while the
-  sitemaps and the code are the same);
-- the page's *parse key*, the digest of everything its record depends on, and the parsed_pages version whose records
-  it describes: a page whose parse key is unchanged, while that version is still current, keeps its record;
-- the values the site-wide pass of page kinds rewrites (``SitePageKinds``' columns), as the page's own parse left
-  them; a digest of what the pass read (``kinds_key``) lets a night whose records it would read unchanged keep the
-  version's kinds.
+- the survey's reading of the page (:class:`PageFacts`), keyed by URL, language hint, body digest and code version:
+  the next survey reads only changed pages (its first row also keeps the sitemaps' listing);
+- the page's *parse key*, the digest of everything its record depends on, and the parsed_pages version it describes:
+  while that version is current, a page whose parse key is unchanged keeps its record;
+- ``SitePageKinds``' columns as the page's own parse left them; ``kinds_key``, a digest of what the site-wide pass
+  read, lets a night that would read the same records keep the version's kinds.
 
-A kept record is copied whole from the current version, with the survey's ``in_sitemap`` and ``inlinks`` set again
-when the website's links or sitemaps changed.
+A kept record is copied whole; its ``in_sitemap`` and ``inlinks`` are set again if the links or sitemaps changed.
 
 Known gap: a page cut (``max_chars``), flattened (markup depth) or whose HTTP charset contradicts its own declaration
-may be parsed with other signatures than the survey's, so a template change in those very blocks goes unseen until
-the page or the code changes.
+may be parsed with other signatures than the survey's: a template change in those blocks goes unseen until the page
+or the code changes.
 """
 
 from __future__ import annotations
@@ -95,28 +90,26 @@ MEMO_SCHEMA = pa.schema(
     + [
         pa.field("records_version", pa.string()),  # the parsed_pages version whose records the parse keys describe
         pa.field("kinds_key", pa.binary()),  # what that version's page-kind pass read (kinds_key), the same every row
-        # The first row only (null in the others): what the night's sitemaps were (sitemaps_input) and what they
-        # list (site_survey.listing_json), for a night whose sitemaps are the same.
+        # First row only (null in the others): the sitemaps' digest (sitemaps_input) and listing (listing_json).
         pa.field("sitemaps_input", pa.binary()),
         pa.field("sitemap_listing", pa.large_string()),
     ]
 )
 _FACT_COLUMNS = [name for name in FACTS_SCHEMA.names if name not in ("body_digest", "survey_key")]
 _KEY_COLUMNS = ["url", "survey_key", "parse_key", "draft_values"]
-# Below these many pages to read again, a night reads them without its pool of worker processes (the survey) or with
-# one worker (the parse, whose time budget needs a process it can stop): a worker's start costs more than it saves.
+# Fewer pages to read again go without the worker pool (the survey) or on one worker (the parse, whose time budget
+# needs a process it can stop): a worker's start costs more than it saves.
 FEW_TO_SURVEY, FEW_TO_PARSE = 64, 64
-# The files of a night's parse in its scratch folder (parse_site).
+# A night's files in its scratch folder (parse_site), read back once: compressing them costs more CPU than it saves.
 FACTS_FILE, PARSE_KEYS_FILE, RECORDS_FILE = "facts.parquet", "parse_keys.parquet", "records.parquet"
 SITEMAPS_FILE = "sitemaps.json"  # the sitemaps' digest and listing (write_memo's sitemaps_input and sitemap_listing)
-# They are read back once, in this process: compressing them costs more CPU than their bytes on disk.
 SCRATCH_COMPRESSION = "none"
 
 
 @dataclass(frozen=True)
 class KeptRecord:
-    """A page's record kept from the current version: its URL, its place in that version's file (row group,
-    index), and the site-wide pass's columns as the page's own parse left them (JSON, the memo's draft_values)."""
+    """A page's record kept from the current version: its URL, its (row group, index) in that version's file, and
+    the memo's draft_values."""
 
     url: str
     position: tuple[int, int]
@@ -162,7 +155,7 @@ class LastNight:
     ) -> LastNight:
         """Last night's memo, and its records when the memo describes the current version ``records_version`` (a
         file of ``website``'s partition, which holds no ``website`` column)."""
-        # A memo written by an earlier layout of it is no memo: the night computes everything, and writes a new one.
+        # A memo of an earlier layout is no memo: the night computes everything and writes a new one.
         if memo_path is None or not set(MEMO_SCHEMA.names) <= set(pq.read_schema(memo_path).names):
             return cls()
         memo = pl.read_parquet(memo_path, columns=["records_version", "kinds_key"]).unique()
@@ -171,8 +164,7 @@ class LastNight:
         return cls(memo_path, KeyedRows(records_path, "url"), website, records_path, memo["kinds_key"][0])
 
     def listing(self, sitemaps_input: bytes) -> SitemapListing | None:
-        """Last night's sitemap listing, when tonight's sitemaps are last night's (``sitemaps_input``, see
-        :func:`sitemaps_input`); else None."""
+        """Last night's sitemap listing when tonight's sitemaps are last night's (:func:`sitemaps_input`), else None."""
         if self._memo_path is None:
             return None
         source = pq.ParquetFile(self._memo_path)
@@ -191,18 +183,14 @@ class LastNight:
         facts = pq.ParquetFile(self._memo_path).read(columns=FACTS_SCHEMA.names)
         last_row = {url: row for row, url in enumerate(facts.column("url").to_pylist())}
         keys = facts.column("survey_key").to_pylist()
-        rows = []
-        for url, key in pages:
-            row = last_row.get(url)
-            if row is None or keys[row] != key:
-                return None
-            rows.append(row)
+        if any(url not in last_row or keys[last_row[url]] != key for url, key in pages):
+            return None
+        rows = [last_row[url] for url, _ in pages]
         whole = len(rows) == facts.num_rows and sorted(rows) == list(range(facts.num_rows))
         return facts.take(pa.array(rows, pa.int64())), whole
 
     def facts(self, url: str, survey_key: bytes) -> Callable[[], dict[str, Any]] | None:
-        """A loader of the page's survey facts kept from last night (its memo row's fact columns), or None when its
-        survey inputs changed."""
+        """A loader of the page's survey facts kept from last night, or None when its survey inputs changed."""
         if self._memo is None or self._facts is None:
             return None
         row = self._memo.get(url)
@@ -212,8 +200,7 @@ class LastNight:
         return partial(self._facts.get, url)  # type: ignore[return-value]
 
     def record(self, url: str, parse_key: bytes) -> Callable[[], KeptRecord] | None:
-        """A loader of where the page's record kept from last night is (with the site-wide pass's columns as its
-        parse left them), or None when any input of its parse changed."""
+        """A loader of the page's :class:`KeptRecord`, or None when any input of its parse changed."""
         if self._memo is None or self._records is None:
             return None
         row = self._memo.get(url)
@@ -225,9 +212,8 @@ class LastNight:
         return partial(KeptRecord, url, position, row["draft_values"])
 
     def kept_records(self, kept: Sequence[KeptRecord], tonight: Sequence[Mapping[str, Any]]) -> pa.Table:
-        """The ``kept`` records as the current version holds them, in that order, with ``tonight``'s values (a
-        mapping of columns for each) and the site-wide pass's columns as each page's own parse left them: copied by
-        Arrow, no value of theirs read into Python."""
+        """The ``kept`` records as the current version holds them, in that order, with ``tonight``'s columns (a
+        mapping for each) and the site-wide pass's columns as each page's parse left them; copied by Arrow."""
         assert self._records is not None
         table = self._records.take([record.position for record in kept])
         values = [
@@ -243,16 +229,14 @@ class LastNight:
         return table
 
     def page_kinds(self, kinds_key: bytes, urls: pl.Series) -> SitePageKinds | None:
-        """The current version's page kinds, in the order of this night's records (their ``urls``), when this night's
-        pass would read what that version's read (``kinds_key`` equal: the pass depends on the set of records only).
-        None otherwise, or when a URL has two records (no order to map by)."""
+        """The current version's page kinds in the order of tonight's records (their ``urls``), when tonight's pass
+        would read what that version's read (``kinds_key`` equal); else None, also when a URL has two records."""
         if self._kinds_key is None or self._kinds_key != kinds_key or self._records_path is None:
             return None
         current = pl.read_parquet(self._records_path, columns=["url", *SITE_PASS_COLUMNS])
         if current.height != urls.len() or current["url"].n_unique() != current.height:
             return None
-        # The crawl's order of pages varies from night to night (its workers answer in any order): the kinds follow
-        # their records by URL. Equal keys mean equal sets of URLs, so the join finds every one.
+        # The crawl's order varies from night to night: kinds follow their records by URL (equal keys, equal URLs).
         ordered = urls.rename("url").to_frame().join(current, on="url", how="left", maintain_order="left")
         return SitePageKinds(**{column: ordered[column].to_list() for column in SITE_PASS_COLUMNS})
 
@@ -263,15 +247,14 @@ class LastNight:
 
 
 def sitemaps_input(sitemaps: Iterable[tuple[str, bytes]], code_version: str) -> bytes:
-    """What the sitemaps' listing depends on: each sitemap's address and body, in order (an entry listed twice
-    keeps the first lastmod it was given), and the code that reads them."""
+    """What the sitemaps' listing depends on: each sitemap's address and body, in order (an entry listed twice keeps
+    its first lastmod), and the code version."""
     return digest(code_version, b"".join(digest(address, body) for address, body in sitemaps))
 
 
 @dataclass(frozen=True)
 class SurveyedPage:
-    """A page as the night's survey reads it: its page without its body, a loader of its body, and the digest of
-    that body and the page's survey key, computed as its body was read once."""
+    """A page without its body, a loader of its body, and that body's digest and the page's survey key."""
 
     page: HtmlPage
     body: Callable[[], bytes]
@@ -283,8 +266,8 @@ def facts_mapper(
     last_night: LastNight, facts_file: PartitionWriter, tally: Tally
 ) -> Callable[[Callable[[Page], PageFacts], Iterable[SurveyedPage], int], Iterator[PageFacts]]:
     """A ``map_facts`` for :func:`survey_site` over :class:`SurveyedPage`: last night's facts of unchanged pages, the
-    others read by ``map_in_windows`` (their bodies loaded then); every page's facts are written to ``facts_file``
-    (FACTS_SCHEMA) in order and counted in ``tally``."""
+    others read by ``map_in_windows``; each page's facts are written to ``facts_file`` in order and counted in
+    ``tally``."""
     from corpus_pipeline.extract.pool import map_in_windows
 
     def map_facts(
@@ -309,15 +292,13 @@ def facts_mapper(
 
 
 def parse_key(
-    page: HtmlPage, body_digest: bytes, language: str, signatures: bytes, model: BoilerplateModel,
-    parse_inputs: str,
+    page: HtmlPage, body_digest: bytes, language: str, signatures: bytes, model: BoilerplateModel, parse_inputs: str
 ) -> bytes:
-    """Everything a page's record depends on: the page, its template fingerprint (its block ``signatures`` that the
-    template of its ``language`` holds, as the survey read them, packed and sorted as the memo holds them), the
-    containers, ``parse_inputs`` (the code version, the website's registry entry, the extraction settings and
-    budget)."""
+    """Everything a page's record depends on: the page, its template fingerprint (its block ``signatures``, packed
+    and sorted as the memo holds them, that its ``language``'s template holds), the containers and ``parse_inputs``
+    (code version, registry entry, extraction settings and budget)."""
     template = model.templates.get(language)
-    # The packed signatures are looked up as they are, not decoded: kept in their sorted order.
+    # Looked up packed, not decoded: the fingerprint keeps their sorted order.
     held = _packed_signatures(template.signatures) if template is not None else frozenset()
     chunks = (signatures[start : start + SIGNATURE_BYTES] for start in range(0, len(signatures), SIGNATURE_BYTES))
     shown = b"".join(chunk for chunk in chunks if chunk in held)
@@ -342,13 +323,11 @@ def records_with_reuse(
     keys: PartitionWriter,
     workers: int = 2,
 ) -> Iterator[dict[str, Any] | KeptRecord]:
-    """Each page's record, in the pages' order: its dict for a page parsed tonight, a :class:`KeptRecord` for a page
-    whose record is kept; its parse key written to ``keys`` (PARSE_KEYS_SCHEMA), row for row with the facts.
+    """Each page's record in order, a dict when parsed tonight, a :class:`KeptRecord` when kept, as the page's own
+    parse left it (without the survey's facts and the site-wide pass); its parse key is written to ``keys``.
 
-    ``pages`` are ``(page, body)``, ``body`` a loader called only when the page is parsed. ``facts_rows`` are the
-    survey's rows for the same pages in the same order (:func:`facts_mapper`); ``parse(pages, workers)`` parses the
-    pages whose inputs changed, on one worker when they are few (FEW_TO_PARSE). Records come out as the page's own
-    parse makes them: the caller adds the survey's facts and runs the site-wide pass.
+    ``pages`` are ``(page, body loader)``; ``facts_rows`` the survey's rows of the same pages in the same order;
+    ``parse(pages, workers)`` parses the pages whose inputs changed.
     """
 
     def plan(item: tuple[_Page, dict[str, Any]]) -> tuple[bytes, Any]:
@@ -359,9 +338,7 @@ def records_with_reuse(
                         parse_inputs)
         return key, last_night.record(page.url, key)
 
-    def parse_pages(
-        items: Iterable[tuple[_Page, dict[str, Any]]], workers: int = workers
-    ) -> Iterable[dict]:
+    def parse_pages(items: Iterable[tuple[_Page, dict[str, Any]]], workers: int = workers) -> Iterable[dict]:
         return parse((dataclasses.replace(page, body=body()) for (page, body), _ in items), workers)
 
     few = partial(parse_pages, workers=1)
@@ -400,16 +377,15 @@ def facts_of_row(row: Mapping[str, Any]) -> PageFacts:
 
 
 def memo_rows(path: Path, columns: list[str] | None = None) -> Iterator[dict[str, Any]]:
-    """The rows of a memo file (or of the survey's facts file), in order, one row group at a time."""
+    """The rows of a memo or facts file, in order, one row group at a time."""
     source = pq.ParquetFile(path)
     for group in range(source.num_row_groups):
         yield from table_rows(source.read_row_group(group, columns=columns))
 
 
 def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kinds_key: bytes) -> None:
-    """The memo of the night whose files are in ``scratch`` (its survey's facts and its parse keys, row for row) into
-    ``writer``, describing the parsed_pages version ``records_version`` whose page kinds were decided from what
-    ``kinds_key`` digests."""
+    """Write into ``writer`` the memo of the night whose files are in ``scratch``, describing the parsed_pages
+    version ``records_version`` whose page kinds were decided from what ``kinds_key`` digests."""
     facts = pq.ParquetFile(scratch / FACTS_FILE)
     # ParquetFile, not read_table: read_table goes through pyarrow.dataset, whose import costs a night ~0.25 CPU s.
     keys = pq.ParquetFile(scratch / PARSE_KEYS_FILE).read()
@@ -440,9 +416,8 @@ def write_memo(scratch: Path, writer: PartitionWriter, records_version: str, kin
 
 
 def kinds_key(draft: Path, columns: Iterable[str], parse_inputs: str = "") -> bytes:
-    """A digest of what the site-wide page-kind pass reads of the records in ``draft``: its ``columns``, as a set of
-    rows (the pass does not depend on their order, and the crawl's order varies from night to night), and the code
-    that reads them (``parse_inputs``: new code may decide otherwise on the same records)."""
+    """A digest of what the site-wide page-kind pass reads of the records in ``draft``: its ``columns`` as a set of
+    rows (the pass ignores their order; the crawl's varies) and the code that reads them (``parse_inputs``)."""
     frame = pl.read_parquet(draft, columns=list(columns))
     hashes = np.sort(frame.hash_rows(seed=0, seed_1=1, seed_2=2, seed_3=3).to_numpy())
     return digest(parse_inputs, str(frame.height), ",".join(frame.columns), hashes.tobytes())
@@ -477,9 +452,8 @@ class SiteParse:
     links_kept: bool = False  # so did every page's survey facts: kept records' in_sitemap and inlinks stand
 
     def holds_records_of(self, rows: int) -> bool:
-        """Whether the night's records are those of the current version, which has ``rows``: every one kept (none
-        more, none fewer), with the in_sitemap and inlinks it was written with. The crawl's order aside, the night
-        would write that version again."""
+        """Whether the night's records are exactly the current version's ``rows`` records, every one kept with the
+        in_sitemap and inlinks it was written with: the night would write that version again."""
         return self.links_kept and self.records.computed == 0 and self.records.kept == rows
 
     def metadata(self) -> dict[str, int | float | bool]:
@@ -512,13 +486,11 @@ def parse_site(
     trim_every: int = 64,
 ) -> SiteParse:
     """Survey the website, then write each page's record to ``scratch/records.parquet`` (RECORD_SCHEMA, with the
-    survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` for
-    :func:`write_memo`.
+    survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` (write_memo).
 
-    ``pages()`` yields the website's HTML pages without their bodies, each with a loader of its body, in order;
-    ``parse(pages, model, workers)`` parses the pages whose inputs changed (parse_html_pages). Each body is read once
-    for its digest, again only to survey or parse its page. Progress goes to ``log``. A night that keeps every record
-    of the current version (``current_rows`` of them) with its links writes no records: the caller keeps that version
+    ``pages()`` yields the HTML pages in order, each with a loader of its body, read once for its digest and again
+    only to survey or parse the page; ``parse(pages, model, workers)`` parses the changed ones. A night that keeps
+    every record of the current version (``current_rows``) with its links writes no records
     (:meth:`SiteParse.holds_records_of`).
     """
     from corpus_pipeline.core.memory import return_freed_memory
@@ -534,9 +506,8 @@ def parse_site(
     kept_facts = last_night.kept_facts([(page.page.url, page.survey_key) for page in surveyed])
     with PartitionWriter(facts_path, FACTS_SCHEMA, compression=SCRATCH_COMPRESSION) as facts_file:
         if kept_facts is not None:
-            # Every page's survey facts are kept: copied by Arrow, and the survey learned again from them in
-            # tonight's order (the crawl's order varies from night to night, and the template learner reads
-            # neighbours).
+            # Every page's facts kept: copied by Arrow, the survey learned again from them in tonight's order (the
+            # crawl's order varies, and the template learner reads neighbours).
             facts, _ = kept_facts
             facts_file.write_table(facts)
             facts_tally.kept = len(surveyed)
@@ -547,8 +518,7 @@ def parse_site(
                                  map_facts=facts_mapper(last_night, facts_file, facts_tally), listed=listing)
     kept_sitemaps = {"input": sitemaps_in.hex(), "listing": listing_json(survey.listed)}
     (scratch / SITEMAPS_FILE).write_text(json.dumps(kept_sitemaps))
-    # The same pages' facts as last night's and the same sitemaps: the survey's in_sitemap and inlinks of each page
-    # are what the night the memo describes gave its records.
+    # Same facts and sitemaps as the memo's night: its records' in_sitemap and inlinks stand.
     same_links = listing is not None and kept_facts is not None and kept_facts[1]
     del listed
     survey_s = time.monotonic() - started
@@ -570,16 +540,13 @@ def parse_site(
         draft = _Draft(writer, last_night)
         for written, record in enumerate(records, start=1):
             if isinstance(record, KeptRecord):
-                # A kept record was written with the survey of the night its memo describes: when its pages' facts
-                # and sitemaps are tonight's, its in_sitemap and inlinks are tonight's already (and its URL need not
-                # be canonicalized for them).
+                # With the same links its in_sitemap and inlinks stand (and its URL need not be canonicalized).
                 draft.keep(record, {} if same_links else survey.facts_for(record.url, key_of))
             else:
                 draft.write(record | survey.facts_for(record["url"], key_of))
             records_tally.count(isinstance(record, KeptRecord))
             if written % trim_every == 0:
-                # The records' texts pass through this process: larger than pymalloc's 512 bytes, they leave
-                # malloc's heap holey (see parsed_pages' TRIM_EVERY_RECORDS).
+                # Texts larger than pymalloc's 512 bytes leave malloc's heap holey (parsed_pages' TRIM_EVERY_RECORDS).
                 return_freed_memory()
         if not (same_links and records_tally.computed == 0 and records_tally.kept == current_rows):
             draft.flush()
@@ -590,15 +557,14 @@ def parse_site(
 def _surveyed(page: HtmlPage, body: Callable[[], bytes], sample_every: int, code_version: str) -> SurveyedPage:
     """``page`` (without its body) with its body's digest and its survey key: its body read once, then let go."""
     body_digest = digest(body())
-    # What the page's survey facts depend on (one page in ``sample_every`` votes for the container).
+    # ``sample_every`` is in it: it decides which pages vote for the container.
     key = digest(code_version, page.url, page.hreflang, body_digest, str(sample_every))
     return SurveyedPage(page, body, body_digest, key)
 
 
 class _Draft:
-    """The night's records into ``writer`` in order, kept and parsed ones mixed: the parsed ones from their dicts, the
-    kept ones copied from the current version by Arrow (LastNight.kept_records), a row group at a time. Until a
-    record is parsed, the kept ones wait: a night that keeps every record of the current version needs no draft."""
+    """The night's records into ``writer`` in order: parsed ones from their dicts, kept ones copied by Arrow a row
+    group at a time. Kept ones wait until a record is parsed: a night that keeps every record needs no draft."""
 
     def __init__(self, writer: PartitionWriter, last_night: LastNight) -> None:
         self._writer, self._last_night = writer, last_night
@@ -628,10 +594,9 @@ class _Draft:
 
 
 def _with_sitemap_lastmod(page: HtmlPage, listing: SitemapListing, key_of: Callable[[str], str | None]) -> HtmlPage:
-    """``page`` with the ``lastmod`` its sitemap entry gives, when raw_pages has none for it (a page reached by a
-    link before the crawl read the sitemap listing it), so that its date does not hang on the order of the crawl.
-    ``key_of`` is a cache of page_key."""
-    # A website whose sitemaps give no lastmod (the Debian handbook's) has no URL to canonicalize here.
+    """``page`` with its sitemap entry's ``lastmod`` when raw_pages has none (the crawl reached it by a link before
+    reading the sitemap): its date does not hang on the crawl's order. ``key_of`` is a cache of page_key."""
+    # Sitemaps without lastmods: no URL to canonicalize.
     key = key_of(page.url) if page.sitemap_lastmod is None and listing.lastmods else None
     if key and (lastmod := listing.lastmods.get(key)) is not None:
         return dataclasses.replace(page, sitemap_lastmod=lastmod)
