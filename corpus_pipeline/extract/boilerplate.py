@@ -1,20 +1,15 @@
 """Domain-level boilerplate: DOM subtrees that consecutive pages of one language of a website share.
 
 After the deboiler idea: walk a website's pages in URL order; an element whose tag, class and text appear identically
-on the previous page is template (navigation, sidebars, footers, cookie banners). Pairs of near-identical pages
-(intersection over union of their elements above a threshold) teach nothing, so duplicates and reprints are never
-emptied.
+on the previous page is template (navigation, sidebars, footers, cookie banners). Near-identical pairs of pages
+(intersection over union of their elements above a threshold) teach nothing, so duplicates are never emptied.
 
-Pages are compared only with pages of their own language (see :func:`template_language`): a multilingual site
-publishes untranslated copies of its pages under other languages' URLs, and a copy must never teach that the text it
-shares with its original is template. So every block removed from a page appears, identically, on at least one other
-page of the same language.
+Pages are compared only within their language (:func:`template_language`): a multilingual site publishes
+untranslated copies under other languages' URLs, and a copy must never teach that its original's text is template.
 
-A block is the same block on two pages when its tag, class, text and place in the layout (the tags and classes above
-it) agree: a table of contents in an index page's body is not the sidebar that lists the same headings on the chapter
-pages. Only whole lines are candidates: a cell of a table row (a package's "I:0" popularity, a column heading "size")
-is a fragment of the row's line, and a row with a repeated cell is still a line no other page has; a data table goes
-whole or stays.
+A block is the same on two pages when its tag, class, text and place in the layout (the tags and classes above it)
+agree: an index page's table of contents is not the chapter pages' sidebar with the same headings. Only whole lines
+are candidates: a table cell ("I:0", "size") is a fragment of its row's line, so a data table goes whole or stays.
 """
 
 from __future__ import annotations
@@ -36,8 +31,7 @@ from corpus_pipeline.extract.pool import map_in_windows
 from corpus_pipeline.extract.text import WORD, line_key
 
 NEAR_IDENTICAL_IOU = 0.8
-# Template repeats along the whole website; two neighbouring near-duplicate pages share their text too.
-# Requiring a block to be shared by at least two neighbouring pairs keeps the latter from being learned.
+# Template repeats site-wide, while two near-duplicate neighbours share their text as one pair only.
 MIN_SHARED_PAIRS = 2
 MIN_TEXT_CHARS = 1
 # Only whole blocks are template candidates: inline elements (links, code, emphasis) repeat across pages
@@ -79,18 +73,12 @@ class PageTemplate:
         return frozenset(signature >> _FRAME_SHIFT for signature in self.signatures)
 
     def lines(self, document: html.HtmlElement) -> list[str]:
-        """The template's lines on a page (the text of each of its blocks) that the page holds nowhere else.
-
-        The tree is left as it is: an extractor reads the whole page, and these lines leave its text afterwards, so
-        that the template removes its own lines and nothing else. A line the page also holds outside the template
-        (a word alone on its source line, a code line equal to a removed column heading) is the page's own and is
-        not returned.
-        """
+        """The template's lines on a page (the text of each of its blocks) that the page holds nowhere else, the tree
+        left as it is: an extractor reads the whole page, and these lines leave its text afterwards."""
         return _lines(*self._elements_and_text(document))
 
     def strip(self, document: html.HtmlElement) -> list[str]:
-        """Remove template elements from a parsed page, in place; return the template's lines the page lost
-        (see :meth:`lines`)."""
+        """Remove template elements from a parsed page, in place; return the lines it lost (see :meth:`lines`)."""
         elements, text = self._elements_and_text(document)
         lines = _lines(elements, text)
         for node in elements:
@@ -98,8 +86,7 @@ class PageTemplate:
         return lines
 
     def _elements_and_text(self, document: html.HtmlElement) -> tuple[list[etree._Element], str]:
-        """The page's template elements, outermost only, in document order, and the page's text without them (a line
-        break around each line-breaking element), in one walk."""
+        """The page's template elements, outermost only, in document order, and the page's text without them."""
         if not self.signatures:
             return [], ""
         body = document.find("body")
@@ -123,9 +110,8 @@ class PageTemplate:
         return found, text
 
     def _walk(self, node: etree._Element, path: int, pieces: list[str], found: list[etree._Element]) -> None:
-        """:func:`_collect_text` of ``node`` (the elements in ``found`` read as dropped), appending the template
-        elements at or below it to ``found``, outermost only. Only the blocks of the template's frames are signed,
-        from the outside in: a template block is dropped whole, its inside never signed."""
+        """:func:`_collect_text` of ``node`` without the template elements at or below it, which go to ``found``,
+        outermost only: blocks of the template's frames are signed from the outside in."""
         tag = node.tag
         if not isinstance(tag, str) or not (len(node) or tag in BLOCK_TAGS):
             _collect_text(node, (), pieces)  # a comment, or an inline leaf: nothing signed at or below it
@@ -188,7 +174,7 @@ class BoilerplateLearner:
 
 def learn_boilerplate(pages: Iterable[tuple[str, str | None, bytes]], workers: int = 2) -> BoilerplateModel:
     """Learn a website's template from its pages, ``(url, lang_hint, body)`` in URL order, on ``workers`` processes
-    (the pipeline learns it in :func:`corpus_pipeline.extract.site_survey.survey_site`, with the link graph)."""
+    (the pipeline learns it in :func:`corpus_pipeline.extract.site_survey.survey_site`)."""
     learner = BoilerplateLearner()
     for language, signatures in map_in_windows(_language_and_signatures, pages, workers):
         learner.add(language, signatures)
@@ -202,13 +188,9 @@ def _language_and_signatures(page: tuple[str, str | None, bytes]) -> tuple[str, 
 
 
 def template_language(document: html.HtmlElement | None, url: str, lang_hint: str | None = None) -> str:
-    """The language a page is compared in: its URL's (see :func:`url_language`), else ``<html lang>``, else the hint.
-
-    The URL comes first because an untranslated copy published under ``/de/`` may still declare ``en``; a wrong
-    but consistent key (``/it/`` for an IT section) only makes learning more cautious.
-    """
-    root = document.find(".") if document is not None else None
-    declared = root.get("lang") if root is not None else None
+    """The language a page is compared in: its URL's (:func:`url_language`), else ``<html lang>``, else the hint.
+    The URL comes first: a copy under ``/de/`` may declare ``en`` (a wrong but consistent key only learns less)."""
+    declared = document.get("lang") if document is not None else None
     for candidate in (url_language(url), _primary(declared), _primary(lang_hint)):
         if candidate:
             return candidate
@@ -263,11 +245,8 @@ def _lines(elements: list[etree._Element], page_text: str) -> list[str]:
 
 
 def _keys_of_lines_like(lowered: str, keys: set[str]) -> set[str]:
-    """Which of ``keys`` (non-empty :func:`line_key` values) are the key of a line of ``lowered`` (a lower-cased text).
-
-    The same answer as keying every line and intersecting, keying only the lines whose first word begins a key: the
-    other lines' keys cannot be among ``keys``.
-    """
+    """Which of ``keys`` (non-empty :func:`line_key` values) are the key of a line of ``lowered`` (lower-cased text),
+    keying only the lines whose first word begins a key (no other line's key can be one)."""
     if not keys:
         return set()
     first_words = {key.split(" ", 1)[0] for key in keys}
@@ -296,10 +275,8 @@ def _close(node: etree._Element, pieces: list[str]) -> None:
 
 
 def _collect_text(node: etree._Element, skipped: Collection[etree._Element], pieces: list[str]) -> None:
-    """Append the text of ``node`` and its tail to ``pieces``, with a line break around each line-breaking element.
-
-    Recursion is bounded: the pipeline's parsers (no ``huge_tree``) build trees at most 256 levels deep.
-    """
+    """Append the text of ``node`` and its tail to ``pieces``, with a line break around each line-breaking element
+    (recursion is bounded: the pipeline's parsers, without ``huge_tree``, build trees at most 256 levels deep)."""
     if node in skipped:
         if node.tail:
             pieces.append(node.tail)
@@ -333,12 +310,8 @@ def _collect_text(node: etree._Element, skipped: Collection[etree._Element], pie
 
 
 def _signed_elements(document: html.HtmlElement) -> list[tuple[etree._Element, int]]:
-    """Every template candidate of a page with its signature: tag, class, text and the tags and classes above it,
-    in document order.
-
-    What is inside a data table (see :func:`_is_data_table`) is not a candidate: its rows are lines of its cells,
-    and the table is one unit.
-    """
+    """Every template candidate of a page with its signature (tag, class, text and the tags and classes above it), in
+    document order; nothing inside a data table (:func:`_is_data_table`), which is one unit."""
     body = document.find("body")
     root = body if body is not None else document
     signed: list[tuple[etree._Element, int] | None] = []
@@ -349,11 +322,8 @@ def _signed_elements(document: html.HtmlElement) -> list[tuple[etree._Element, i
 
 def _sign(node: etree._Element, path: int, signed: list[tuple[etree._Element, int] | None]) -> str:
     """Append the signatures of ``node`` and of the candidates below it to ``signed``; return ``node``'s text content,
-    compacted (:func:`_compact`).
-
-    Each element's text is built from its children's, compacted on the way up, so that a nested block's text is read
-    once, not once per block around it, and a block's normalized text is its compact text stripped.
-    """
+    compacted (:func:`_compact`): built from its children's, so a nested block's text is read once, not once per
+    block around it."""
     tag = node.tag
     if not isinstance(tag, str):
         return ""  # a comment or processing instruction: no text content of its own (its tail is its parent's)
@@ -394,19 +364,14 @@ def _signature(path: int, frame: int, tag: str, class_name: str, normalized: str
 
 
 def _frame(tag: str, class_name: str, path: int) -> int:
-    """An element's frame: its tag and class and the tags and classes above it (``path``, its parent's frame),
-    chained into a checksum, deterministic across worker processes, unlike hash(). Ids are left out: pages number
-    them (post-123). The frame is also the path of the element's children."""
+    """An element's frame, also its children's ``path``: a checksum (unlike hash(), the same in every process) of
+    its tag and class chained onto its parent's frame (``path``). Ids are left out: pages number them (post-123)."""
     return zlib.crc32(f"{tag}.{class_name}/".encode("utf-8", "replace"), path)
 
 
 def _compact(text: str | None) -> str:
-    """``text`` with each run of whitespace made one space: its words, one space between each two, and one space
-    before and after them where ``text`` begins or ends with whitespace (" " for whitespace alone, "" for nothing).
-
-    Texts compacted and joined by :func:`_joined` are the compacted text of their concatenation: they split into the
-    same words (``str.split``), and normalizing is stripping the spaces at either end.
-    """
+    """``text`` with each run of whitespace made one space (" " for whitespace alone, "" for nothing). Texts compacted
+    and joined by :func:`_joined` are the compacted text of their concatenation; normalizing is stripping its ends."""
     if not text:
         return ""
     if text.isspace():
