@@ -22,30 +22,23 @@ CHROME_NAMES = frozenset({
     "header", "footer", "site-header", "site-footer", "masthead", "tagline", "site-tagline", "site-description",
     "copyright", "sidebar", "navbar", "breadcrumb", "breadcrumbs",
 })
-# An element that says it is chrome has a tag of CHROME_TAGS or one of these names in its lower-cased class, id or
-# role: a prefilter built from the same sets, so that a name added to them is found too.
+# A prefilter for the elements that may say they are chrome by name, built from the same sets.
 _CHROME_WORD = re.compile("|".join(sorted(map(re.escape, CHROME_NAMES | CHROME_ROLES), key=len, reverse=True)))
-# The attributes that may name an element chrome, read element by element (an XPath selecting them costs more).
-_NAMING_ATTRIBUTES = ("class", "id", "role")
 
 
 # A chrome element taken out of its page: the element (its tail still on it), its parent, its index there, the
-# sibling before it (None: the parent's text came before it) and that sibling's tail, or that text, before the
-# element's tail joined it.
+# sibling before it (None: the parent's text) and that sibling's tail, or that text, before the element's tail joined.
 _Dropped = tuple[html.HtmlElement, html.HtmlElement, int, "etree._Element | None", "str | None"]
 
 
 @contextmanager
 def chrome_detached(document: html.HtmlElement) -> Iterator[html.HtmlElement]:
-    """``document`` itself, not a copy, without the website's header, footer, navigation and sidebars while the
-    context lasts.
+    """``document`` itself, not a copy, without the website's chrome and comment sections while the context lasts.
 
-    Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or
-    class/id (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>``, where a
-    header or footer holds the article's own byline and date, or holds the page's ``<h1>``; and the comment sections.
-
-    The chrome is taken out as ``drop_tree`` takes it (its tail text joins the text before it) and put back on exit,
-    each element, text and tail as it was, also when the reading fails. Nothing may change the document meanwhile.
+    Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or class/id
+    (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>`` (the article's own
+    byline and date) or holds the page's ``<h1>``. It is taken out as ``drop_tree`` takes it and put back as it was
+    on exit, also when the reading fails; nothing may change the document meanwhile.
     """
     dropped: list[_Dropped] = []
     try:
@@ -79,13 +72,8 @@ def _drop(node: html.HtmlElement) -> _Dropped:
 
 
 def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
-    """The outermost chrome elements of a page, in document order: those that say so (:func:`_says_chrome`) with no
-    ancestor that is the page's content (``article``, ``main``) or says so itself; then the comment sections outside
-    them.
-
-    One walk from the top that enters neither the content nor the chrome it finds. Only the elements that may say so
-    are asked (a chrome tag, or a chrome word anywhere in a class, id or role).
-    """
+    """The outermost chrome elements of a page (:func:`_says_chrome`) in document order, in one walk that enters
+    neither the page's content (``article``, ``main``) nor the chrome it finds; then the comment sections outside."""
     found: list[html.HtmlElement] = []
     walk = etree.iterwalk(document, events=("start",))
     next(walk)  # the document itself
@@ -93,10 +81,9 @@ def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
         tag = node.tag
         if tag in CONTENT_TAGS:
             walk.skip_subtree()  # nothing inside the page's content is chrome
-        elif tag in CHROME_TAGS or _names_chrome(node):
-            if _says_chrome(node):
-                found.append(node)
-                walk.skip_subtree()
+        elif (tag in CHROME_TAGS or _names_chrome(node)) and _says_chrome(node):
+            found.append(node)
+            walk.skip_subtree()
     # Comments are no page's chrome, but their dates are theirs, wherever they sit (in the article too).
     chrome = set(found)
     found += [node for node in comment_sections(document) if not any(a in chrome for a in node.iterancestors())]
@@ -104,8 +91,9 @@ def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
 
 
 def _names_chrome(node: html.HtmlElement) -> bool:
-    """Whether a chrome word stands anywhere in the element's lower-cased class, id or role."""
-    return any(_CHROME_WORD.search((node.get(name) or "").lower()) for name in _NAMING_ATTRIBUTES)
+    """Whether a chrome word stands anywhere in the element's lower-cased class, id or role (read one by one: an
+    XPath selecting them costs more)."""
+    return any(_CHROME_WORD.search((node.get(name) or "").lower()) for name in ("class", "id", "role"))
 
 
 def in_page_chrome(node: html.HtmlElement) -> bool:

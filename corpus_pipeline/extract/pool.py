@@ -18,10 +18,9 @@ class WorkerError(RuntimeError):
 def map_in_windows(function: Callable[[Item], Result], items: Iterable[Item], workers: int) -> Iterator[Result]:
     """``map(function, items)`` on ``workers`` processes (in this process when ``workers <= 1``), results in order.
 
-    The workers are :func:`map_within_budget`'s, without a time budget: fresh interpreters (a fork of a Dagster
-    step would map its ~260 MiB again in every worker's RSS) that read a bounded number of items ahead.
-    ``function`` must be module-level. An item whose call raised, or whose worker died, raises :class:`WorkerError`
-    here.
+    The workers are :func:`map_within_budget`'s without a time budget: fresh interpreters (a fork of a Dagster step
+    would map its ~260 MiB again in every worker) reading a bounded number of items ahead. ``function`` must be
+    module-level. An item whose call raised, or whose worker died, raises :class:`WorkerError` here.
     """
     if workers <= 1:
         yield from map(function, items)

@@ -52,12 +52,9 @@ _ABSOLUTE_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def resolution_base(href: str, folder: str | None, base: str) -> str:
-    """What :func:`page_links` resolves ``href`` against: the least of ``base`` that gives the same URL, so that
-    pages share it: the base's origin for an absolute URL or an absolute path (``/docs/a``), which keep nothing else
-    of it; the base's ``folder`` (see :func:`_folder`), shared by its neighbours, for other references; else ``base``.
-
-    A network-path reference (``//host/path``) keeps only the base's scheme in RFC 3986, but ``urljoin`` reads an
-    empty authority (``//``) as no reference at all and returns the base itself: those go against the whole base.
+    """What :func:`page_links` resolves ``href`` against: the least of ``base`` that gives the same URL, so that pages
+    share it: the base's origin for an absolute URL or path (``/docs/a``), its ``folder`` (:func:`_folder`) for other
+    references, else ``base``; also for ``//`` references, as ``urljoin`` reads an empty authority as no reference.
     """
     if not folder or href[:1] in _WHOLE_BASE_NEEDED or href.startswith("//"):
         return base
@@ -86,10 +83,8 @@ def _link_key(href: str, base: str, host: str) -> str | None:
 
 @dataclass(frozen=True)
 class SitemapListing:
-    """What the website's sitemaps say of its pages: which they list, and the ``lastmod`` of each entry that has one.
-
-    ``key in listing`` asks whether the page of that :func:`page_key` is listed.
-    """
+    """What the website's sitemaps say of its pages: which they list (``key in listing``, a :func:`page_key`), and
+    the ``lastmod`` of each entry that has one."""
 
     keys: frozenset[str] = frozenset()
     lastmods: Mapping[str, datetime] = field(default_factory=dict)
@@ -100,11 +95,8 @@ class SitemapListing:
 
 def sitemap_listing(sitemaps: Iterable[tuple[str, bytes]], max_bytes: int = MAX_SITEMAP_BYTES) -> SitemapListing:
     """Every page the sitemaps, ``(address, body)`` each, list as an entry or as an entry's hreflang alternate, and
-    each entry's ``lastmod``.
-
-    A ``<loc>`` written as a path is read against its sitemap's address, as the crawler reads it. Sitemap indexes and
-    unreadable sitemaps list no page (the crawl recorded why they could not be read).
-    """
+    each entry's ``lastmod``; a ``<loc>`` path is read against its sitemap's address, as the crawler reads it.
+    Sitemap indexes and unreadable sitemaps list no page (the crawl recorded why)."""
     # A multilingual sitemap names each page once per language that lists it: each spelling is made a key once.
     urls: set[str] = set()
     lastmods: dict[str, datetime] = {}

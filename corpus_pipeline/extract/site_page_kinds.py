@@ -1,19 +1,17 @@
 """The kind of every page of a website, from what its text shows of the website's other pages.
 
 A listing (an archive, a tag or date page, a paginated home page, search results, a print view of several posts) is
-a page whose main content is a sequence of other pages' titles, excerpts or full texts: the website's own records
-show it, their texts are contained in it. So every record is read twice, one at a time:
+a page whose main content is other pages' titles, excerpts or full texts: the website's own records show it. So every
+record is read twice, one at a time:
 
 1. each record's *probes* are kept: the word 5-shingles of its opening (what an excerpt shows) and a bottom-k sketch
-   of all its shingles (the k smallest hashes: when the record's whole text stands in another, its sketch does too,
-   and the share of the sketch found there estimates how much of it does). A few dozen integers a record, in sorted
-   arrays: no text is held, no pair of texts compared;
+   of all its shingles (the share of the sketch found in another text estimates how much of the record stands
+   there). A few dozen integers a record, in sorted arrays: no text is held, no pair of texts compared;
 2. each record's shingles are looked up among the probes: the records whose opening (or whole text) it shows.
 
-Then the page's own declarations (:mod:`corpus_pipeline.extract.page_kind`: body classes, structured data,
-pagination, rel=canonical) and its title links decide between a listing and a document where the text alone cannot:
-a month archive holding one post holds the same text as the post; the archive links to the post from its heading,
-declares itself an archive, and names no canonical URL, while the post names itself.
+Where the text alone cannot tell (a month archive holding one post holds the post's text), the page's declarations
+(:mod:`corpus_pipeline.extract.page_kind`: body classes, structured data, pagination, rel=canonical) and its title
+links decide: the archive links to the post from its heading and names no canonical URL; the post names itself.
 """
 
 from __future__ import annotations
@@ -53,7 +51,6 @@ _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 _WEIGHTS = np.array([0x9E3779B97F4A7C15 * (2 * j + 1) % (1 << 64) for j in range(SHINGLE_WORDS)], dtype=np.uint64)
 _MEMO_LIMIT = 1 << 20
 _ROWS_AT_ONCE = 4096
-# The columns the pass reads.
 COLUMNS = (
     "url", "canonical_url", "title", "content", "error", "page_kind", "page_kind_evidence", "title_links",
     "alternates",
@@ -114,10 +111,8 @@ def _word_hash(word: str) -> int:
 
 
 def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
-    """The kind of each record of a website (``COLUMNS`` of parsed_pages, in any order of rows).
-
-    Records with an error or no text keep their declared kind (error pages stay error pages), else ``document``.
-    """
+    """The kind of each record of a website (``COLUMNS`` of parsed_pages, in any order of rows). Records with an
+    error or no text are error pages when declared one, else without a kind."""
     size = records.height
     column = {name: records[name] if name in records.columns else pl.Series(name, [None] * size) for name in COLUMNS}
     contents, errors = column["content"], column["error"].to_list()
@@ -126,9 +121,7 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
 
     # 1. Probes: each record's opening and sketch.
     probe_hashes, probe_owners, probe_leads = [np.empty(0, np.uint64)], [np.empty(0, np.int32)], [np.empty(0, bool)]
-    lead_sizes = np.zeros(size, dtype=np.int32)
-    sketch_sizes = np.zeros(size, dtype=np.int32)
-    word_counts = np.zeros(size, dtype=np.int32)
+    lead_sizes, sketch_sizes, word_counts = np.zeros((3, size), dtype=np.int32)
     # Each record's distinct shingles, kept for step 2 (hashing the words is most of the pass's cost).
     distinct: list[np.ndarray | None] = [None] * size
     for row in range(size):
@@ -153,8 +146,8 @@ def site_page_kinds(records: pl.DataFrame) -> SitePageKinds:
     leads = np.concatenate(probe_leads)[order]
     del probe_hashes, probe_owners, probe_leads
 
-    # 2. Which records each page shows (their opening, or their whole text). A page and its translations (hreflang
-    # alternates, declared either way) show each other's words where a translation is partial: neither lists the other.
+    # 2. Which records each page shows (their opening, or their whole text). A page and its partial translations
+    # (hreflang alternates, either way) show each other's words, yet neither lists the other.
     canonical = column["canonical_url"].to_list()
     keys = [page_key(url or "") or (url or "") for url in column["url"].to_list()]
     translations = _translations(column["alternates"], keys)
@@ -235,10 +228,9 @@ def _decide(
         if coverage >= DOCUMENT_COVERAGE:
             return LISTING, f"shows {len(strict)} of the website's pages ({coverage:.0%} of its words)"
         return DOCUMENT, f"declares one document; quotes {len(strict)} pages ({coverage:.0%} of its words)"
-    # Lines that name other pages of the website (their titles, or a tag's or category's name and count) and
-    # nothing a record is made of in between, only labels shorter than a shingle (dates, counts, a heading): an
-    # archive by date, a tag cloud, a category index, a section's table of contents. Whatever the page declares:
-    # some themes mark every page up as an article, their archives too.
+    # Lines that name other pages (titles, or a tag's name and count) with only labels shorter than a shingle
+    # between them: an archive by date, a tag cloud, a section's table of contents, whatever the page declares
+    # (some themes mark every page up as an article, archives too).
     listed, whole, own_words = site_titles.listed(contents[row], title, enough_own_words=MIN_PROBE_WORDS)
     if is_document:
         listed = whole  # a declared post names other pages by their whole titles to be a list of them
@@ -267,9 +259,8 @@ def _decide(
             if reasons:
                 what = "shows" if other in strict else "holds the same text as"
                 return LISTING, f"{what} {keys[other]}: " + ", ".join(reasons)
-        # Headings that link to other pages of the website, each titled as that page is, in the page's own text:
-        # a list of documents, however much byline, summary and "read more" each entry adds (a Pelican index page).
-        # A post's related-posts box links its headings too, but stands outside the post's text.
+        # Headings in the page's text linking to other pages, each titled as that page is: a list of documents,
+        # however much each entry adds (a Pelican index page); a post's related-posts box stands outside its text.
         titled = _title_lines(contents[row], [title_of_key.get(key) for key in linked])
         lines = sum(1 for line in (contents[row] or "").split("\n") if line.strip())
         if titled >= MIN_TITLE_LIST or (titled and titled == lines):
@@ -332,11 +323,10 @@ class _SiteTitles:
                 self._names[" ".join(words)] = True
 
     def listed(self, content: str | None, own_name: str | None, enough_own_words: int) -> tuple[int, int, int]:
-        """Entries of ``content`` that name another page of the website (a line holding its name, and around it
-        labels shorter than a shingle: a date, a count), how many of them name a page by a whole title,
-        and the words of the other lines that are at least a shingle long (the page's own text; dates, counts and
-        headings are shorter). A line naming the page itself (``own_name``) lists nothing. The reading stops once the
-        page's own words reach ``enough_own_words``: a page with that much text of its own is no list."""
+        """Lines of ``content`` that name another page of the website (its name, and around it labels shorter than a
+        shingle: a date, a count), how many name one by a whole title, and the words of the other lines at least a
+        shingle long (the page's own text). A line naming the page itself (``own_name``) lists nothing. The reading
+        stops once the page's own words reach ``enough_own_words``."""
         own = _line_form(own_name)
         listed = whole = own_words = 0
         for line in (content or "").split("\n"):
@@ -391,11 +381,8 @@ def write_with_page_kinds(writer: PartitionWriter, draft: str | Path, kinds: Sit
         table = source.read_row_group(group)
         end = start + table.num_rows
         # Built by polars, not pa.array: pyarrow's conversion of Python objects imports pandas (core.arrow_values).
-        for name, values, kind in (
-            ("page_kind", kinds.page_kind[start:end], pl.String),
-            ("page_kind_evidence", kinds.page_kind_evidence[start:end], pl.String),
-            ("title_inlinks", kinds.title_inlinks[start:end], pl.Int32),
-        ):
+        for name, kind in (("page_kind", pl.String), ("page_kind_evidence", pl.String), ("title_inlinks", pl.Int32)):
+            values = getattr(kinds, name)[start:end]
             column = pl.Series(name, values, dtype=kind).to_arrow().cast(table.schema.field(name).type)
             table = table.set_column(table.schema.get_field_index(name), name, column)
         writer.write_table(table)

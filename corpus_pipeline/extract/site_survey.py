@@ -68,14 +68,11 @@ def survey_site(
     map_facts: Callable[[Callable[[Page], PageFacts], Iterable[Any], int], Iterable[PageFacts]] = map_in_windows,
     listed: SitemapListing | None = None,
 ) -> SiteSurvey:
-    """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order, and its sitemaps (``(address,
-    body)`` each), streaming: memory holds one window of pages, never the website's bodies.
-
-    ``url`` is where the page was found (after redirects) and ``lang_hint`` what the crawl knows of its language
-    (raw_pages ``hreflang``) or None. One page in ``container_sample_every`` (chosen by its URL, so the same pages
-    each night) votes for the element that holds the website's documents. ``map_facts`` reads each page's
-    :class:`PageFacts`, in order, with ``map_in_windows``'s signature (extract/reuse.py's keeps last night's facts of
-    unchanged pages, and takes pages of its own shape). ``listed``: the sitemaps' listing, when already read.
+    """Survey a website from its HTML pages, ``(url, lang_hint, body)`` in URL order (``url`` where the page was found,
+    ``lang_hint`` raw_pages ``hreflang`` or None), and its sitemaps (``(address, body)`` each), streaming: memory
+    holds one window of pages. One page in ``container_sample_every`` (chosen by URL: the same pages each night) votes
+    for the element that holds the website's documents. ``map_facts`` reads each page's :class:`PageFacts` in order,
+    with ``map_in_windows``'s signature; ``listed`` is the sitemaps' listing, when already read.
     """
     listing = listed if listed is not None else sitemap_listing(sitemaps)
     read = partial(_page_facts, sample_every=container_sample_every)
@@ -95,11 +92,8 @@ def survey_of_facts(facts: Iterable[PageFacts], listed: SitemapListing) -> SiteS
     return SiteSurvey(model, listed, dict(inlinks))
 
 
-def listing_json(listed: SitemapListing) -> str | None:
-    """The sitemaps' listing as JSON (kept for a night whose sitemaps are the same, extract/reuse.py), or None when
-    :class:`SitemapListing` has fields that :func:`listing_of_json` would not give back."""
-    if tuple(f.name for f in dataclasses.fields(SitemapListing)) != ("keys", "lastmods"):
-        return None
+def listing_json(listed: SitemapListing) -> str:
+    """The sitemaps' listing as JSON, kept for a night whose sitemaps are the same (extract/reuse.py)."""
     lastmods = {key: moment.isoformat() for key, moment in listed.lastmods.items()}
     return json.dumps({"keys": sorted(listed.keys), "lastmods": lastmods})
 
@@ -126,11 +120,8 @@ def _page_facts(page: Page, sample_every: int = 1) -> PageFacts:
 def _declared_listing(document: etree._Element) -> bool:
     """Whether the page's body classes declare it a listing (WordPress's ``archive``, ``blog``, ``paged``...).
 
-    A listing's entries are other pages' texts. Two archives next to each other in URL order (``/author/x/page/2/``,
-    ``/category/y/``) share the posts both show, a month archive and its first post share that post's text: the
-    template learner would take a post shown on two such pairs (its ``<!--more-->`` teaser, or its whole text when
-    archives show full posts) for template and strip it from the post's own page. Documents alone teach it; the
-    template they share (navigation, sidebars, footer) is the listings' too.
+    Listings must not teach the template learner: neighbouring archives share the posts both show, and a post shown on
+    two such pairs would be taken for template and stripped from its own page. The documents share the template too.
     """
     body = next(document.iter("body"), None)
     classes = (body.get("class") or "").lower().split() if body is not None else []
