@@ -289,19 +289,14 @@ def _line_features(
     words = WORD.findall(line)
     count = len(words)
     first, last = (kept[0], kept[-1]) if kept else (len(lines), -1)
-    distance = _distance(i, kept, len(lines))
+    at = bisect_left(kept, i)  # the nearest kept lines are the two around it
+    distance = min((abs(i - kept[j]) for j in (at - 1, at) if 0 <= j < len(kept)), default=len(lines))
     return [
         math.log1p(count), sum(word[0].isupper() for word in words) / count,
         sum(word.isdigit() for word in words) / count, line.rstrip()[-1:] in ".!?:;", line.count(",") / count,
         first < i < last, i > 0 and in_reading[i - 1], i + 1 < len(lines) and in_reading[i + 1], math.log1p(distance),
         i / len(lines), i < first, i > last, math.log1p(run_words), reads_as_code(line),
     ]
-
-
-def _distance(i: int, kept: list[int], default: int) -> int:
-    """The distance from line ``i`` to the nearest of the ``kept`` lines (ascending indices), ``default`` for none."""
-    at = bisect_left(kept, i)
-    return min((abs(i - kept[j]) for j in (at - 1, at) if 0 <= j < len(kept)), default=default)
 
 
 def _page_features(

@@ -101,7 +101,9 @@ def page_dates(document: html.HtmlElement, url: str, ld: tuple[dict, ...]) -> tu
     modified, published = _declared_dates(document, ld)
     if modified is not None and published is not None:
         return modified, published
-    if (dated := url_date(url)) is not None:  # what both heuristic searches would answer, without reading the page
+    # find_date answers the date a URL writes (/2023/11/24/post/) for either date before it reads the page: a dated
+    # URL needs no heuristic search, only this cheap one on an empty page.
+    if (dated := _htmldate("<html><body></body></html>", url, original=False, extensive=False)) is not None:
         return modified or dated, published or dated
     with chrome_detached(document) as without_chrome:
         return modified or heuristic_date(without_chrome, url), published or heuristic_date(without_chrome, url, True)
@@ -119,12 +121,6 @@ def heuristic_date(document: html.HtmlElement, url: str, original: bool = False)
     if not may_hold_written_date(near_title):
         return None
     return _htmldate(_text_page(near_title), None, original=True, extensive=True)
-
-
-def url_date(url: str) -> datetime | None:
-    """The date written in ``url`` (``/2023/11/24/httpx-0-25-2/``) as htmldate's ``find_date`` reads it, or None.
-    ``find_date`` answers a URL's date, for either date, before it reads the page: a dated URL needs no search."""
-    return _htmldate("<html><body></body></html>", url, original=False, extensive=False)  # only the URL is read
 
 
 def _text_page(pieces: list[str]) -> str:

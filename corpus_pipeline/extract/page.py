@@ -242,7 +242,7 @@ def _fill(
     except NotADocument as no_document:
         record["error"] = str(no_document)[:500]
         content, extraction, rendering = "", Extraction.NO_DOCUMENT, []
-    words = _words_up_to(content, website.min_content_words)
+    words = sum(1 for _ in islice(WORD.finditer(content), max(website.min_content_words, 0)))  # enough for the check
     if not website.markup and extraction is not Extraction.SITE_CONTAINER and 0 < words < website.min_content_words:
         # Found automatically, a few words are a script-rendered shell's or an error page's; the markup's and the
         # container's text is kept however short (a two-line post is a post). The error keeps the words.
@@ -378,11 +378,6 @@ def _cleaned(
     document = parse_html(text)
     _clear(document, removable, boilerplate, settings)
     return document
-
-
-def _words_up_to(text: str, most: int) -> int:
-    """The number of words (``\\w+``) in ``text``, up to ``most``: the check needs no more."""
-    return sum(1 for _ in islice(WORD.finditer(text), max(most, 0)))
 
 
 def _headings(document: html.HtmlElement, tag: str) -> list[str]:

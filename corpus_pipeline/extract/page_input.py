@@ -17,9 +17,8 @@ class ExtractionBudget:
     # Real pages take 70 ms at the median and 2.7 s at worst: 30 s leaves ten times that for a loaded machine, and
     # still stops a parser trap (Resiliparse spends ~50 s on 50,000 nested divs). None: no limit.
     page_time_s: float | None = 30.0
-    # Markup nested deeper than this (as lxml's HTML parser nests it) is flattened to this depth before any parser
-    # reads it (markup_depth.flatten_markup), never refused: lxml keeps only 255 levels and drops the rest of the
-    # page, and Resiliparse's time grows with the square of the depth. The deepest of 1,678 real pages nests 56.
+    # Deeper markup is flattened to this depth before any parser reads it, never refused: lxml keeps only 255 levels
+    # (dropping the rest), Resiliparse's time grows with the depth squared. The deepest of 1,678 real pages nests 56.
     max_markup_depth: int = 250
 
 
