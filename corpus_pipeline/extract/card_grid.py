@@ -28,15 +28,12 @@ _BLOCKS = frozenset({
 })
 
 
-def card_grid_cards(
-    document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS
-) -> list[list[str]]:
+def card_grid_cards(document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS) -> list[list[str]]:
     """The cards of the page's largest card grid, each as its lines (none when the page has no grid).
 
-    Cards are the element children of one parent sharing a tag and their first two classes; the grid is
-    the group with the most words, among groups of ``min_cards`` cards or more averaging
-    ``min_words_per_card`` words where no card holds over ``max_card_share`` of them (``settings``). Identical cards
-    (a carousel's clones) are kept once.
+    Cards are the element children of one parent sharing a tag and their first two classes; the grid is the group
+    with the most words, among groups of ``min_cards`` cards or more averaging ``min_words_per_card`` words where no
+    card holds over ``max_card_share`` of them (``settings``). Identical cards (a carousel's clones) are kept once.
     """
     grid = _LargestGrid(settings)
     if isinstance(document.tag, str) and document.tag not in _NOT_RECORDS:
@@ -46,11 +43,8 @@ def card_grid_cards(
 
 
 class CardGrid:
-    """A page's card grid (:func:`card_grid_cards`), found when first asked for, and a bound on its words found without
-    looking for it: most pages never need the grid.
-
-    The page must not be edited until the grid has been asked for (or is no longer needed).
-    """
+    """A page's card grid (:func:`card_grid_cards`), found when first asked for (most pages never need it), and a
+    bound on its words found without looking for it. The page must not be edited until the grid has been asked for."""
 
     def __init__(self, document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS) -> None:
         self._document = document

@@ -25,9 +25,7 @@ _MAY_NAME_ID = re.compile("|".join(_CONTAINER_WORDS))
 
 def remove_comment_sections(document: html.HtmlElement, source: str | None = None) -> list[str]:
     """Remove the page's comment containers, in place; returns a CSS selector for each, in document order.
-
-    ``source``: the HTML ``document`` was parsed from, when known; a source that cannot hold a container spares the
-    search on most pages.
+    ``source``: the HTML ``document`` was parsed from, when known (a source that holds no container spares the search).
     """
     if source is not None and "&#" not in source and not any(word in source for word in _CONTAINER_WORDS):
         return []

@@ -35,11 +35,8 @@ _IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'clas
 
 
 def remove_consent_banners(document: html.HtmlElement) -> list[str]:
-    """Remove cookie-consent containers from a parsed page, in place.
-
-    Returns a CSS selector for each container removed, so that extractors reading the page's HTML source
-    can leave the same containers out.
-    """
+    """Remove cookie-consent containers from a parsed page, in place; returns a CSS selector for each, so that
+    extractors reading the page's HTML source can leave the same containers out."""
     doomed: dict[html.HtmlElement, None] = {}  # ordered, with set lookups: a hostile page may name thousands
     for node in _consent_named(document):  # in document order: a container comes before what it holds
         if node.tag not in ("html", "body") and node not in doomed and not any(

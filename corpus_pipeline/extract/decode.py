@@ -29,10 +29,11 @@ def _decode(body: bytes, content_type: str | None, settings: ExtractionSettings)
     if body.startswith(codecs.BOM_UTF8):
         return body[len(codecs.BOM_UTF8):].decode("utf-8", "replace")
     header = _HEADER_CHARSET.search(content_type or "")
-    for candidate in map(_known, (header, _XML_DECLARATION.match(body[:512]), _META_CHARSET.search(body[:4096]))):
-        if candidate:
-            try:
-                return body.decode(candidate)
+    for declaration in (header, _XML_DECLARATION.match(body[:512]), _META_CHARSET.search(body[:4096])):
+        if declaration is not None:
+            name = declaration.group(1)
+            try:  # a name no codec has, or not this page's
+                return body.decode(name if isinstance(name, str) else name.decode("ascii"))
             except (LookupError, UnicodeDecodeError):
                 continue
     try:
@@ -50,14 +51,3 @@ def _guess_encoding(body: bytes, settings: ExtractionSettings) -> str:
     if any(m.encoding == "cp1252" and m.chaos <= best + settings.windows_1252_tolerance for m in matches):
         return "cp1252"
     return matches[0].encoding
-
-
-def _known(declaration: re.Match[str] | re.Match[bytes] | None) -> str | None:
-    """The codec a charset declaration names; None without a declaration, or for a name no codec has."""
-    if declaration is None:
-        return None
-    name = declaration.group(1)
-    try:
-        return codecs.lookup(name if isinstance(name, str) else name.decode("ascii", "ignore")).name
-    except LookupError:
-        return None

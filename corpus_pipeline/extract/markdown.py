@@ -6,9 +6,8 @@ each carrying its place in the Markdown and its inline Markdown (emphasis, inlin
 asked, the rest escaped). :func:`markdown_of` lays the lines out as Markdown holding the same words, in the same
 order, as :func:`plain_of`'s plain text (the tests read it back to check).
 
-The readings that work on lines (trafilatura, the second opinion, the line filters) are mapped back with
-:func:`mapped_lines`: each line of their text takes the rendered line it came from (the same words), and a line that
-came from nowhere in the page's rendering stays a paragraph, escaped.
+The readings that work on lines (trafilatura, the second opinion, the line filters) are mapped back onto the
+rendered lines with :func:`mapped_lines`.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from lxml import etree
 
 from corpus_pipeline.extract.html_tree import text_content
 from corpus_pipeline.extract.markup import BLOCK_TAGS
-from corpus_pipeline.extract.text import SPACES, line_key
+from corpus_pipeline.extract.text import SPACES, WORD, line_key
 
 LineKind = Literal["paragraph", "heading", "item", "cell", "code"]
 
@@ -70,7 +69,6 @@ _LINE_START = re.compile(r"^(?:(#{1,6})(?=\s|$)|([>|~+=-])|(\d{1,9})([.)])(?=\s|
 # What trafilatura's text output adds to a list item and a table row.
 _TEXT_ITEM = re.compile(r"^(\s*)(?:[-*•]|\d{1,9}[.)])\s+(.*)$")
 _TEXT_ROW = re.compile(r"^\|(.*)\|$")
-_WORD = re.compile(r"\w")
 # Math as pages carry it: TeX in a MathJax script, in a KaTeX / MathML annotation, or as delimited text that a script
 # typesets in the browser (pymdownx.arithmatex's ``\(...\)`` and ``\[...\]``).
 TEX_ATTRIBUTE = "data-tex"
@@ -160,8 +158,7 @@ def escaped(text: str, *, in_table: bool = False) -> str:
 
 def _escaped_line_start(markdown: str) -> str:
     """A line's Markdown with the character that would open a block at its start escaped."""
-    match = _LINE_START.match(markdown)
-    if match is None:
+    if (match := _LINE_START.match(markdown)) is None:
         return markdown
     if match.group(3) is not None:
         return f"{match.group(3)}\\{markdown[match.end(3):]}"
@@ -632,8 +629,7 @@ def _tex_of(node: etree._Element) -> tuple[str, bool] | None:
     if tex is None:
         if "arithmatex" not in (node.get("class") or "").split():
             return None
-        delimited = _DELIMITED_TEX.match(node.text_content())
-        if delimited is None:
+        if (delimited := _DELIMITED_TEX.match(node.text_content())) is None:
             return None
         tex = next(group for group in delimited.groups() if group is not None)
         display = delimited.group("inline") is None
@@ -718,11 +714,8 @@ def render_elements(
     elements: Iterable[etree._Element], options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS,
     left_out: frozenset[str] = frozenset(),
 ) -> list[Line]:
-    """The lines of the elements' text, in document order, each with its place in the Markdown.
-
-    Their ``plain`` values are the lines ``markup.element_text`` gives for the same elements, one after another
-    (less the elements whose tag is in ``left_out``, not rendered at all).
-    """
+    """The lines of the elements' text, in document order, each with its place in the Markdown: their ``plain``
+    values are the lines ``markup.element_text`` gives for the same elements, less those tagged as in ``left_out``."""
     renderer = _Renderer(options, left_out)
     elements = list(elements)
     renderer.math = any(_MATH_MARKED(element) for element in elements)
@@ -826,7 +819,7 @@ def cells_as_lines(text: str) -> str:
         if row is None:
             lines.append(raw)
         else:
-            lines.extend(cell.strip() for cell in row.group(1).split("|") if _WORD.search(cell))
+            lines.extend(cell.strip() for cell in row.group(1).split("|") if WORD.search(cell))
     return "\n".join(lines)
 
 
@@ -846,9 +839,9 @@ def with_whole_code(lines: Sequence[Line], rendering: Sequence[Line]) -> list[Li
             continue
         start = first = places.index(run[0].index)
         stop = last = places.index(run[-1].index)
-        while first > 0 and not _WORD.search(block[first - 1].plain):
+        while first > 0 and not WORD.search(block[first - 1].plain):
             first -= 1
-        while last + 1 < len(block) and not _WORD.search(block[last + 1].plain):
+        while last + 1 < len(block) and not WORD.search(block[last + 1].plain):
             last += 1
         whole.extend([*block[first:start], *run, *block[stop + 1 : last + 1]])
     return whole
@@ -859,7 +852,7 @@ def _written_structure(raw: str, line: str, index: _LineIndex) -> list[Line]:
     row = _TEXT_ROW.match(line)
     if row is not None:
         cells = [normalized_line(cell) for cell in row.group(1).split("|")]
-        if not any(_WORD.search(cell) for cell in cells):
+        if not any(WORD.search(cell) for cell in cells):
             return []  # a rule under a header row: no words
         found = [index.take(cell, by_words=False) for cell in cells if cell]
         if found and all(cell is not None and cell.kind == "cell" for cell in found):
