@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from queue import Empty, SimpleQueue
+from queue import SimpleQueue
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -101,9 +101,8 @@ class _Crawl:
         self.max_pages = website.max_pages or settings.max_pages
         self.frontier_limit = FRONTIER_PER_PAGE * self.max_pages  # documents claimed, at most
         self.links_seen_limit = LINKS_SEEN_PER_URL * self.frontier_limit
-        self.site_netlocs = {urlsplit(normalize_url(website.url)).netloc} | {
-            idna_host(h) for h in website.same_site_hosts
-        }
+        self.site_netlocs = {urlsplit(normalize_url(website.url)).netloc}
+        self.site_netlocs |= {idna_host(h) for h in website.same_site_hosts}
         start = urlsplit(normalize_url(urljoin(website.base_url + "/", website.child)))
         self.section = start.path[: start.path.rfind("/") + 1] or "/"
         self.seen: set[str] = set()
@@ -135,7 +134,8 @@ class _Crawl:
         for task in from_pages:
             self._enqueue_within_frontier(task)
         for task in from_sitemaps:  # as a live crawl reads them: within the page budget
-            self._enqueue_within_budget(task)
+            if task.expected != "document" or self.documents_claimed < self.max_pages:
+                self._enqueue(task)
 
         in_flight_limit = self.settings.max_in_flight or max(2, self.settings.per_host_concurrency * 2)
         pool = ThreadPoolExecutor(max_workers=in_flight_limit, thread_name_prefix=f"crawl-{self.website.name}")
@@ -180,7 +180,7 @@ class _Crawl:
         result = done.result
         if result.kind == "sitemap" and result.outcome in USABLE_OUTCOMES and result.body:
             result.outcome, result.error = self._read_sitemap(
-                done.task, result.body, self._enqueue_within_budget, lambda: self.documents_claimed < self.max_pages)
+                done.task, result.body, self._enqueue, lambda: self.documents_claimed < self.max_pages)
         left_out = done.left_out + sum(not self._enqueue_within_frontier(task) for task in done.discovered)
         if left_out and result.error is None:
             result.error = (f"limit: {left_out:,} links beyond the frontier of {self.frontier_limit:,} URLs "
@@ -203,13 +203,6 @@ class _Crawl:
         self._enqueue(task)
         return True
 
-    def _enqueue_within_budget(self, task: CrawlTask) -> bool:
-        """Queue a sitemap item unless the page budget is spent (False: left out, to be counted)."""
-        if task.expected == "document" and self.documents_claimed >= self.max_pages:
-            return False
-        self._enqueue(task)
-        return True
-
     def _initial_tasks(self, robots: RobotsRules | None) -> list[CrawlTask]:
         website = self.website
         if website.mode == "crawl":
@@ -225,43 +218,43 @@ class _Crawl:
     def _admit(self, task: CrawlTask) -> Refusal | None:
         """Checks that need no network: a refusal, or None when the task may go ahead."""
         url, settings = task.url, self.settings
+        limit = partial(Refusal, FetchOutcome.LIMIT_REACHED)
         if settings.matches_no_follow(url):
             return Refusal(FetchOutcome.NO_FOLLOW, "URL matches a no_follow entry")
         if len(url) > settings.max_url_length:
-            return Refusal(FetchOutcome.LIMIT_REACHED, f"URL longer than {settings.max_url_length} characters")
+            return limit(f"URL longer than {settings.max_url_length} characters")
         parts = urlsplit(url)
         segments = [s for s in parts.path.split("/") if s]
         if segments and max(segments.count(s) for s in set(segments)) > settings.max_repeated_segments:
-            return Refusal(FetchOutcome.LIMIT_REACHED, "path segment repeated: likely a crawler trap")
+            return limit("path segment repeated: likely a crawler trap")
         if task.chain > settings.max_template_chain:
-            return Refusal(FetchOutcome.LIMIT_REACHED, f"path trap: over {settings.max_template_chain} pages of "
-                           f"{path_template(parts.path)}, each found on the previous one")
+            return limit(f"path trap: over {settings.max_template_chain} pages of {path_template(parts.path)}, each "
+                         "found on the previous one")
         if parts.query and task.expected == "document":
             variants = self.query_variants[f"{parts.netloc}{parts.path}"]
             variants.add(parts.query)
             if len(variants) > settings.max_query_variants:
-                return Refusal(
-                    FetchOutcome.LIMIT_REACHED, f"more than {settings.max_query_variants} query variants of one path"
-                )
+                return limit(f"more than {settings.max_query_variants} query variants of one path")
         if task.expected == "document" and self.documents_dispatched >= self.max_pages:
-            return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached")
+            return limit(f"max_pages ({self.max_pages}) reached")
         if task.expected == "sitemap":
             if self.sitemaps_dispatched >= settings.max_sitemaps:
-                return Refusal(
-                    FetchOutcome.LIMIT_REACHED, f"max_sitemaps ({settings.max_sitemaps}) reached: sitemap not read"
-                )
+                return limit(f"max_sitemaps ({settings.max_sitemaps}) reached: sitemap not read")
             if self.documents_claimed >= self.max_pages:
-                return Refusal(FetchOutcome.LIMIT_REACHED, f"max_pages ({self.max_pages}) reached: sitemap not read")
+                return limit(f"max_pages ({self.max_pages}) reached: sitemap not read")
         return None
 
-    def _read_sitemap(self, task: CrawlTask, body: bytes, accept: Callable[[CrawlTask], bool],
+    def _read_sitemap(self, task: CrawlTask, body: bytes, add: Callable[[CrawlTask], None],
                       has_room: Callable[[], bool]) -> tuple[FetchOutcome, str | None]:
-        """Stream a sitemap's items into ``accept`` while ``has_room``; (outcome, error or notice) of its row."""
+        """Stream a sitemap's items into ``add``, its pages only while ``has_room``; (outcome, error or notice) of
+        its row."""
         left_out = 0
         try:
-            for page in self._from_sitemap(task, body, has_room):
-                if page is None or not accept(page):
+            for item in self._from_sitemap(task, body, has_room):
+                if item is None or (item.expected == "document" and not has_room()):
                     left_out += 1
+                else:
+                    add(item)
         except SitemapError as exc:
             return FetchOutcome.ERROR, str(exc)
         if left_out:
@@ -415,11 +408,8 @@ class _Crawl:
         cached = self.previous.lookup(task.url) if self.previous is not None else None
         if cached is None or self.previous is None:
             return self.fetcher.fetch(task.url, task.expected, hop_guard=hop_guard)
-        if (
-            self.website.skip_unchanged_lastmod
-            and task.sitemap_lastmod is not None
-            and task.sitemap_lastmod == cached.sitemap_lastmod
-        ):
+        lastmod = task.sitemap_lastmod
+        if self.website.skip_unchanged_lastmod and lastmod is not None and lastmod == cached.sitemap_lastmod:
             return self._from_cache(task.url, cached, FetchResult(FetchOutcome.UNCHANGED_LASTMOD))
         result = self.fetcher.fetch(task.url, task.expected, cached.conditional_headers(), hop_guard)
         if result.outcome == FetchOutcome.NOT_MODIFIED:
@@ -546,7 +536,7 @@ class _Crawl:
             if row.get("kind") == "sitemap":
                 # Resumed URLs among them are dropped later, so up to max_pages pages are kept per sitemap.
                 gathered = _ResumedSitemapItems(from_sitemaps, self.max_pages)
-                self._read_sitemap(task, body, gathered.accept, gathered.has_room)
+                self._read_sitemap(task, body, gathered.add, gathered.has_room)
             elif row.get("kind") == "html":
                 chains[task.url] = task.chain
                 page_url = row.get("final_url") or task.url
@@ -565,8 +555,7 @@ class _Crawl:
             return CrawlTask(url, "robots", 0, "robots")
         if source in ("sitemap_index", "robots"):
             return CrawlTask(url, "sitemap", row.get("depth") or 0, source, row.get("referrer"))
-        crawl_mode = self.website.mode == "crawl"
-        if crawl_mode:
+        if self.website.mode == "crawl":
             follow = category != "external" and source in ("start", "link", "alternate") and not (
                 urlsplit(url).path.lower().endswith(".pdf"))
         else:
@@ -624,13 +613,9 @@ class _ResumedSitemapItems:
     def has_room(self) -> bool:
         return self.pages < self.max_pages
 
-    def accept(self, task: CrawlTask) -> bool:
-        if task.expected == "document":
-            if not self.has_room():
-                return False
-            self.pages += 1
+    def add(self, task: CrawlTask) -> None:
+        self.pages += task.expected == "document"
         self.found.append(task)
-        return True
 
 
 def path_template(path: str) -> str:
@@ -663,8 +648,6 @@ def _normalized(urls: Iterable[str]) -> Iterator[str]:
 def _ended(finished: SimpleQueue[Future]) -> list[Future]:
     """The fetches that ended: at least one (waiting for it), and every other one already there."""
     ended = [finished.get()]
-    while True:
-        try:
-            ended.append(finished.get_nowait())
-        except Empty:
-            return ended
+    while not finished.empty():  # the main thread is the one consumer: get() will not block
+        ended.append(finished.get())
+    return ended

@@ -25,13 +25,7 @@ from corpus_pipeline.core.urls import InvalidUrlError, normalize_url
 from corpus_pipeline.crawl.deadline import DeadlineWatch, RequestDeadline
 from corpus_pipeline.crawl.settings import CrawlSettings
 from corpus_pipeline.crawl.throttle import HostThrottle, RequestSlot
-from corpus_pipeline.crawl.transport import (
-    CrawlAdapter,
-    CrawlClient,
-    CrawlResponse,
-    PeerCheck,
-    refused_peer,
-)
+from corpus_pipeline.crawl.transport import CrawlAdapter, CrawlClient, CrawlResponse, PeerCheck, refused_peer
 
 Expected = Literal["document", "sitemap", "robots"]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -99,10 +93,8 @@ class Refusal:
 
 
 class Fetcher:
-    """HTTP client of one crawl: one :class:`CrawlClient` (its connections, its cookies) per thread, shared politeness.
-
-    ``peer_check`` judges the address each connection reached before anything is sent on it.
-    """
+    """HTTP client of one crawl: one :class:`CrawlClient` (its connections, its cookies) per thread, shared politeness;
+    ``peer_check`` judges the address each connection reached before anything is sent on it."""
 
     def __init__(self, settings: CrawlSettings, throttle: HostThrottle, peer_check: PeerCheck | None = None) -> None:
         self.settings = settings
@@ -265,11 +257,9 @@ class Fetcher:
         if error is not None:
             result.outcome, result.error, result.bytes = FetchOutcome.ERROR, error, size
             return result
-        body = b"".join(chunks)
         if result.kind is None:  # empty body
             result.kind = _kind_for(sniff_kind(result.content_type, b"", result.final_url or ""), expected)
-        result.body = body
-        result.bytes = len(body)
+        result.body, result.bytes = b"".join(chunks), size
         return result
 
 

@@ -33,11 +33,9 @@ LINKS_MEMO_SCHEMA = pa.schema(
 
 
 class LinkMemo:
-    """Last crawl's links by key (``last``, a memo file), and this crawl's, written to ``writer`` as pages are read.
-
-    ``reading`` names the version of the code that reads links: a memo written by another version is never used.
-    Safe to use from the crawl's worker threads.
-    """
+    """Last crawl's links by key (``last``, a memo file), and this crawl's, written to ``writer`` as pages are read;
+    ``reading`` names the version of the code that reads links (a memo of another version is never used). Safe to use
+    from the crawl's worker threads."""
 
     def __init__(self, last: Path | None, reading: str, writer: PartitionWriter | None = None) -> None:
         self._last = KeyedRows(last, "key") if last is not None else None

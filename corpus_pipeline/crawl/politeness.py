@@ -23,9 +23,7 @@ class RobotsRules:
         return cls(None, user_agent, f"robots.txt {cause}: complete disallow (RFC 9309)")
 
     def allows(self, url: str) -> bool:
-        if self.disallow_reason is not None:
-            return False
-        return self._parser is None or self._parser.can_fetch(url, self._agent)
+        return self.disallow_reason is None and (self._parser is None or self._parser.can_fetch(url, self._agent))
 
     @property
     def crawl_delay(self) -> float | None:
@@ -44,10 +42,8 @@ class RobotsRules:
 
 
 def is_private_host(host: str) -> bool:
-    """Whether ``host`` is or resolves to a loopback, private, link-local, reserved or unspecified address.
-
-    An address literal is judged without any lookup.
-    """
+    """Whether ``host`` is or resolves to a loopback, private, link-local, reserved or unspecified address (an
+    address literal without any lookup)."""
     if _address_literal(host) is not None:
         return is_private_address(host)
     try:

@@ -61,11 +61,8 @@ def from_meta(contents: Iterable[str]) -> RobotsDirectives:
 
 
 def from_headers(values: Iterable[str], user_agent: str) -> RobotsDirectives:
-    """Directives of the ``X-Robots-Tag`` header fields (each field as sent) that address this crawler.
-
-    ``googlebot: noindex, nofollow`` binds only Googlebot: an agent prefix holds until the end of its field or the
-    next prefix.
-    """
+    """Directives of the ``X-Robots-Tag`` header fields (each as sent) that address this crawler: an agent prefix
+    (``googlebot: noindex, nofollow``) holds until the end of its field or the next prefix."""
     ours = agent_token(user_agent)
     found = NO_DIRECTIVES
     for value in values:

@@ -368,11 +368,9 @@ class HostThrottle:
 
     @contextmanager
     def request_slot(self, host: str) -> Iterator[RequestSlot]:
-        """Block until a request to ``host`` may start, then hold one of its places in flight.
-
-        Call ``slot.response(status)`` when the response headers arrive; leaving the block without it (a timeout,
-        a connection error) tells the throttle the request failed.
-        """
+        """Block until a request to ``host`` may start, then hold one of its places in flight. Call
+        ``slot.response(status)`` when the response headers arrive: leaving the block without it (a timeout, a
+        connection error) tells the throttle the request failed."""
         state = self._host(host)
         asked = self._clock()
         with state.condition:
