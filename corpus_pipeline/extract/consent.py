@@ -53,11 +53,11 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
 
 def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
-    names = "\n".join(_IDS(document) + _CLASSES(document)).lower()
+    names = ("\n".join(_IDS(document) + _CLASSES(document)) + "\n").lower()
     # One search over all the names (a line each) before any element's, the pattern only on the lines holding a hint:
     # a hint alone (a recipe card's "cookie") names no banner.
     if not _has_hint(names) or not any(
-        _CONSENT_NAME.search(names, names.rfind("\n", 0, hint.start()) + 1, _line_end(names, hint.end()))
+        _CONSENT_NAME.search(names, names.rfind("\n", 0, hint.start()) + 1, names.find("\n", hint.end()))
         for hint in _HINT.finditer(names)
     ):
         return []
@@ -71,8 +71,3 @@ def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
 
 def _has_hint(text: str) -> bool:
     return any(hint in text for hint in _HINTS)
-
-
-def _line_end(text: str, position: int) -> int:
-    end = text.find("\n", position)
-    return end if end >= 0 else len(text)

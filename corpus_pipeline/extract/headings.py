@@ -143,6 +143,4 @@ def restore_headings(
         if at is not None and line_key(heading) and line_key(heading) not in present:
             inserted.setdefault(at, []).append(heading)
             present.add(line_key(heading))
-    if not inserted:
-        return text
     return "\n".join(restored for index, line in enumerate(lines) for restored in [*inserted.get(index, []), line])

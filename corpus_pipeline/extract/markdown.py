@@ -111,26 +111,19 @@ DEFAULT_MARKDOWN_OPTIONS = MarkdownOptions()
 
 @dataclass(slots=True)
 class Line:
-    """One line of the plain text and its place in the Markdown.
+    """One line of the plain text and its place in the Markdown."""
 
-    ``plain``: the line as the plain text holds it (whitespace-normalized); ``markdown``: its inline Markdown
-    (escaped; a code line's own text, whitespace intact). ``level``: a heading's level, else the list depth (0
-    outside lists). ``marker``: a list item's marker on its first line ("-", "3."), "" on its other lines.
-    ``group``: the table or code block it belongs to. ``joined``: it continues the line before it in one block
-    (a line break in the source, a ``<br>``).
-    """
-
-    plain: str
-    markdown: str
+    plain: str  # the line as the plain text holds it (whitespace-normalized)
+    markdown: str  # its inline Markdown (escaped; a code line's own text, whitespace intact)
     kind: LineKind = "paragraph"
-    level: int = 0
-    marker: str = ""
-    group: int = 0
+    level: int = 0  # a heading's level, else the list depth (0 outside lists)
+    marker: str = ""  # a list item's marker on its first line ("-", "3."), "" on its other lines
+    group: int = 0  # the table or code block it belongs to
     row: int = 0
     col: int = 0
-    quote: int = 0
-    joined: bool = False
-    language: str = ""
+    quote: int = 0  # block-quote depth
+    joined: bool = False  # it continues the line before it in one block (a line break in the source, a <br>)
+    language: str = ""  # a code line's block's declared language
     code: tuple[str, ...] = field(default=(), compare=False, repr=False)  # a code line's whole block, raw
     index: int = 0  # a code line's place in ``code``
     heading: int = 0  # a list item's line that is a heading (``- ### Options``): its level
@@ -877,26 +870,23 @@ def markdown_of(lines: Sequence[Line]) -> str:
     previous: Line | None = None
     position = 0
     while position < len(lines):
-        line = lines[position]
-        if line.kind in ("code", "cell"):  # a block of several lines: a code block (in its list item), a table
-            if line.kind == "code":
-                end = _run_end(lines, position, lambda a, b: b.group == a.group and b.index > a.index)
-                rows = _fence(lines[position:end], _list_indent(lists, line.level))
-            else:
-                lists.clear()
-                end = _run_end(lines, position, lambda a, b: b.group == a.group and (b.row, b.col) >= (a.row, a.col))
-                rows = _table(lines[position:end])
-            _separate(out, previous, line, tight=False)
-            out.extend(_quoted(row, line.quote) for row in rows)
-            previous, position = lines[end - 1], end
-            continue
-        if line.kind != "item" or not line.level:
+        line, tight = lines[position], False
+        if line.kind == "code":  # a block of several lines: a code block (in its list item), a table
+            end = _run_end(lines, position, lambda a, b: b.group == a.group and b.index > a.index)
+            rows = _fence(lines[position:end], _list_indent(lists, line.level))
+        elif line.kind == "cell":
             lists.clear()
-        tight = _continues(previous, line, lists)
-        text = _laid_out(line, lists)
-        _separate(out, previous, line, tight=tight)
-        out.append(_quoted(text, line.quote))
-        previous, position = line, position + 1
+            end = _run_end(lines, position, lambda a, b: b.group == a.group and (b.row, b.col) >= (a.row, a.col))
+            rows = _table(lines[position:end])
+        else:
+            if line.kind != "item" or not line.level:
+                lists.clear()
+            tight = _continues(previous, line, lists)
+            end, rows = position + 1, [_laid_out(line, lists)]
+        if previous is not None and not tight:  # a blank line between two blocks (quoted inside a quote both share)
+            out.append(_quoted("", min(previous.quote, line.quote)))
+        out.extend(_quoted(row, line.quote) for row in rows)
+        previous, position = lines[end - 1], end
     return "\n".join(out).strip("\n")
 
 
@@ -935,13 +925,6 @@ def _run_end(lines: Sequence[Line], start: int, continues) -> int:
     while end < len(lines) and lines[end].kind == lines[start].kind and continues(lines[end - 1], lines[end]):
         end += 1
     return end
-
-
-def _separate(out: list[str], previous: Line | None, line: Line, tight: bool) -> None:
-    """A blank line between two blocks (inside a quote both share, a quoted one), none inside one block."""
-    if previous is None or tight:
-        return
-    out.append(_quoted("", min(previous.quote, line.quote)))
 
 
 def _quoted(text: str, depth: int) -> str:
