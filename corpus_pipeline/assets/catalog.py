@@ -59,12 +59,10 @@ def partition_metadata(
 ) -> dict[str, Any]:
     """Metadata of a written partition: ``dagster/row_count``, column schema, markdown preview, counts."""
     frame = pl.scan_parquet(path)
-    row_count = frame.select(pl.len()).collect().item()
-    preview = (
-        frame.select([c for c in preview_columns if c in schema.names and c != "website"]).head(PREVIEW_ROWS).collect()
-    )
+    columns = [c for c in preview_columns if c in schema.names and c != "website"]
+    preview = frame.select(columns).head(PREVIEW_ROWS).collect()
     return {
-        "dagster/row_count": row_count,
+        "dagster/row_count": frame.select(pl.len()).collect().item(),
         "dagster/column_schema": column_schema(schema),
         "preview": dg.MetadataValue.md(markdown_preview(preview)),
         **(counts or {}),
