@@ -10,8 +10,7 @@ from corpus_pipeline.resources import CrawlerConfig, ParquetWarehouse, WebsiteRe
 from corpus_pipeline.schedules import nightly_recrawl_schedule
 from corpus_pipeline.training_resources import TrainingSetPolicy
 
-# Every process that loads the code location (a run, a step, a Celery worker) reads and writes whole websites'
-# pages through Arrow: let what it frees go back to the system (see core.memory).
+# Every process loading the code location (a run, a step, a Celery worker) moves whole websites through Arrow.
 arrow_allocations_returned_to_system()
 
 defs = dg.Definitions(
@@ -27,6 +26,5 @@ defs = dg.Definitions(
     executor=pipeline_executor(),
 )
 
-# The objects the code location's modules made live as long as the process: the garbage collector need not walk them
-# again at every full round (see core.memory).
+# The code location's objects live as long as the process: the collector need not walk them at every full round.
 loaded_code_frozen()
