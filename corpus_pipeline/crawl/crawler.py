@@ -448,21 +448,17 @@ class _Crawl:
             if page is None:
                 continue
             yield page
-            for lang in self.website.langs:
-                if lang in item.alternates:
-                    alternate = self._document_task(item.alternates[lang], 0, "alternate", page.url, hreflang=lang)
-                    yield from [alternate] if alternate else []
+            alternates = (self._document_task(item.alternates[lang], 0, "alternate", page.url, hreflang=lang)
+                          for lang in self.website.langs if lang in item.alternates)
+            yield from filter(None, alternates)
 
     def _from_page(self, task: CrawlTask, links: PageLinks, page_url: str, room: int) -> tuple[list[CrawlTask], int]:
         """Tasks of a page's links, at most ``room`` of them, and how many wanted links were left out (neither
         normalized nor remembered: 20,000 of them per page must cost little)."""
-        tasks: list[CrawlTask | None] = []
-        for lang in self.website.langs:
-            if lang in links.alternates:
-                tasks.append(self._document_task(
-                    links.alternates[lang], task.depth, "alternate", task.url,
-                    follow_links=task.follow_links and self.website.mode == "crawl", hreflang=lang,
-                ))
+        follow_alternates = task.follow_links and self.website.mode == "crawl"
+        tasks = [self._document_task(links.alternates[lang], task.depth, "alternate", task.url,
+                                     follow_links=follow_alternates, hreflang=lang)
+                 for lang in self.website.langs if lang in links.alternates]
         if not self._follows(task):
             return [t for t in tasks if t], 0
         crawl_mode = self.website.mode == "crawl"

@@ -33,9 +33,8 @@ class CrawlSettings:
     max_repeated_segments: int = 3  # /a/b/a/b/a/b... is a trap
     # Sitemaps read per crawl (indexes included): an index may list 50,000 children of 50,000 URLs each.
     max_sitemaps: int = 1000
-    # Pages of one path template (digit runs abstracted: /cal/#/#/), each found only on the previous one,
-    # before the chain is a trap (a calendar's "next month" forever); pagination reached page after page
-    # up to this depth is still crawled.
+    # Pages of one path template (digit runs abstracted: /cal/#/#/), each found only on the previous one, before the
+    # chain is a trap (a calendar's "next month" forever); pagination up to this depth is still crawled.
     max_template_chain: int = 100
     # Fetches in flight across hosts (None: twice per_host_concurrency); each may hold a body in memory.
     max_in_flight: int | None = None

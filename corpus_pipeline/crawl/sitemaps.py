@@ -67,8 +67,7 @@ def iter_sitemap(data: bytes, max_bytes: int, base_url: str | None = None) -> It
     as a path (Jekyll's sitemap without ``url`` set, some Hugo themes) is read against ``base_url``, the sitemap's own.
     """
     stream = _CappedGunzip(data, max_bytes) if data[:2] == b"\x1f\x8b" else io.BytesIO(data)
-    # Only <url> and <sitemap> elements reach Python; no DTDs, entities, network or huge trees: XXE and billion laughs
-    # stay inert.
+    # Only <url> and <sitemap> elements reach Python; no DTDs, entities, network or huge trees (XXE, billion laughs).
     events = etree.iterparse(
         stream, events=("end",), tag=("{*}url", "{*}sitemap"), recover=True, remove_comments=True,
         resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,

@@ -1,8 +1,8 @@
 """How fast a crawl talks to each host: how many requests are in flight and how far apart they start.
 
-By default a host's pace follows its server's latency to the response headers, in the spirit of Scrapy's
-AutoThrottle, with TCP's congestion control law (additive increase, multiplicative decrease). One mechanism reacts
-to refusals, failures and latency, and needs no throughput estimate (noisy on small sites):
+By default a host's pace follows its server's latency to the response headers (the last byte would also count our own
+stalls), like Scrapy's AutoThrottle, by TCP's congestion control (additive increase, multiplicative decrease): one
+law for refusals, failures and latency, with no throughput estimate (noisy on small sites):
 
 * The **window** (requests the server may work on at once) starts at one and grows by one per answer until the
   host's first sign of trouble (TCP's slow start), then by one per round trip. Only a window in use grows (answers
@@ -25,11 +25,8 @@ to refusals, failures and latency, and needs no throughput estimate (noisy on sm
 * **Below one request, the window becomes a delay** between starts: max(latency, 0.1 s) / window. Each further
   refusal doubles it (exponential back-off); each good answer shrinks it by a fifth.
 
-Latency is taken to the headers, not the last byte, which also counts our own stalls (a body read while other
-threads parse pages). The pace stays within :class:`PaceLimits`: at most ``max_concurrency`` requests in flight, a
-delay from the floor (``min_delay_s``, raised by robots.txt's Crawl-delay through :meth:`HostThrottle.set_delay`) to
-``max_delay_s`` (unless the floor is above). With ``adaptive`` off: ``max_concurrency`` in flight, ``min_delay_s``
-apart.
+The pace stays within :class:`PaceLimits` (robots.txt's Crawl-delay raises the floor:
+:meth:`HostThrottle.set_delay`); with ``adaptive`` off, ``max_concurrency`` requests in flight ``min_delay_s`` apart.
 """
 
 from __future__ import annotations
@@ -55,13 +52,11 @@ LATENCY_RELIEF = 0.8  # a latency back-off that does not take a fifth off the lo
 LATENCY_SMOOTHING = 0.5  # weight of a new answer in the smoothed latency (the unit of the back-off delay)
 IDLE_LATENCY_SAMPLES = 64  # answers kept for the last round trips
 SAMPLES_PER_LOAD = 16  # the latest, so the idle latency follows a server that gets slower for good
-# A geometric mean of four pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance about
-# once in 25.
+# A geometric mean of four pages whose costs spread five-fold (log-normal, sigma 0.45) passes 1.5x by chance 1 in 25.
 LATENCY_SAMPLE = 4
 # After slow start (TCP's): on a server that queues, the probe above its capacity lasts one round trip.
 WINDOW_INCREASE = 1.0
-# x1.25 window per good answer below one request: a rate-limited server that refused once gets about three good
-# answers per refusal, not one.
+# x1.25 window per good answer below one request: a server that refused once gets ~3 good answers per refusal, not 1.
 DELAY_RECOVERY = 0.25
 BACKOFF_FACTOR = 0.5  # TCP's halving: twice the refusals, half the rate, so back-off is exponential
 # A server answering 429 in a millisecond would otherwise be asked again a few milliseconds later.
@@ -330,12 +325,8 @@ class _Host:
 class HostThrottle:
     """Per-host pace of one crawl, shared by its worker threads (thread-safe)."""
 
-    def __init__(
-        self,
-        limits: PaceLimits,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
+    def __init__(self, limits: PaceLimits, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.limits = limits
         self._clock = clock
         self._sleep = sleep
