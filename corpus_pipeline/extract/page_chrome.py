@@ -34,12 +34,10 @@ _Dropped = tuple[html.HtmlElement, html.HtmlElement, int, "etree._Element | None
 @contextmanager
 def chrome_detached(document: html.HtmlElement) -> Iterator[html.HtmlElement]:
     """``document`` itself, not a copy, without the website's chrome and comment sections while the context lasts.
-
     Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or class/id
     (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>`` (the article's own
     byline and date) or holds the page's ``<h1>``. It is taken out as ``drop_tree`` takes it and put back as it was
-    on exit, also when the reading fails; nothing may change the document meanwhile.
-    """
+    on exit, also when the reading fails; nothing may change the document meanwhile."""
     dropped: list[_Dropped] = []
     try:
         for node in _page_chrome(document):

@@ -29,6 +29,4 @@ def without_labels(text: str, article: bool, settings: ExtractionSettings = DEFA
     """``text`` (one block per line) without, on an ``article``, its pointers to other stories."""
     if not article or not settings.story_pointers_removed:
         return text
-    lines = text.split("\n")
-    kept = [line for line in lines if not is_story_pointer(line, settings)]
-    return text if len(kept) == len(lines) else "\n".join(kept)
+    return "\n".join(line for line in text.split("\n") if not is_story_pointer(line, settings))

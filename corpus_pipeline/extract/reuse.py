@@ -165,10 +165,8 @@ class LastNight:
 
     def listing(self, sitemaps_input: bytes) -> SitemapListing | None:
         """Last night's sitemap listing when tonight's sitemaps are last night's (:func:`sitemaps_input`), else None."""
-        if self._memo_path is None:
-            return None
-        source = pq.ParquetFile(self._memo_path)
-        if source.metadata.num_rows == 0:
+        source = pq.ParquetFile(self._memo_path) if self._memo_path is not None else None
+        if source is None or source.metadata.num_rows == 0:
             return None
         head = source.read_row_group(0, columns=["sitemaps_input", "sitemap_listing"]).slice(0, 1).to_pylist()[0]
         if head["sitemaps_input"] != sitemaps_input or head["sitemap_listing"] is None:
@@ -325,10 +323,8 @@ def records_with_reuse(
 ) -> Iterator[dict[str, Any] | KeptRecord]:
     """Each page's record in order, a dict when parsed tonight, a :class:`KeptRecord` when kept, as the page's own
     parse left it (without the survey's facts and the site-wide pass); its parse key is written to ``keys``.
-
     ``pages`` are ``(page, body loader)``; ``facts_rows`` the survey's rows of the same pages in the same order;
-    ``parse(pages, workers)`` parses the pages whose inputs changed.
-    """
+    ``parse(pages, workers)`` parses the pages whose inputs changed."""
 
     def plan(item: tuple[_Page, dict[str, Any]]) -> tuple[bytes, Any]:
         (page, _), row = item
@@ -485,14 +481,11 @@ def parse_site(
     log: Callable[[str], None],
     trim_every: int = 64,
 ) -> SiteParse:
-    """Survey the website, then write each page's record to ``scratch/records.parquet`` (RECORD_SCHEMA, with the
-    survey's facts), keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` (write_memo).
-
-    ``pages()`` yields the HTML pages in order, each with a loader of its body, read once for its digest and again
-    only to survey or parse the page; ``parse(pages, model, workers)`` parses the changed ones. A night that keeps
-    every record of the current version (``current_rows``) with its links writes no records
-    (:meth:`SiteParse.holds_records_of`).
-    """
+    """Survey the website, then write each page's record (with the survey's facts) to ``scratch/records.parquet``,
+    keeping what ``last_night`` offers; the makings of the memo stay in ``scratch`` (write_memo). ``pages()`` yields
+    the HTML pages in order, each with a loader of its body (read once for its digest, again only to survey or parse
+    the page); ``parse(pages, model, workers)`` parses the changed ones. A night that keeps every record of the
+    current version (``current_rows``) with its links writes no records (:meth:`SiteParse.holds_records_of`)."""
     from corpus_pipeline.core.memory import return_freed_memory
     from corpus_pipeline.extract.site_survey import survey_site
 

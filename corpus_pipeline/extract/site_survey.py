@@ -72,8 +72,7 @@ def survey_site(
     ``lang_hint`` raw_pages ``hreflang`` or None), and its sitemaps (``(address, body)`` each), streaming: memory
     holds one window of pages. One page in ``container_sample_every`` (chosen by URL: the same pages each night) votes
     for the element that holds the website's documents. ``map_facts`` reads each page's :class:`PageFacts` in order,
-    with ``map_in_windows``'s signature; ``listed`` is the sitemaps' listing, when already read.
-    """
+    with ``map_in_windows``'s signature; ``listed`` is the sitemaps' listing, when already read."""
     listing = listed if listed is not None else sitemap_listing(sitemaps)
     read = partial(_page_facts, sample_every=container_sample_every)
     return survey_of_facts(map_facts(read, pages, workers), listing)
@@ -118,11 +117,9 @@ def _page_facts(page: Page, sample_every: int = 1) -> PageFacts:
 
 
 def _declared_listing(document: etree._Element) -> bool:
-    """Whether the page's body classes declare it a listing (WordPress's ``archive``, ``blog``, ``paged``...).
-
-    Listings must not teach the template learner: neighbouring archives share the posts both show, and a post shown on
-    two such pairs would be taken for template and stripped from its own page. The documents share the template too.
-    """
+    """Whether the page's body classes declare it a listing (WordPress's ``archive``, ``blog``, ``paged``...), which
+    must not teach the template learner: neighbouring archives share the posts both show, and a post shown on two
+    such pairs would be taken for template and stripped from its own page."""
     body = next(document.iter("body"), None)
     classes = (body.get("class") or "").lower().split() if body is not None else []
     return declared_kind([f"body:{name}" for name in classes]) == LISTING
