@@ -1,10 +1,9 @@
 """Headings the main-content extractor dropped, put back over the text they introduce.
 
 trafilatura judges headings as it judges any line: a card title that is a link reads as navigation and goes,
-while the excerpt under it stays. A heading whose following words open a kept line belongs to that line.
-
-The page's headline is the other way round: the record's ``title`` holds it, so it is neither put back nor kept as
-the opening line of a reading.
+while the excerpt under it stays. A heading whose following words open a kept line belongs to that line. The
+page's headline is the other way round: the record's ``title`` holds it, so it is neither put back nor kept as the
+opening line of a reading.
 """
 
 from __future__ import annotations

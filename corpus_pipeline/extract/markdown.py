@@ -97,13 +97,11 @@ _NOT_TYPESET = frozenset({"pre", "code", "kbd", "samp", "script", "style", "nosc
 
 @dataclass(frozen=True)
 class MarkdownOptions:
-    """What the Markdown keeps beyond the text: links as ``[text](absolute URL)`` and images as ``![alt](URL)``
-    (the plain text holds neither the URLs nor the images; ``base_url``: the page's URL, that relative ones
-    resolve against)."""
+    """What the Markdown keeps beyond the text (the plain text holds neither the URLs nor the images)."""
 
-    links: bool = False
-    images: bool = False
-    base_url: str = ""
+    links: bool = False  # links as [text](absolute URL)
+    images: bool = False  # images as ![alt](URL)
+    base_url: str = ""  # the page's URL, that relative ones resolve against
 
 
 DEFAULT_MARKDOWN_OPTIONS = MarkdownOptions()
@@ -498,8 +496,7 @@ def mark_tex(document: etree._Element) -> None:
     """Keep the TeX of the page's math where the rendering finds it, before the scripts and the MathML go: a MathJax
     script becomes an empty element carrying its TeX, a KaTeX (or MathML) formula carries its annotation's TeX. No
     reader's text changes (an empty element, attributes)."""
-    # One walk over the scripts and annotations of the whole document: a page parsed with a second <html> holds that
-    # one's elements beside the root.
+    # Of the whole document: a page parsed with a second <html> holds that one's elements beside the root.
     scripts: list[etree._Element] = []
     annotations: list[etree._Element] = []
     for top in [*reversed(list(document.itersiblings(preceding=True))), document, *document.itersiblings()]:

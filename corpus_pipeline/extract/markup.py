@@ -38,9 +38,7 @@ def element_text(element: html.HtmlElement) -> str:
 
 def markup_elements(document: html.HtmlElement, rules: tuple[MarkupRule, ...]) -> list[etree._Element]:
     """The elements matching any rule, in document order, none inside another."""
-    matched: set[etree._Element] = set()
-    for rule in rules:
-        matched.update(_matches(document, rule))
+    matched = {node for rule in rules for node in _matches(document, rule)}
     return [
         node for node in document.iter()
         if node in matched and not any(ancestor in matched for ancestor in node.iterancestors())

@@ -10,8 +10,7 @@ from itertools import compress, pairwise
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 
-# A run of spaces that is not one plain space already: a plain space alone, between most words, is no match, so most
-# lines come back as they are.
+# A run of spaces that is not one plain space already: most lines hold no match and come back as they are.
 _SPACE_CHARS = r"[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]"
 SPACES = re.compile(rf" {_SPACE_CHARS}+|[\t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]{_SPACE_CHARS}*")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
@@ -59,8 +58,7 @@ def _ascii_words(text: str) -> list[bytes]:
 _NON_WORD_AS_SPACE = bytes(c if chr(c).isascii() and (chr(c).isalnum() or chr(c) == "_") else 32 for c in range(256))
 
 
-# A page's lines are keyed several times each (the template's filter, both readings, the line arbiter, the second
-# opinion, headings): a bounded memo holds the lines of the last pages (a whole text keyed at once is not kept).
+# A page's lines are keyed several times each (filters, readings, headings): a bounded memo of the last pages' lines.
 _REMEMBERED_LINE_CHARS = 1000
 _remembered_key = lru_cache(maxsize=2048)(_key)
 
