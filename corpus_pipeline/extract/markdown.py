@@ -893,23 +893,33 @@ def _continues(previous: Line | None, line: Line, lists: list[tuple[int, int, in
     if previous is None or previous.kind != line.kind or previous.quote != line.quote:
         return False
     if line.kind == "item" and line.marker:
-        return line.level > previous.level or any(group == line.group for _, _, group in lists)
+        if line.level > previous.level:  # a nested list; only one starting at 1 may interrupt the item's paragraph
+            return not line.marker[:-1].isdigit() or int(line.marker[:-1]) == 1
+        return any(group == line.group for _, _, group in lists)
     return line.joined
 
 
 def _laid_out(line: Line, lists: list[tuple[int, int, int]]) -> str:
     if line.kind == "heading":
-        return f"{'#' * line.level} {line.markdown}"
+        return _heading(line.level, line.markdown)
     if line.kind != "item":
         return line.markdown
     while lists and lists[-1][0] > line.level or (lists and line.marker and lists[-1][0] == line.level):
         lists.pop()
-    text = f"{'#' * line.heading} {line.markdown}" if line.heading else line.markdown
+    text = _heading(line.heading, line.markdown) if line.heading else line.markdown
     indent = lists[-1][1] if lists else 0
     if not line.marker:
         return " " * indent + text
     lists.append((line.level, indent + len(line.marker) + 1, line.group))
     return f"{' ' * indent}{line.marker} {text}"
+
+
+def _heading(level: int, markdown: str) -> str:
+    # A run of "#" after a space would close the heading (CommonMark's optional closing sequence): escape it.
+    words = markdown.rstrip("#")
+    if words != markdown and (not words or words[-1] in " \t"):
+        markdown = f"{words}\\{markdown[len(words):]}"
+    return f"{'#' * level} {markdown}"
 
 
 def _list_indent(lists: list[tuple[int, int, int]], depth: int) -> int:

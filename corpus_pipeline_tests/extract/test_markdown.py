@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.markdown import (
@@ -82,7 +83,7 @@ def test_headings_lists_and_quotes() -> None:
     markdown = _markdown(
         "<h2>Setup</h2><ul><li>one</li><li>two<ol start='3'><li>three</li></ol></li></ul><blockquote>said</blockquote>"
     )
-    assert markdown == "## Setup\n\n- one\n- two\n  3. three\n\n> said"
+    assert markdown == "## Setup\n\n- one\n- two\n\n  3. three\n\n> said"  # "3." may not interrupt "two"
 
 
 def test_a_data_table_with_its_header_row_and_escaped_cells() -> None:
@@ -385,3 +386,19 @@ def test_a_heading_in_a_list_item_is_both() -> None:
     markdown = _markdown(source)
     assert markdown == "- ###### set-cookie\n  - A value\n- Intro\n\n  ### Then"
     assert strip_markdown(markdown) == "set-cookie\n\nA value\n\nIntro\n\nThen"
+
+
+def _commonmark_html(fragment: str) -> str:
+    """The fragment's Markdown as an independent CommonMark reader renders it."""
+    body = parse_html(f"<html><body><main>{fragment}</main></body></html>").find(".//main")
+    return MarkdownIt("commonmark").render(markdown_of(render_elements([body], MarkdownOptions())))
+
+
+def test_a_heading_ending_in_hashes_keeps_them_under_commonmark() -> None:
+    rendered = _commonmark_html("<h2>Learn C #</h2><h3>##</h3><h2>C#</h2>")
+    assert "<h2>Learn C #</h2>" in rendered and "<h3>##</h3>" in rendered and "<h2>C#</h2>" in rendered
+
+
+def test_a_nested_ordered_list_starting_past_one_stays_a_list_under_commonmark() -> None:
+    rendered = _commonmark_html('<ol><li>a<ol start="2"><li>b</li><li>c</li></ol></li><li>d</li></ol>')
+    assert '<ol start="2">\n<li>b</li>\n<li>c</li>\n</ol>' in rendered and "2. b" not in rendered

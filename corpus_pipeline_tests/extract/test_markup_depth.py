@@ -2,7 +2,6 @@
 within its budget; the parsed tree tells a page nested past the limit."""
 
 import re
-import time
 from collections import Counter
 from datetime import UTC, datetime
 from html import escape
@@ -15,7 +14,7 @@ from lxml import etree
 from corpus_pipeline.core.registry import parse_registry
 from corpus_pipeline.extract.html_tree import parse_html
 from corpus_pipeline.extract.markup_depth import flatten_markup, tree_deeper_than
-from corpus_pipeline.extract.page import ExtractionBudget, HtmlPage, parse_html_page
+from corpus_pipeline.extract.page import HtmlPage, parse_html_page
 
 # A news article: its paragraphs are what a reader must get back, however broken the page's markup.
 TITLE = "Flood defences hold as the river reaches its highest level in forty years"
@@ -135,13 +134,10 @@ def test_a_page_within_the_limit_is_left_as_it_is():
     assert flatten_markup(source, 250) is source
 
 
-def test_a_nested_div_bomb_is_read_within_the_page_budget():
+def test_a_nested_div_bomb_is_flattened_and_read():
     bomb = "<html><body>" + "<div>" * 200_000 + f"<p>{escape(ARTICLE)}</p>" + "</div>" * 200_000 + "</body></html>"
-    started = time.perf_counter()
     record = parse_html_page(html_page(bomb), website())
-    elapsed = time.perf_counter() - started
-    assert elapsed < ExtractionBudget().page_time_s / 5, elapsed
-    assert word_recall(record["content"], ARTICLE) >= 0.9 or record["error"]
+    assert record["error"] is None and word_recall(record["content"], ARTICLE) >= 0.9
 
 
 def test_a_deeper_limit_still_flattens_what_lies_past_it():
