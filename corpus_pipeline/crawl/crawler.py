@@ -246,8 +246,7 @@ class _Crawl:
 
     def _read_sitemap(self, task: CrawlTask, body: bytes, add: Callable[[CrawlTask], None],
                       has_room: Callable[[], bool]) -> tuple[FetchOutcome, str | None]:
-        """Stream a sitemap's items into ``add``, its pages only while ``has_room``; (outcome, error or notice) of
-        its row."""
+        """Stream a sitemap's items into ``add`` (pages while ``has_room``); its row's (outcome, error or notice)."""
         left_out = 0
         try:
             for item in self._from_sitemap(task, body, has_room):
@@ -620,9 +619,8 @@ def path_template(path: str) -> str:
     return DIGIT_RUN.sub("#", TOKEN_SEGMENT.sub("*", path))
 
 
-def robots_rules(
-    outcome: str, status: int | None, body: bytes | None, error: str | None, user_agent: str
-) -> RobotsRules:
+def robots_rules(outcome: str, status: int | None, body: bytes | None, error: str | None,
+                 user_agent: str) -> RobotsRules:
     """What a robots.txt fetch means (RFC 9309 2.3.1): rules when read, allow all when missing (4xx),
     complete disallow when unreachable (5xx, 429, network error), for this run only."""
     if outcome in USABLE_OUTCOMES:

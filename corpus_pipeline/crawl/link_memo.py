@@ -21,15 +21,13 @@ from corpus_pipeline.crawl.links import PageLinks
 
 # The memo's partitions in the warehouse: raw_pages' companion, not an asset of its own.
 LINKS_MEMO = "crawl_links"
-LINKS_MEMO_SCHEMA = pa.schema(
-    [
-        pa.field("key", pa.binary()),
-        pa.field("links", pa.list_(pa.string())),
-        pa.field("alternate_langs", pa.list_(pa.string())),
-        pa.field("alternate_urls", pa.list_(pa.string())),
-        pa.field("robots_meta", pa.list_(pa.string())),
-    ]
-)
+LINKS_MEMO_SCHEMA = pa.schema([
+    pa.field("key", pa.binary()),
+    pa.field("links", pa.list_(pa.string())),
+    pa.field("alternate_langs", pa.list_(pa.string())),
+    pa.field("alternate_urls", pa.list_(pa.string())),
+    pa.field("robots_meta", pa.list_(pa.string())),
+])
 
 
 class LinkMemo:

@@ -104,18 +104,16 @@ class _CrawlHTTPSConnection(_CrawlConnection, HTTPSConnection):
 class CrawlAdapter(HTTPAdapter):
     """A requests transport whose connections report to a :class:`RequestDeadline` and pass a :data:`PeerCheck`."""
 
-    def __init__(self, request_deadline: RequestDeadline, peer_check: PeerCheck | None = None, **kwargs) -> None:
+    def __init__(self, request_deadline: RequestDeadline, peer_check: PeerCheck | None = None) -> None:
         self.request_deadline = request_deadline
         self.peer_check = peer_check
-        super().__init__(**kwargs)
+        super().__init__()
 
     def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None) -> HTTPConnectionPool:
         pool = cast(HTTPConnectionPool, super().get_connection_with_tls_context(request, verify, proxies, cert))
         if not isinstance(pool.conn_kw.get("request_deadline"), RequestDeadline):
-            secure = pool.scheme == "https"
-            pool.ConnectionCls = _CrawlHTTPSConnection if secure else _CrawlHTTPConnection
-            pool.conn_kw["request_deadline"] = self.request_deadline
-            pool.conn_kw["peer_check"] = self.peer_check
+            pool.ConnectionCls = _CrawlHTTPSConnection if pool.scheme == "https" else _CrawlHTTPConnection
+            pool.conn_kw.update(request_deadline=self.request_deadline, peer_check=self.peer_check)
         return pool
 
 
