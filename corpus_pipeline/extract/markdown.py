@@ -75,11 +75,6 @@ TEX_ATTRIBUTE = "data-tex"
 _DISPLAY_ATTRIBUTE = "data-tex-display"
 _MATH_SCRIPT_TYPE = "math/tex"
 _TEX_ENCODING = "application/x-tex"
-# Attribute by attribute: libxml2 then tests the attributes of each kind alone, not every element's in turn.
-_MATH_MARKED = etree.XPath(
-    f"boolean(descendant-or-self::*/@{TEX_ATTRIBUTE})"
-    " or boolean(descendant-or-self::*/@class[contains(., 'arithmatex')])"
-)
 _DELIMITED_TEX = re.compile(
     r"^\s*(?:\\\((?P<inline>.*)\\\)|\\\[(?P<display>.*)\\\]|\$\$(?P<dollars>.*)\$\$)\s*$", re.DOTALL
 )
@@ -203,7 +198,6 @@ class _Renderer:
         self.groups = 0
         self.code_end: tuple[int, int] | None = None  # the last code span closed: (its start, the line's end then)
         self.code_spans = 0  # code spans open: their text is literal
-        self.math = False  # whether the page marks any math (else no element is asked)
         self.images = 0  # images in the current line's Markdown (a line of images alone has no plain text)
 
     # The current line -------------------------------------------------------------------------------------------
@@ -335,7 +329,10 @@ class _Renderer:
         tag = node.tag
         if not isinstance(tag, str) or tag in self.unrendered:
             return  # a comment or processing instruction, a script: no text a reader sees
-        if self.math and (math := _tex_of(node)) is not None and not self.code_spans:
+        # Math is marked (:func:`_tex_of`) by a TeX attribute or an arithmatex class: most elements have neither.
+        if (node.get(TEX_ATTRIBUTE) is not None or "arithmatex" in (node.get("class") or "")) and (
+            (math := _tex_of(node)) is not None and not self.code_spans
+        ):
             self._math(*math, tag in BLOCK_TAGS, ctx)
         elif tag in BLOCK_TAGS:
             self._block(node, tag, ctx)
@@ -707,8 +704,6 @@ def render_elements(
     """The lines of the elements' text, in document order, each with its place in the Markdown: their ``plain``
     values are the lines ``markup.element_text`` gives for the same elements, less those tagged as in ``left_out``."""
     renderer = _Renderer(options, left_out)
-    elements = list(elements)
-    renderer.math = any(_MATH_MARKED(element) for element in elements)
     for element in elements:
         renderer.element(element, _Context())
         renderer.new_block(_Context())
