@@ -74,7 +74,7 @@ def corpus(
             del groups
             judged, metadata = current, {**kept, "dedup_reused": True}
         else:
-            # Imported when used: datasketch and scipy (52 MiB) are not needed by a night that keeps its corpus.
+            # Imported when used: a night that keeps its corpus needs none of the deduplication's modules.
             from corpus_pipeline.dedup.corpus import deduplicate
 
             # What the last deduplication learned of its texts and pairs spares their keys and verifications.
