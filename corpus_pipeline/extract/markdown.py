@@ -206,6 +206,12 @@ class _Renderer:
         """Add a text node to the current line; each line break in it ends a line (as the plain text reads it)."""
         if not text:
             return
+        if text.isspace():  # most text nodes: the spaces and line breaks between elements
+            if self.plain or len(self.markdown) != len(self.open):
+                self._spaces(text, ctx)
+            # Else the line is empty (its open elements' openers at most): spaces at its start are no Markdown,
+            # the plain text's normalization and the closing elements' moving them out of their markup drop them.
+            return
         in_code = self.code_spans > 0
         if "\n" not in text and "\r" not in text:  # most text nodes: one piece of one line
             self.plain.append(text)
@@ -221,6 +227,16 @@ class _Renderer:
             if piece:
                 self.plain.append(piece)
                 self.markdown.append(self._escaped(piece, in_code, ctx.cell is not None))
+
+    def _spaces(self, text: str, ctx: _Context) -> None:
+        """Spaces in a line that holds something: they end it at a line break (the spaces after that one would
+        start the next line, empty: they are dropped as :meth:`text` drops them there)."""
+        spaces, line_break, _ = text.replace("\r", "\n").partition("\n")
+        if spaces:
+            self.plain.append(spaces)
+            self.markdown.append(spaces)  # spaces are never escaped, in code or not
+        if line_break:
+            self.flush(ctx)
 
     def _escaped(self, piece: str, in_code: bool, in_table: bool) -> str:
         if in_code:  # a code span's text is literal; only a table's cell delimiter needs its escape there
