@@ -89,9 +89,10 @@ def _page_chrome(document: html.HtmlElement) -> list[html.HtmlElement]:
 
 
 def _names_chrome(node: html.HtmlElement) -> bool:
-    """Whether a chrome word stands anywhere in the element's lower-cased class, id or role (read one by one: an
-    XPath selecting them costs more)."""
-    return any(_CHROME_WORD.search((node.get(name) or "").lower()) for name in ("class", "id", "role"))
+    """Whether a chrome word stands anywhere in the element's lower-cased class, id or role (one search over the
+    three joined by spaces, which no chrome word holds; an XPath selecting them costs more)."""
+    get = node.get
+    return _CHROME_WORD.search(f"{get('class') or ''} {get('id') or ''} {get('role') or ''}".lower()) is not None
 
 
 def in_page_chrome(node: html.HtmlElement) -> bool:
