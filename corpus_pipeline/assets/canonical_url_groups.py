@@ -8,7 +8,7 @@ import polars as pl
 from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import canonical_url_groups_version
 from corpus_pipeline.assets.incremental import asset_code_version, last_memo, publish_memo_table
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, judged_file, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CANONICAL_URL_GROUPS_SCHEMA
 from corpus_pipeline.core.versions import VersionWriter
@@ -74,7 +74,7 @@ def canonical_url_groups(
             del groups
             return_freed_memory()  # every record of the website went through this process
             metadata = {**counts, "groups_reused": False}
-        path = judged if isinstance(judged, Path) else judged.path
+        path = judged_file(judged)
         outcomes = judge_records(path, current, inputs, warehouse.gate_policy(), with_errors=False)
         outcomes.append(unique_canonical_urls(path))
         yield from publish_if_good(context, history, judged, outcomes, CANONICAL_URL_GROUPS_SCHEMA, PREVIEW, metadata)

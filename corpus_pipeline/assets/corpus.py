@@ -9,7 +9,7 @@ import dagster as dg
 from corpus_pipeline.assets.catalog import DEDUP
 from corpus_pipeline.assets.code_versions import corpus_version
 from corpus_pipeline.assets.incremental import asset_code_version, last_memo, publish_memo_table
-from corpus_pipeline.assets.publishing import asset_check_specs, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, judged_file, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.schema import CORPUS_SCHEMA
 from corpus_pipeline.core.versions import VersionWriter
@@ -103,7 +103,7 @@ def corpus(
             del records, groups
             return_freed_memory()  # every text of the website went through this process as Python objects
             metadata = {**counts, **known, "dedup_records_per_s": round(rate, 1), "dedup_reused": False}
-        path = judged if isinstance(judged, Path) else judged.path
+        path = judged_file(judged)
         outcomes = judge_records(path, current, inputs, warehouse.gate_policy(), with_errors=False)
         outcomes += [unique_canonical_urls(path), no_ignored_urls(path, crawler_config.urls_to_ignore),
                      no_empty_content(path)]

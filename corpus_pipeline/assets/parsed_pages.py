@@ -11,7 +11,7 @@ import polars as pl
 from corpus_pipeline.assets.catalog import EXTRACT
 from corpus_pipeline.assets.code_versions import parsed_pages_version
 from corpus_pipeline.assets.incremental import asset_code_version, last_memo
-from corpus_pipeline.assets.publishing import asset_check_specs, judge_distinctness, publish_if_good
+from corpus_pipeline.assets.publishing import asset_check_specs, judge_distinctness, judged_file, publish_if_good
 from corpus_pipeline.core.memory import return_freed_memory
 from corpus_pipeline.core.raw_pages import DocumentBodies, count_documents, iter_documents, iter_sitemaps
 from corpus_pipeline.core.registry import Website
@@ -124,7 +124,7 @@ def parsed_pages(
         counts["page_kinds_reused"] = kinds_reused
 
         policy = warehouse.gate_policy()
-        outcomes = judge_records(judged if isinstance(judged, Path) else judged.path, current, pages, policy)
+        outcomes = judge_records(judged_file(judged), current, pages, policy)
         # A soft outage whose pages differ (the page's own title kept, a request id in the body) passes raw_pages
         # and shows here, where most records share one main text. Every record and its kind kept: the same texts.
         same_records = kinds_reused and night.records.computed == 0

@@ -56,6 +56,11 @@ def remember_distinctness(history: PartitionHistory, version_id: str, measures: 
     history.record_facts(version_id, DISTINCTNESS, value)
 
 
+def judged_file(judged: VersionWriter | Path) -> Path:
+    """The file of the night's version: a new version's, or the current one's when the night keeps it."""
+    return judged if isinstance(judged, Path) else judged.path
+
+
 def judge_distinctness(
     history: PartitionHistory,
     judged: VersionWriter | Path,
@@ -73,7 +78,7 @@ def judge_distinctness(
         before = known_distinctness(history, current.id) or measure(current_file)
     if isinstance(judged, Path):
         return distinct_vs_current(before or measure(judged), before, policy)
-    measured = before if same_documents and before is not None else measure(judged.path)
+    measured = before if same_documents and before is not None else measure(judged_file(judged))
     remember_distinctness(history, judged.version_id, measured)
     return distinct_vs_current(measured, before, policy)
 
