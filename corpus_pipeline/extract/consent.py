@@ -8,6 +8,7 @@ in their id or class, which is steadier evidence than their wording, which varie
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from lxml import etree, html
 
@@ -27,11 +28,9 @@ _CONSENT_NAME = re.compile(
 _HINTS = ("cookie", "consent", "gdpr", "cmp", "onetrust", "didomi", "usercentrics", "sp_message", "borlabs", "klaro",
           "osano", "iubenda", "termly")
 _HINT = re.compile("|".join(_HINTS))
-# Attribute values, not elements: no Python object per element. The third, for the rare page that names a hint,
-# gives strings that know their element, in document order.
+# Attribute values, not elements: no Python object per element.
 _IDS = etree.XPath("//@id", smart_strings=False)
 _CLASSES = etree.XPath("//@class", smart_strings=False)
-_IDS_AND_CLASSES_OF_ELEMENTS = etree.XPath("//@*[name() = 'id' or name() = 'class']")
 
 
 def remove_consent_banners(document: html.HtmlElement) -> list[str]:
@@ -53,7 +52,8 @@ def remove_consent_banners(document: html.HtmlElement) -> list[str]:
 
 def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
     """Elements whose id or class names a consent banner, in document order."""
-    names = ("\n".join(_IDS(document) + _CLASSES(document)) + "\n").lower()
+    values = set(_IDS(document) + _CLASSES(document))  # each once: a page repeats its classes on many elements
+    names = ("\n".join(values) + "\n").lower()
     # One search over all the names (a line each) before any element's, the pattern only on the lines holding a hint:
     # a hint alone (a recipe card's "cookie") names no banner.
     if not _has_hint(names) or not any(
@@ -61,12 +61,16 @@ def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
         for hint in _HINT.finditer(names)
     ):
         return []
-    named = []
-    for value in _IDS_AND_CLASSES_OF_ELEMENTS(document):
-        lowered = value.lower()
-        if _has_hint(lowered) and _CONSENT_NAME.search(lowered):
-            named.append(value.getparent())
-    return named
+    named = {value for value in values if _has_hint(lowered := value.lower()) and _CONSENT_NAME.search(lowered)}
+    return [node for node in _elements(document) if node.get("id") in named or node.get("class") in named]
+
+
+def _elements(document: html.HtmlElement) -> Iterator[html.HtmlElement]:
+    """The elements of the whole tree of ``document``, as ``//*`` finds them: a page parsed with a second ``<html>``
+    holds it beside the root."""
+    root = document.getroottree().getroot()
+    for top in [*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()]:
+        yield from top.iter(etree.Element)
 
 
 def _has_hint(text: str) -> bool:
