@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from itertools import groupby
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from lxml import html
@@ -53,8 +54,10 @@ MARK_FEATURES = tuple(FEATURE_NAMES.index(name) for name in (
     "link_neighbours", "log_link_run", "run_link_share",
 ))
 _TEXT_FEATURES = tuple(i for i in range(len(FEATURE_NAMES)) if i not in MARK_FEATURES)
-# An element's text, read once per page (page_marks).
-_Texts = Callable[[html.HtmlElement], str]
+# Those read from the page's link texts (``PageMarks.link_texts``, a pass over every link).
+LINK_TEXT_FEATURES = tuple(FEATURE_NAMES.index(name) for name in (
+    "whole_link_text", "link_neighbours", "log_link_run", "run_link_share",
+))
 
 
 class LineArbiterError(RuntimeError):
@@ -106,11 +109,12 @@ class LineArbiter:
         scores = self.base + value[trees, node].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-np.clip(scores, -30.0, 30.0)))
 
-    def upper_bounds(self, features: np.ndarray) -> np.ndarray:
-        """For each row of ``features``, the highest probability it can have whatever the values of the markup's
-        features (``MARK_FEATURES``, whose columns are not read): the sum of each tree's best leaf among those the
-        other features let it reach."""
-        feature, cut, left, leaf_starts, value, tree_starts = self._leaves
+    def upper_bounds(self, features: np.ndarray, free: tuple[int, ...] = MARK_FEATURES) -> np.ndarray:
+        """For each row of ``features``, the highest probability it can have whatever the values of the ``free``
+        features (the markup's, ``MARK_FEATURES``, or its link texts', ``LINK_TEXT_FEATURES``; their columns are not
+        read): the sum of each tree's best leaf among those the other features let it reach."""
+        leaves = self._leaves if free == MARK_FEATURES else self._leaves_by_link_texts
+        feature, cut, left, leaf_starts, value, tree_starts = leaves
         holds = (features[:, feature] <= cut) == left  # the walk goes left when a value is <= the cut
         reached = np.logical_and.reduceat(holds, leaf_starts, axis=1)
         best = np.maximum.reduceat(np.where(reached, value, -np.inf), tree_starts, axis=1)
@@ -119,9 +123,16 @@ class LineArbiter:
 
     @cached_property
     def _leaves(self) -> tuple[np.ndarray, ...]:
-        """Every tree's leaves, tree by tree: the conditions on the way to each on features other than the markup's
-        (feature, cut, whether the walk goes left there; first one that always holds, on log_words, never infinite),
-        where each leaf's conditions start, the leaves' values, and where each tree's leaves start."""
+        return self._leaves_free(MARK_FEATURES)
+
+    @cached_property
+    def _leaves_by_link_texts(self) -> tuple[np.ndarray, ...]:
+        return self._leaves_free(LINK_TEXT_FEATURES)
+
+    def _leaves_free(self, free: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        """Every tree's leaves, tree by tree: the conditions on the way to each on features other than the ``free``
+        ones (feature, cut, whether the walk goes left there; first one that always holds, on log_words, never
+        infinite), where each leaf's conditions start, the leaves' values, and where each tree's leaves start."""
         conditions: list[tuple[int, float, bool]] = []
         leaf_starts: list[int] = []
         values: list[float] = []
@@ -138,9 +149,9 @@ class LineArbiter:
                     values.append(node[0])
                     continue
                 feature, cut = int(node[0]), node[1]
-                free = feature in MARK_FEATURES  # either way, whatever the markup says
-                paths.append((int(node[2]), path if free else (*path, (feature, cut, True))))
-                paths.append((int(node[3]), path if free else (*path, (feature, cut, False))))
+                either = feature in free  # either way, whatever the value
+                paths.append((int(node[2]), path if either else (*path, (feature, cut, True))))
+                paths.append((int(node[3]), path if either else (*path, (feature, cut, False))))
         features, cuts, lefts = (np.array(column) for column in zip(*conditions, strict=True))
         return features, cuts, lefts, np.array(leaf_starts), np.array(values), np.array(tree_starts)
 
@@ -166,28 +177,31 @@ class LineArbiter:
         return feature, cut, left, right, value, depth
 
 
-def page_marks(document: html.HtmlElement, asked: Set[str] | None = None) -> PageMarks:
+def page_marks(document: html.HtmlElement, asked: Set[str] | None = None, links: bool = True) -> PageMarks:
     """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``; ``asked``: the keys of the
-    only lines whose link shares will be read, when known (None: every line's)."""
-    # Each element's text read once: a line's serves its key, its link share and its list's.
-    texts = cache(_element_text)
-    links = {line_key(texts(anchor)) for anchor in document.iter("a")}
+    only lines whose chrome, figure, heading and link-share marks will be read, when known (None: every line's);
+    ``links``: whether to read the link texts (a pass over every link; False: left empty)."""
+    link_texts = {line_key(_element_text(anchor)) for anchor in document.iter("a")} if links else set()
     elements: dict[str, html.HtmlElement] = {}
+    item_keys: dict[html.HtmlElement, str] = {}  # every list item's key, for its list's mean
     for element in document.iter(*LINE_TAGS):  # document order: an inner element of the same text overwrites
-        if key := line_key(texts(element)):
+        key = line_key(_element_text(element))
+        if element.tag == "li":
+            item_keys[element] = key
+        if key:
             elements[key] = element
-    share = cache(lambda key: _link_share(elements[key], texts))  # read again for its list's mean
+    share = cache(lambda key: _link_share(elements[key]))  # read again for its list's mean
     link_shares = {key: share(key) for key in elements if asked is None or key in asked}
     list_link_shares: dict[str, float] = {}
     for listing in document.iter("ul", "ol"):
-        items = [key for item in listing if item.tag == "li" if (key := line_key(texts(item)))]
+        items = [key for item in listing if item.tag == "li" if (key := item_keys[item])]
         if asked is not None and asked.isdisjoint(items):
             continue  # none of its items asked for: its mean is never read
         mean = sum(share(key) for key in items) / len(items) if items else 0.0
         list_link_shares.update((key, mean) for key in items)
     return PageMarks(
-        frozenset(links - {""}), _line_keys(document, CHROME_TAGS, texts),
-        _line_keys(document, ("figure", "figcaption"), texts), _line_keys(document, HEADING_TAGS, texts),
+        frozenset(link_texts - {""}), _line_keys(document, CHROME_TAGS, asked),
+        _line_keys(document, ("figure", "figcaption"), asked), _line_keys(document, HEADING_TAGS, asked),
         link_shares, list_link_shares,
     )
 
@@ -197,23 +211,29 @@ def _element_text(element: html.HtmlElement) -> str:
     return (element.text or "") if len(element) == 0 else text_content(element)
 
 
-def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], texts: _Texts) -> frozenset[str]:
-    """The line keys of every line of the text of the elements of these tags."""
-    return frozenset(
-        key
-        for element in document.iter(*tags)
-        for line in texts(element).split("\n")
-        if (key := line_key(line))
-    )
+def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], asked: Set[str] | None) -> frozenset[str]:
+    """The line keys of every line of the text of the elements of these tags (those among ``asked``, when given)."""
+    # A line's words are in its element's text, lower-cased: an element without the longest word of any asked line
+    # (most menus and footers) is not read line by line.
+    probes = None if asked is None else {max(key.split(), key=len) for key in asked if key}
+    found: set[str] = set()
+    for element in document.iter(*tags):
+        text = _element_text(element)
+        if probes is not None:
+            lowered = text.lower()
+            if not any(probe in lowered for probe in probes):
+                continue
+        found.update(key for line in text.split("\n") if (key := line_key(line)) and (asked is None or key in asked))
+    return frozenset(found)
 
 
-def _link_share(element: html.HtmlElement, texts: _Texts) -> float:
+def _link_share(element: html.HtmlElement) -> float:
     """The share of the element's characters (spaces aside) inside its links."""
     anchors = list(element.iter("a"))
     if not anchors:
         return 0.0  # most lines hold no link: their characters need no count
-    total = _visible_length(texts(element))
-    inside = sum(_visible_length(texts(anchor)) for anchor in anchors)
+    total = _visible_length(_element_text(element))
+    inside = sum(_visible_length(_element_text(anchor)) for anchor in anchors)
     return min(1.0, inside / total) if total else 0.0
 
 
@@ -327,13 +347,20 @@ def with_lines(reading: str, found: Candidates, added: Iterable[int]) -> str:
     return "\n".join(out)
 
 
+class MarkReader(Protocol):
+    """How to read the page's marks of some lines (their keys): :func:`page_marks` of its document."""
+
+    def __call__(self, asked: Set[str], links: bool = True) -> PageMarks: ...
+
+
 def arbitrated(
-    reading: str, second: str, marks: PageMarks | Callable[[Set[str]], PageMarks], page_type: str | None, path: str,
+    reading: str, second: str, marks: PageMarks | MarkReader, page_type: str | None, path: str,
     min_probability: float, model: LineArbiter, *, second_words: int | None = None, reading_words: int | None = None,
 ) -> str:
     """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back
-    (``*_words``: see :func:`candidates`). ``marks``: the page's, or how to read those of some lines (their keys),
-    called only when a missing line could reach ``min_probability`` whatever they say of it."""
+    (``*_words``: see :func:`candidates`). ``marks``: the page's, or how to read those of some lines, called only
+    when a missing line could reach ``min_probability`` whatever they say of it (its link texts last: whatever they
+    say of it)."""
     found = _unmarked_candidates(reading, second, page_type, path, second_words, reading_words)
     if not found.missing:
         return reading
@@ -341,7 +368,11 @@ def arbitrated(
         # A margin under the threshold: the bound sums the trees' leaves in another order than the model does.
         if np.all(model.upper_bounds(found.features) < min_probability - 1e-9):
             return reading
-        marks = marks({found.keys[i] for i in found.missing})
+        asked = {found.keys[i] for i in found.missing}
+        unlinked = _marked(found, marks(asked, links=False))
+        if np.all(model.upper_bounds(unlinked.features, LINK_TEXT_FEATURES) < min_probability - 1e-9):
+            return reading
+        marks = marks(asked)
     found = _marked(found, marks)
     sure = model.probabilities(found.features) >= min_probability
     added = [i for i, keep in zip(found.missing, sure, strict=True) if keep]

@@ -8,6 +8,7 @@ from lxml import html
 
 from corpus_pipeline.extract.line_arbiter import (
     FEATURE_NAMES,
+    LINK_TEXT_FEATURES,
     MARK_FEATURES,
     LineArbiter,
     LineArbiterError,
@@ -174,6 +175,27 @@ def test_page_marks_tell_figures_headings_and_lists_of_links_from_prose():
     assert marks.list_link_shares["plain item"] == pytest.approx(2 / 3)
 
 
+def test_page_marks_asked_for_some_lines_are_the_whole_pages_marks_of_those_lines():
+    document = html.fromstring(
+        "<html><body><header><nav><a href='/'>Home</a>\n<a href='/n'>News</a></nav>\nMenu</header>"
+        "<p>Story text with <a href='/y'>one link</a> inside a long sentence.</p><h2>More news</h2>"
+        "<figure><figcaption>A cat.\nPhoto: Agency</figcaption></figure>"
+        "<ul><li><a href='/a'>Related one</a></li><li>Plain item</li></ul><ol><li>News</li></ol>"
+        "<footer>Footer line\nHome</footer></body></html>"
+    )
+    whole = page_marks(document)
+    for asked in ({"home", "photo agency"}, {"plain item", "more news"}, {"news"}, {"menu", "absent line"}):
+        marks = page_marks(document, asked)
+        assert marks.chrome_lines == whole.chrome_lines & asked
+        assert marks.figure_lines == whole.figure_lines & asked
+        assert marks.heading_lines == whole.heading_lines & asked
+        assert marks.link_shares == {key: share for key, share in whole.link_shares.items() if key in asked}
+        for key in asked:
+            assert marks.list_link_shares.get(key) == whole.list_link_shares.get(key)
+        assert marks.link_texts == whole.link_texts and not page_marks(document, asked, links=False).link_texts
+    assert whole.chrome_lines >= {"home", "news", "menu", "footer line"} and "photo agency" in whole.figure_lines
+
+
 def test_a_run_of_link_texts_after_the_kept_lines_is_described_as_one():
     reading = "First paragraph of the story, with words."
     second = f"{reading}\nA cat. Photo: Agency\nRelated one\nRelated two\nPlain item"
@@ -216,14 +238,18 @@ def test_a_reading_counted_by_the_caller_gives_the_same_features():
     ) == arbitrated(READING, SECOND, MARKS, "article", "trafilatura_precision", 0.6, MODEL)
 
 
-def test_a_bound_over_the_markups_features_holds_whatever_they_are_and_is_reached_by_some():
+@pytest.mark.parametrize("free", [MARK_FEATURES, LINK_TEXT_FEATURES])
+def test_a_bound_over_the_markups_features_holds_whatever_they_are_and_is_reached_by_some(free):
     model = load_line_arbiter()
     rows = np.random.default_rng(7).normal(0, 2, size=(500, len(FEATURE_NAMES)))
-    bounds = model.upper_bounds(rows)
+    bounds = model.upper_bounds(rows, free)
     for seed in range(20):
         varied = rows.copy()
-        varied[:, MARK_FEATURES] = np.random.default_rng(seed).normal(0, 2, size=(500, len(MARK_FEATURES)))
+        varied[:, free] = np.random.default_rng(seed).normal(0, 2, size=(500, len(free)))
         assert np.all(model.probabilities(varied) <= bounds)
+    if free == LINK_TEXT_FEATURES:  # fewer free features: a bound as low or lower
+        assert np.all(bounds <= model.upper_bounds(rows)) and np.any(bounds < model.upper_bounds(rows))
+        return
     # MODEL's second tree asks whether a long line is a whole link text: the bound takes its better answer (0.7).
     row = np.zeros((1, len(FEATURE_NAMES)))
     row[0, BETWEEN], row[0, WORDS] = 1.0, 2.0
@@ -237,14 +263,15 @@ def test_the_pages_marks_are_read_only_when_a_missing_line_could_be_put_back():
     reading, second, missed, marks = _story_with_a_missed_paragraph()
     read = []
 
-    def marks_read(asked):
-        read.append(asked)
+    def marks_read(asked, links=True):
+        read.append((asked, links))
         return marks
 
     model = load_line_arbiter()
     # At 0.99 no line can be sure, whatever the markup says of it: the marks are not read.
     assert arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.99, model) == reading and not read
     text = arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.6, model)
-    assert read == [{line_key(missed), "privacy policy"}]  # the lines it lacks
+    # The lines it lacks, their link texts last: no line can be sure whatever those say.
+    assert read == [({line_key(missed), "privacy policy"}, False), ({line_key(missed), "privacy policy"}, True)]
     assert text == arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, model)
     assert missed in text.split("\n")
