@@ -37,6 +37,9 @@ _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
 # A table whose cells hold any of these lays a page out; it is read as text, not as a data table.
 _LAYOUT_CONTENT = frozenset(BLOCK_TAGS - {"br", "p", "td", "th", "tr", "tbody", "thead", "tfoot"})
 _TABLE_SECTIONS = frozenset({"thead", "tbody", "tfoot"})
+# The block elements whose content has a context of its own (:meth:`_Renderer._inner`): a list, an item, a heading,
+# a quote or callout box.
+_CONTEXT_TAGS = frozenset({"ul", "ol", "li", *_HEADINGS, "blockquote", "div", "aside", "section"})
 # Never text a reader sees (the readings that keep them in the tree, for trafilatura's ld+json, read no text there).
 _UNRENDERED = frozenset({"script", "style", "noscript", "template"})
 # Class words that name a callout box (MkDocs' admonitions, Docusaurus', VitePress' and Hugo themes' notices).
@@ -66,6 +69,7 @@ _LOOSE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
 # What opens a block when a line starts with it: ATX heading, quote, list item, thematic break, setext underline,
 # fence, table row.
 _LINE_START = re.compile(r"^(?:(#{1,6})(?=\s|$)|([>|~+=-])|(\d{1,9})([.)])(?=\s|$))")
+_LINE_START_CHARS = frozenset("#>|~+=-")  # what such a line starts with, when not a digit
 # What trafilatura's text output adds to a list item and a table row.
 _TEXT_ITEM = re.compile(r"^(\s*)(?:[-*•]|\d{1,9}[.)])\s+(.*)$")
 _TEXT_ROW = re.compile(r"^\|(.*)\|$")
@@ -124,7 +128,13 @@ class Line:
 
 def normalized_line(text: str) -> str:
     """One line as the plain text holds it: NFC, spaces collapsed, no leading or trailing space."""
-    return SPACES.sub(" ", text if text.isascii() else unicodedata.normalize("NFC", text)).strip()
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    # SPACES matches two spaces or a space character other than " ", and every such character is unprintable: most
+    # lines have neither, and these two scans cost a fraction of the regex's stop at each of their spaces.
+    if "  " in text or not text.isprintable():
+        text = SPACES.sub(" ", text)
+    return text.strip()
 
 
 def escaped(text: str, *, in_table: bool = False) -> str:
@@ -144,7 +154,9 @@ def escaped(text: str, *, in_table: bool = False) -> str:
 
 def _escaped_line_start(markdown: str) -> str:
     """A line's Markdown with the character that would open a block at its start escaped."""
-    if (match := _LINE_START.match(markdown)) is None:
+    start = markdown[:1]
+    # Most lines start with a letter: no match is possible, the regex is not run (``\d`` is ``isdecimal``).
+    if start not in _LINE_START_CHARS and not start.isdecimal() or (match := _LINE_START.match(markdown)) is None:
         return markdown
     if match.group(3) is not None:
         return f"{match.group(3)}\\{markdown[match.end(3):]}"
@@ -215,7 +227,7 @@ class _Renderer:
         in_code = self.code_spans > 0
         if "\n" not in text and "\r" not in text:  # most text nodes: one piece of one line
             self.plain.append(text)
-            if text.isspace() or not (in_code or _ESCAPABLE.search(text) or self.options.links and text[-1] == "!"):
+            if not (in_code or _ESCAPABLE.search(text) or self.options.links and text[-1] == "!"):
                 self.markdown.append(text)  # most text: nothing to escape (without a call)
             else:
                 self.markdown.append(self._escaped(text, in_code, ctx.cell is not None))
@@ -379,7 +391,7 @@ class _Renderer:
             self._children(node, ctx)
             self.close_marker(term)
         else:
-            inner = self._inner(node, tag, ctx)
+            inner = self._inner(node, tag, ctx) if tag in _CONTEXT_TAGS else ctx
             self._children(node, inner)
             self.new_block(inner)  # the block's last line is the block's
             return
