@@ -76,11 +76,12 @@ def page_declarations(document: html.HtmlElement, url: str, rel_canonical: str |
         tokens.append(f"ld:articles:{articles}")
     if _paginated(document, url):
         tokens.append("pagination")
-    canonical = ("self" if page_key(rel_canonical) == page_key(url) else "other") if rel_canonical else "none"
+    own = page_key(url)  # once: the canonical test and the title links both need it
+    canonical = ("self" if page_key(rel_canonical) == own else "other") if rel_canonical else "none"
     tokens.append(f"canonical:{canonical}")
     return {
         "page_kind": declared_kind(tokens), "page_kind_evidence": " ".join(tokens),
-        "title_links": title_links(document, url),
+        "title_links": _title_links(document, url, own),
     }
 
 
@@ -113,7 +114,12 @@ def error_title(title: str | None, words: int) -> bool:
 def title_links(document: html.HtmlElement, url: str) -> list[str]:
     """Page keys of the same-host pages that the page's headings (``h1``-``h6``) or ``rel=bookmark`` links point
     at, in page order, the page itself left out: a listing's title links to the documents it shows."""
-    own, host = page_key(url), urlsplit(url).netloc.lower()
+    return _title_links(document, url, page_key(url))
+
+
+def _title_links(document: html.HtmlElement, url: str, own: str | None) -> list[str]:
+    """:func:`title_links`, the page's own key (``own``) given."""
+    host = urlsplit(url).netloc.lower()
     found: dict[str, None] = {}  # ordered, each once
     keys: dict[str, str | None] = {}  # target -> its page key, computed once: a post's heading and bookmark links
     for anchor in _HEADING_OR_REL_LINKS(document):
