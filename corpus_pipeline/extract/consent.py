@@ -61,7 +61,7 @@ def _consent_named(document: html.HtmlElement) -> list[html.HtmlElement]:
         for hint in _HINT.finditer(names)
     ):
         return []
-    named = {value for value in values if _has_hint(lowered := value.lower()) and _CONSENT_NAME.search(lowered)}
+    named = {value for value in values if _HINT.search(lowered := value.lower()) and _CONSENT_NAME.search(lowered)}
     return [node for node in _elements(document) if node.get("id") in named or node.get("class") in named]
 
 
