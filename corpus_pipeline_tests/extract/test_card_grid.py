@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree, html
 
-from corpus_pipeline.extract.card_grid import CardGrid, card_grid_cards
+from corpus_pipeline.extract.card_grid import CardGrid, _at_least_words, card_grid_cards
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
+from corpus_pipeline.extract.text import word_count
 
 JOBS = [
     ("Senior data engineer", "Build the pipelines behind our energy forecasts, fully remote."),
@@ -94,13 +95,18 @@ def test_every_distinct_card_is_read_once_in_page_order(cards):
 
 
 # Texts whose words the card lines may split further than the page's text does (pieces joined by spaces), with
-# punctuation inside words and menus around.
-_CARD_TEXT = st.lists(st.sampled_from(["a,b", "word", "x-y", "", " ", "é", "7"]), max_size=6).map(" ".join)
+# punctuation inside words (ASCII or not), words beyond ASCII, and menus and scripts around.
+_CARD_TEXT = st.lists(st.sampled_from(["a,b", "word", "x-y", "", " ", "é", "7", "a—b", "“q”", "中文", "ß"]), max_size=6).map(
+    " ".join
+)
 
 
 @given(st.lists(st.tuples(_CARD_TEXT, _CARD_TEXT), min_size=0, max_size=8), st.booleans())
 def test_a_grid_never_holds_more_words_than_its_bound_and_is_found_once(cards, in_columns):
-    items = "".join(f'<li class="c"><b>{title}</b>x<i>{blurb}</i><nav>{title}</nav></li>' for title, blurb in cards)
+    items = "".join(
+        f'<li class="c"><b>{title}</b>x<i>{blurb}</i><nav>{title}</nav><script>{blurb}</script></li>'
+        for title, blurb in cards
+    )
     body = f"<table><tr><td><ul>{items}</ul></td><td><ul>{items}</ul></td></tr></table>" if in_columns else f"<ul>{items}</ul>"
     document = _page(body)
     found = card_grid_cards(document)
@@ -109,3 +115,10 @@ def test_a_grid_never_holds_more_words_than_its_bound_and_is_found_once(cards, i
     assert sum(len(re.findall(r"\w+", line)) for card in found for line in card) <= bound
     assert grid.cards() == found
     assert grid.max_words() == sum(len(re.findall(r"\w+", line)) for card in found for line in card)
+
+
+@given(st.text())
+def test_a_text_s_bound_on_words_is_at_least_its_words_and_as_many_in_ascii(text):
+    assert _at_least_words(text) >= word_count(text)
+    if text.isascii():
+        assert _at_least_words(text) == word_count(text)
