@@ -32,9 +32,10 @@ def heading_anchors(
     if titles is None:
         titles = page_titles(document) if settings.headline_left_out else ()
     for heading in document.iter(*_HEADINGS):
-        text = " ".join(text_content(heading).split())
-        if not text or len(text.split()) > settings.max_heading_words:
+        words = text_content(heading).split()
+        if not words or len(words) > settings.max_heading_words:
             continue
+        text = " ".join(words)
         if (key := line_key(text)) and any(_is_headline(key, title) for title in titles):
             continue
         following: list[str] = []
@@ -108,7 +109,10 @@ def _text_after(element: html.HtmlElement) -> Iterator[str]:
 
 def _text_within(element: html.HtmlElement) -> Iterator[str]:
     """The non-blank text nodes of ``element``'s subtree and its tail, in document order (no script or style)."""
-    if not isinstance(element.tag, str):  # a comment or processing instruction: only its tail is text
+    if not isinstance(element.tag, str) or len(element) == 0:
+        # A comment or processing instruction (only its tail is text), or an element without children (most).
+        if element.text and isinstance(element.tag, str) and element.tag not in _UNREAD and element.text.strip():
+            yield element.text
         if element.tail and element.tail.strip():
             yield element.tail
         return
