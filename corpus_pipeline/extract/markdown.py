@@ -37,9 +37,12 @@ _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
 # A table whose cells hold any of these lays a page out; it is read as text, not as a data table.
 _LAYOUT_CONTENT = frozenset(BLOCK_TAGS - {"br", "p", "td", "th", "tr", "tbody", "thead", "tfoot"})
 _TABLE_SECTIONS = frozenset({"thead", "tbody", "tfoot"})
+# The block elements rendered otherwise than as a block of lines (:meth:`_Renderer._own_block`).
+_OWN_RENDERING = frozenset({"br", "pre", "table", "dt"})
 # The block elements whose content has a context of its own (:meth:`_Renderer._inner`): a list, an item, a heading,
 # a quote or callout box.
-_CONTEXT_TAGS = frozenset({"ul", "ol", "li", *_HEADINGS, "blockquote", "div", "aside", "section"})
+_BOXES = frozenset({"div", "aside", "section"})  # a quote when its classes name a callout box
+_CONTEXT_TAGS = frozenset({"ul", "ol", "li", *_HEADINGS, "blockquote", *_BOXES})
 # Never text a reader sees (the readings that keep them in the tree, for trafilatura's ld+json, read no text there).
 _UNRENDERED = frozenset({"script", "style", "noscript", "template"})
 # Class words that name a callout box (MkDocs' admonitions, Docusaurus', VitePress' and Hugo themes' notices).
@@ -371,14 +374,28 @@ class _Renderer:
         # The walk visits every element of the page: an absent text or tail (most) costs no call.
         if text := node.text:
             self.text(text, ctx)
-        element, add_text = self.element, self.text
         for child in node:
-            element(child, ctx)
+            self.element(child, ctx)
             if tail := child.tail:
-                add_text(tail, ctx)
+                self.text(tail, ctx)
 
     def _block(self, node: etree._Element, tag: str, ctx: _Context) -> None:
-        self.new_block(ctx)
+        # new_block() written out, here and below: a third of the walk's elements are blocks (most of them divs),
+        # and the line they end is most often empty.
+        if self.plain or len(self.markdown) != len(self.open):
+            self.flush(ctx)
+        self.block += 1
+        if tag in _OWN_RENDERING:
+            self._own_block(node, tag, ctx)
+            return
+        inner = self._inner(node, tag, ctx) if tag in _CONTEXT_TAGS else ctx
+        self._children(node, inner)
+        if self.plain or len(self.markdown) != len(self.open):
+            self.flush(inner)  # the block's last line is the block's
+        self.block += 1
+
+    def _own_block(self, node: etree._Element, tag: str, ctx: _Context) -> None:
+        """A line break, a code block, a data table, a definition's term: in a block begun, which it ends."""
         if tag == "br":
             self.block -= 1  # a line break: the next line continues this block
             return
@@ -390,17 +407,18 @@ class _Renderer:
             term = self.open_marker("**", "**")  # a definition's term on a line of its own, in bold
             self._children(node, ctx)
             self.close_marker(term)
-        else:
-            inner = self._inner(node, tag, ctx) if tag in _CONTEXT_TAGS else ctx
-            self._children(node, inner)
-            self.new_block(inner)  # the block's last line is the block's
-            return
+        else:  # a layout table; one of them in a table cell: lines as any other block's
+            self._children(node, ctx)
         self.new_block(ctx)
 
     def _inner(self, node: etree._Element, tag: str, ctx: _Context) -> _Context:
         """The context of a block element's content."""
         if ctx.cell is not None:
             return ctx  # a cell's lines are the cell's, whatever holds them
+        if tag in _BOXES and not _names_callout(node.get("class") or ""):
+            return ctx  # most blocks asked: a div that is no callout box
+        if tag in _BOXES or tag == "blockquote":
+            return _Context(ctx.quote + 1, 0, None, ctx.heading, None, ctx.list_group)
         if tag in ("ul", "ol"):
             self.groups += 1
             return _Context(ctx.quote, ctx.depth + 1, None, ctx.heading, None, self.groups)
@@ -408,8 +426,6 @@ class _Renderer:
             return _Context(ctx.quote, max(ctx.depth, 1), _Item(self._item_marker(node)), 0, None, ctx.list_group)
         if tag in _HEADINGS:  # in a list item too: "- ### Options"
             return _Context(ctx.quote, ctx.depth, ctx.item, _HEADINGS[tag], None, ctx.list_group)
-        if tag == "blockquote" or (tag in ("div", "aside", "section") and _names_callout(node.get("class") or "")):
-            return _Context(ctx.quote + 1, 0, None, ctx.heading, None, ctx.list_group)
         return ctx
 
     @staticmethod
