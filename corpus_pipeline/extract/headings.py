@@ -57,7 +57,11 @@ def page_titles(document: html.HtmlElement) -> tuple[str, ...]:
     the title that is the page's first h1 (a short headline beside a long site name: "License - PyMdown Extensions
     Documentation", where the site's name, not "License", is most of the title)."""
     found = [document.findtext(".//title") or ""]
-    found += document.xpath("//meta[@property='og:title']/@content")[:1]
+    # The document's first og:title with a content: a walk of the tree that stops there (an XPath reads it all).
+    for meta in document.getroottree().getroot().iter("meta"):
+        if meta.get("property") == "og:title" and (content := meta.get("content")) is not None:
+            found.append(content)
+            break
     keys = [key for title in found if (key := line_key(title))]
     if any(TITLE_SEPARATORS.search(title) for title in found):
         parts = {line_key(part) for title in found for part in TITLE_SEPARATORS.split(title)}
@@ -135,15 +139,16 @@ def restore_headings(
     keys = [line_key(line) for line in lines]
     present = set(keys)
     if all(not key or key in present for key in map(line_key, (heading for heading, _ in anchors))):
-        return text  # every heading is in the text already (most pages): no line's opening is needed
+        return text  # every heading is in the text already: no line's opening is needed
     opening_line: dict[str, int] = {}
     for index, key in enumerate(keys):
-        if opening := " ".join(key.split()[: settings.anchor_words]):
+        # A key's words are single-spaced: its opening is split off, not all its words.
+        if opening := " ".join(key.split(" ", settings.anchor_words)[: settings.anchor_words]):
             opening_line.setdefault(opening, index)
     inserted: dict[int, list[str]] = {}
     for heading, following in anchors:
         at = opening_line.get(following)
-        if at is not None and line_key(heading) and line_key(heading) not in present:
+        if at is not None and (key := line_key(heading)) and key not in present:
             inserted.setdefault(at, []).append(heading)
-            present.add(line_key(heading))
+            present.add(key)
     return "\n".join(restored for index, line in enumerate(lines) for restored in [*inserted.get(index, []), line])

@@ -152,3 +152,15 @@ def test_restoring_is_the_full_computation(lines, anchors):
     text = "\n".join(lines)
     anchors = [(heading, " ".join(following.lower().split()[: DEFAULT_SETTINGS.anchor_words])) for heading, following in anchors]
     assert restore_headings(text, anchors) == _restored_in_full(text, anchors)
+
+
+def test_the_page_titles_are_its_title_and_its_first_og_title_with_a_content():
+    page = html.fromstring(
+        "<html><head><title>Site name</title><meta property='og:title'><meta name='og:title' content='Named'>"
+        "<meta property='og:title' content=''><meta property='og:title' content='Second'></head>"
+        "<body><p>Text</p></body></html>"
+    )
+    assert page_titles(page) == ("site name",)  # an empty content is the first: no words
+    page.find("head").remove(page.find("head")[3])
+    assert page_titles(page) == ("site name", "second")
+    assert page_titles(page.find("body")) == ("second",)  # the document's og:title, read from anywhere in it
