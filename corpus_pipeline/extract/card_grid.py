@@ -14,7 +14,6 @@ from collections import defaultdict
 from lxml import etree, html
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
-from corpus_pipeline.extract.text import word_count
 
 # Subtrees whose text is never a record of the list (site menus, filters, page furniture).
 _NOT_RECORDS = frozenset({
@@ -26,6 +25,8 @@ _NO_RECORDS = _NOT_RECORDS | {etree.Comment, etree.ProcessingInstruction, etree.
 # Every text and tail below an element (in libxml2, each a text node) but a script's (faster than ``itertext()``):
 # scripts, kept for trafilatura (it reads ld+json), hold most of a page's text, and never a card's.
 _TEXT_OUTSIDE_SCRIPTS = etree.XPath("descendant::text()[not(parent::script)]", smart_strings=False)
+# Every text and tail below the elements ``$cards``, read in one call.
+_TEXT_IN = etree.XPath("$cards/descendant::text()", smart_strings=False)
 _BLOCKS = frozenset({
     "address", "article", "blockquote", "dd", "div", "dl", "dt", "figcaption", "figure", "h1", "h2", "h3", "h4",
     "h5", "h6", "li", "main", "ol", "p", "section", "table", "td", "th", "tr", "ul",
@@ -39,35 +40,56 @@ def card_grid_cards(document: html.HtmlElement, settings: ExtractionSettings = D
     with the most words, among groups of ``min_cards`` cards or more averaging ``min_words_per_card`` words where no
     card holds over ``max_card_share`` of them (``settings``). Identical cards (a carousel's clones) are kept once.
     """
+    return _card_lines(_card_elements(document, settings))
+
+
+def _card_elements(document: html.HtmlElement, settings: ExtractionSettings) -> list[html.HtmlElement]:
+    """The elements of :func:`card_grid_cards`'s cards, in page order."""
     grid = _LargestGrid(settings)
     if isinstance(document.tag, str) and document.tag not in _NOT_RECORDS:
         grid.walk(document)
-    cards = (_block_lines(card) for card in _with_other_columns(grid.best, settings))
+    return _with_other_columns(grid.best, settings)
+
+
+def _card_lines(elements: list[html.HtmlElement]) -> list[list[str]]:
+    cards = (_block_lines(card) for card in elements)
     return list({"\n".join(lines): lines for lines in cards if lines}.values())  # a card's lines hold no line break
 
 
 class CardGrid:
-    """A page's card grid (:func:`card_grid_cards`), found when first asked for (most pages never need it), and a
-    bound on its words found without looking for it. The page must not be edited until the grid has been asked for."""
+    """A page's card grid (:func:`card_grid_cards`), found when first asked for (most pages never need it), and
+    bounds on its words found before it or its lines are. The page must not be edited until its lines have been read."""
 
     def __init__(self, document: html.HtmlElement, settings: ExtractionSettings = DEFAULT_SETTINGS) -> None:
         self._document = document
         self._settings = settings
+        self._elements: list[html.HtmlElement] | None = None
         self._cards: list[list[str]] | None = None
+
+    def find(self) -> None:
+        """Find the grid's cards, their lines not yet read (:meth:`max_words` then bounds their words closely)."""
+        if self._elements is None:
+            self._elements = _card_elements(self._document, self._settings)
 
     def cards(self) -> list[list[str]]:
         """:func:`card_grid_cards` of the page (found once)."""
         if self._cards is None:
-            self._cards = card_grid_cards(self._document, self._settings)
+            self.find()
+            self._cards = _card_lines(self._elements or [])
         return self._cards
 
     def max_words(self) -> int:
-        """At least as many words (``\\w+``) as the grid's lines hold: theirs once found, before about as many as the
-        page's text pieces outside scripts hold (:func:`_at_least_words`), each counted on its own (a card's lines
-        join its elements' texts and tails, never a script's, and no two cards share an element)."""
+        """At least as many words (``\\w+``) as the grid's lines hold, about as many (:func:`_at_least_words`) as the
+        text pieces of its lines once read, before that of its cards once found (their menus and scripts too), before
+        that of the page outside scripts, each piece counted on its own (a card's lines join its elements' texts and
+        tails, never a script's, and no two cards share an element)."""
         if self._cards is not None:
-            return sum(word_count(line) for card in self._cards for line in card)
-        return _at_least_words("\n".join(_TEXT_OUTSIDE_SCRIPTS(self._document)))
+            pieces = [line for card in self._cards for line in card]
+        elif self._elements is not None:
+            pieces = _TEXT_IN(self._document, cards=self._elements)
+        else:
+            pieces = _TEXT_OUTSIDE_SCRIPTS(self._document)
+        return _at_least_words("\n".join(pieces))
 
 
 class _LargestGrid:
