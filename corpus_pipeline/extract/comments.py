@@ -17,18 +17,12 @@ from corpus_pipeline.extract.second_opinion import css_attribute_selector
 _COMMENT_ID = re.compile(r"^(?:comment(?!ary)|comol|disqus_thread|dsq-comments)", re.IGNORECASE)
 _COMMENT_CLASS = re.compile(r"^comment(?!ary)|(?:article|post)-comments", re.IGNORECASE)
 _CONTAINER_TAGS = ("div", "section", "ol", "ul", "details")
-# Every container's id or class holds one of these as the source writes it (unless a "&#99;" reference spells part
-# of it): a far cheaper test than the patterns above.
-_CONTAINER_WORDS = ("omment", "disqus", "comol", "dsq-")
-_MAY_NAME_ID = re.compile("|".join(_CONTAINER_WORDS))
+# What a container's id holds as the page writes it (its class: "omment"): a far cheaper test than the patterns above.
+_MAY_NAME_ID = re.compile("omment|disqus|comol|dsq-")
 
 
-def remove_comment_sections(document: html.HtmlElement, source: str | None = None) -> list[str]:
-    """Remove the page's comment containers, in place; returns a CSS selector for each, in document order.
-    ``source``: the HTML ``document`` was parsed from, when known (a source that holds no container spares the search).
-    """
-    if source is not None and "&#" not in source and not any(word in source for word in _CONTAINER_WORDS):
-        return []
+def remove_comment_sections(document: html.HtmlElement) -> list[str]:
+    """Remove the page's comment containers, in place; returns a CSS selector for each, in document order."""
     selectors: dict[str, None] = {}  # ordered and unique: comment widgets repeat one id per reply
     for node in comment_sections(document):  # outermost only: dropping one leaves the others as they are
         attribute = "id" if _COMMENT_ID.search(node.get("id") or "") else "class"

@@ -80,20 +80,19 @@ class NotADocument(ValueError):
 def extract_main_content(
     document: html.HtmlElement, fresh_document: Callable[[], html.HtmlElement], text: str, url: str,
     skipped: list[str], settings: ExtractionSettings = DEFAULT_SETTINGS, dates: tuple[datetime | None, ...] = (),
-    *, parsed_from_text: bool = False, structured: StructuredData | None = None,
+    *, structured: StructuredData | None = None,
 ) -> MainContent:
     """Main text of a page, one block per line ('' when nothing reads as content), and its path.
 
     ``document`` loses its comment sections; ``fresh_document`` gives a copy of it as given. ``text``: the HTML source,
     for the second opinion, which skips what the CSS selectors ``skipped`` match. ``dates``: the page's (for byline
-    lines). ``parsed_from_text``: ``document`` is ``text`` parsed, elements removed at most. ``structured``: the page's
-    (read from ``document`` when not given). Raises :class:`NotADocument` when the second opinion finds nothing and
-    trafilatura only a few short lines.
+    lines). ``structured``: the page's (read from ``document`` when not given). Raises :class:`NotADocument` when the
+    second opinion finds nothing and trafilatura only a few short lines.
     """
     ld, types = structured or structured_data(document)
     page_type = declared_page_type(document, types, settings)
     removed = page_type != "forum" and settings.comments_removed  # a thread's replies are its content; elsewhere not
-    comment_sections = remove_comment_sections(document, text if parsed_from_text else None) if removed else []
+    comment_sections = remove_comment_sections(document) if removed else []
     skipped = skipped + comment_sections
     if not comment_sections:
         # trafilatura reads a copy of the tree: a page that lost no comment section is its own fresh copy.

@@ -292,7 +292,7 @@ def _main_text(
     skipped = ([] if website.keep_code_blocks else list(CODE_TAGS)) + consent_banners
     fresh_document = partial(_cleaned, text, removable, None, settings)
     main = extract_main_content(
-        document, fresh_document, text, url, skipped, settings, dates, parsed_from_text=True, structured=structured
+        document, fresh_document, text, url, skipped, settings, dates, structured=structured
     )
     # A table row the reader wrote out ("| a | b |") is its cells, one a line, before the template's lines go: the
     # template's cells go as its other lines do, and the Markdown finds each cell's place.
@@ -321,7 +321,7 @@ def _container_text(
     """The text of the page's element that holds the website's documents and its rendered lines; None when the page
     holds none or its own reader finds a document elsewhere. Only the edges lose template, headline and byline lines:
     a line the author repeats on many pages (a "Fixed" heading) sits between the document's own, and stays."""
-    comments = remove_comment_sections(document, text) if settings.comments_removed else []
+    comments = remove_comment_sections(document) if settings.comments_removed else []
     elements = container_elements(document, containers)
     if not elements:
         return None
