@@ -79,9 +79,9 @@ class CardGrid:
         return self._cards
 
     def max_words(self) -> int:
-        """At least as many words (``\\w+``) as the grid's lines hold, about as many (:func:`_at_least_words`) as the
-        text pieces of its lines once read, before that of its cards once found (their menus and scripts too), before
-        that of the page outside scripts, each piece counted on its own (a card's lines join its elements' texts and
+        """At least as many words (``\\w+``) as the grid's lines hold, counted by :func:`_at_least_words` in text
+        pieces each on its own: the lines once read; before, the text pieces of the cards once found (their menus and
+        scripts included); before, those of the page outside scripts (a card's lines join its elements' texts and
         tails, never a script's, and no two cards share an element)."""
         if self._cards is not None:
             pieces = [line for card in self._cards for line in card]
