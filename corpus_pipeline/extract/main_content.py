@@ -115,7 +115,6 @@ def _read(
     second: str, second_words: int, settings: ExtractionSettings,
 ) -> MainContent:
     """trafilatura's reading in the mode the page type calls for, corrected by ``second`` (of ``second_words``)."""
-    # Both read before trafilatura edits the tree.
     titles = page_titles(document) if settings.headline_left_out else ()
     anchors = heading_anchors(document, settings, titles) if settings.headings_restored else []
     grid = CardGrid(document, settings) if page_type in (None, "article") and settings.card_grids else None
