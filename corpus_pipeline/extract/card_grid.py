@@ -223,9 +223,11 @@ def _block_lines(card: html.HtmlElement) -> list[str]:
             lines.append(line)
         current.clear()
 
-    walker = etree.iterwalk(card, events=("start", "end"))
+    # Comments and processing instructions come as events of their own: no text, but their tails are the card's.
+    walker = etree.iterwalk(card, events=("start", "end", "comment", "pi"))
     for event, node in walker:
         if not isinstance(node.tag, str):
+            current.append(node.tail or "")
             continue
         if event == "start":
             if node.tag in _NOT_RECORDS:

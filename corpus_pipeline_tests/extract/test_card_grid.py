@@ -53,6 +53,15 @@ def test_a_grid_split_into_columns_is_read_whole_in_page_order_and_a_sidebar_lis
     assert read_alone in ([line for job in half for line in job] for half in (jobs[:4], jobs[4:]))  # one column only
 
 
+def test_text_after_a_comment_inside_a_card_stays_in_its_line():
+    """Templates mark where their blocks end with comments (WordPress: ``<!-- .entry-meta -->``)."""
+    cards = "".join(
+        f'<li class="job"><h3>{title}<!-- .title --></h3><p>{blurb.replace(" ", " <!-- cut -->", 1)}</p><!-- .job --></li>'
+        for title, blurb in JOBS
+    )
+    assert _grid_lines(_page(f"<ul>{cards}</ul>")) == [line for job in JOBS for line in job]
+
+
 def test_a_page_wrapper_beside_empty_layout_divs_is_not_a_grid():
     article = "<h1>Field notes</h1>" + "<p>The river rose two metres overnight. The lower meadow flooded again, as it does each spring.</p>" * 3
     layout = f'<div id="header">Notes</div><div id="wrapper">{article}</div><div id="credits">Photos by staff</div><div id="footer-bar">Contact</div>'
