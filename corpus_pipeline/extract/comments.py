@@ -17,8 +17,8 @@ from corpus_pipeline.extract.second_opinion import css_attribute_selector
 _COMMENT_ID = re.compile(r"^(?:comment(?!ary)|comol|disqus_thread|dsq-comments)", re.IGNORECASE)
 _COMMENT_CLASS = re.compile(r"^comment(?!ary)|(?:article|post)-comments", re.IGNORECASE)
 _CONTAINER_TAGS = ("div", "section", "ol", "ul", "details")
-# What a container's id holds as the page writes it (its class: "omment"): a far cheaper test than the patterns above.
-_MAY_NAME_ID = re.compile("omment|disqus|comol|dsq-")
+# What every container's id or class holds, case aside as in the patterns above: a far cheaper test than they are.
+_MAY_NAME_CONTAINER = re.compile("omment|disqus|comol|dsq-", re.IGNORECASE)
 
 
 def remove_comment_sections(document: html.HtmlElement) -> list[str]:
@@ -36,7 +36,7 @@ def comment_sections(document: html.HtmlElement) -> list[html.HtmlElement]:
     found: list[html.HtmlElement] = []
     for node in document.iter(*_CONTAINER_TAGS):
         id_, class_ = node.get("id"), node.get("class")
-        if not ((id_ and _MAY_NAME_ID.search(id_)) or (class_ and "omment" in class_)):
+        if not ((id_ and _MAY_NAME_CONTAINER.search(id_)) or (class_ and _MAY_NAME_CONTAINER.search(class_))):
             continue  # the cheap test first: most elements name no comment
         if is_comment_section(node) and not any(ancestor in found for ancestor in node.iterancestors()):
             found.append(node)

@@ -43,3 +43,10 @@ def test_a_reply_widget_repeated_per_reply_is_named_once():
 def test_a_container_named_through_a_character_reference_is_found():
     source = f'<html><body><article>{POST}</article><div id="c&#111;mments">{REPLY}</div></body></html>'
     assert remove_comment_sections(html.document_fromstring(source)) == ['[id="comments"]']
+
+
+def test_a_container_named_in_capitals_is_found_as_the_chrome_search_finds_it():
+    source = f'<html><body>{POST}<div id="COMMENTS">{REPLY}</div><ul class="Comment-List">{REPLY}</ul></body></html>'
+    document = html.document_fromstring(source)
+    assert remove_comment_sections(document) == ['[id="COMMENTS"]', '[class="Comment-List"]']
+    assert "reading room" not in document.text_content()
