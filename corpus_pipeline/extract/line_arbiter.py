@@ -13,7 +13,7 @@ import json
 import math
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from itertools import groupby
 from pathlib import Path
@@ -180,8 +180,7 @@ class LineArbiter:
 def page_marks(document: html.HtmlElement, asked: Set[str] | None = None, links: bool = True) -> PageMarks:
     """What the page's markup says of its lines (``PageMarks``), keyed by ``line_key``; ``asked``: the keys of the
     only lines whose chrome, figure, heading and link-share marks will be read, when known (None: every line's);
-    ``links``: whether to read the link texts (a pass over every link; False: left empty)."""
-    link_texts = {line_key(_element_text(anchor)) for anchor in document.iter("a")} if links else set()
+    ``links``: whether to read the link texts (:func:`page_link_texts`; False: left empty)."""
     elements: dict[str, html.HtmlElement] = {}
     item_keys: dict[html.HtmlElement, str] = {}  # every list item's key, for its list's mean
     for element in document.iter(*LINE_TAGS):  # document order: an inner element of the same text overwrites
@@ -200,10 +199,28 @@ def page_marks(document: html.HtmlElement, asked: Set[str] | None = None, links:
         mean = sum(share(key) for key in items) / len(items) if items else 0.0
         list_link_shares.update((key, mean) for key in items)
     return PageMarks(
-        frozenset(link_texts - {""}), _line_keys(document, CHROME_TAGS, asked),
+        page_link_texts(document) if links else frozenset(), _line_keys(document, CHROME_TAGS, asked),
         _line_keys(document, ("figure", "figcaption"), asked), _line_keys(document, HEADING_TAGS, asked),
         link_shares, list_link_shares,
     )
+
+
+def page_link_texts(document: html.HtmlElement) -> frozenset[str]:
+    """The line keys of the whole texts of the page's links (``PageMarks.link_texts``): a pass over every link."""
+    return frozenset({line_key(_element_text(anchor)) for anchor in document.iter("a")} - {""})
+
+
+@dataclass(frozen=True)
+class DocumentMarks:
+    """A page's marks read from its document as :func:`arbitrated` needs them (a :class:`MarkReader`)."""
+
+    document: html.HtmlElement
+
+    def of_lines(self, asked: Set[str]) -> PageMarks:
+        return page_marks(self.document, asked, links=False)
+
+    def link_texts(self) -> frozenset[str]:
+        return page_link_texts(self.document)
 
 
 def _element_text(element: html.HtmlElement) -> str:
@@ -348,9 +365,13 @@ def with_lines(reading: str, found: Candidates, added: Iterable[int]) -> str:
 
 
 class MarkReader(Protocol):
-    """How to read the page's marks of some lines (their keys): :func:`page_marks` of its document."""
+    """How to read the page's marks when they are needed (:class:`DocumentMarks` reads its document's)."""
 
-    def __call__(self, asked: Set[str], links: bool = True) -> PageMarks: ...
+    def of_lines(self, asked: Set[str]) -> PageMarks:
+        """:func:`page_marks` of the lines of these keys, the link texts left empty."""
+
+    def link_texts(self) -> frozenset[str]:
+        """:func:`page_link_texts`."""
 
 
 def arbitrated(
@@ -358,21 +379,21 @@ def arbitrated(
     min_probability: float, model: LineArbiter, *, second_words: int | None = None, reading_words: int | None = None,
 ) -> str:
     """``reading`` with the second opinion's missing lines the model gives ``min_probability`` or more put back
-    (``*_words``: see :func:`candidates`). ``marks``: the page's, or how to read those of some lines, called only
-    when a missing line could reach ``min_probability`` whatever they say of it (its link texts last: whatever they
-    say of it)."""
+    (``*_words``: see :func:`candidates`). ``marks``: the page's, or a reader of them, read only when a missing line
+    could reach ``min_probability`` whatever they say of it: those of the missing lines, then the link texts, when it
+    still could whatever those say."""
     found = _unmarked_candidates(reading, second, page_type, path, second_words, reading_words)
     if not found.missing:
         return reading
-    if callable(marks):
+    if not isinstance(marks, PageMarks):
         # A margin under the threshold: the bound sums the trees' leaves in another order than the model does.
         if np.all(model.upper_bounds(found.features) < min_probability - 1e-9):
             return reading
-        asked = {found.keys[i] for i in found.missing}
-        unlinked = _marked(found, marks(asked, links=False))
+        of_lines = marks.of_lines({found.keys[i] for i in found.missing})
+        unlinked = _marked(found, of_lines)
         if np.all(model.upper_bounds(unlinked.features, LINK_TEXT_FEATURES) < min_probability - 1e-9):
             return reading
-        marks = marks(asked)
+        marks = replace(of_lines, link_texts=marks.link_texts())  # the lines' marks read once
     found = _marked(found, marks)
     sure = model.probabilities(found.features) >= min_probability
     added = [i for i, keep in zip(found.missing, sure, strict=True) if keep]

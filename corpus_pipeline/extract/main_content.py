@@ -29,7 +29,7 @@ from corpus_pipeline.extract.byline import page_authors, without_metadata_lines
 from corpus_pipeline.extract.card_grid import CardGrid
 from corpus_pipeline.extract.comments import remove_comment_sections
 from corpus_pipeline.extract.headings import heading_anchors, page_titles, restore_headings, without_headline
-from corpus_pipeline.extract.line_arbiter import arbitrated, load_line_arbiter, page_marks
+from corpus_pipeline.extract.line_arbiter import DocumentMarks, arbitrated, load_line_arbiter
 from corpus_pipeline.extract.page_labels import without_labels
 from corpus_pipeline.extract.page_type import declared_page_type
 from corpus_pipeline.extract.second_opinion import merged_content, missed_content, resiliparse_main_text
@@ -158,7 +158,7 @@ def _arbitrated(
         return extracted
     # The page's marks are read only when a missing line could be put back whatever they say (see ``arbitrated``).
     text = arbitrated(
-        extracted.text, second, partial(page_marks, document), page_type, extracted.extraction.value,
+        extracted.text, second, DocumentMarks(document), page_type, extracted.extraction.value,
         settings.min_arbiter_probability, load_line_arbiter(), second_words=second_words, reading_words=extracted.words,
     )
     return extracted if text == extracted.text else MainContent(text, Extraction.SECOND_OPINION_LINES_ADDED)

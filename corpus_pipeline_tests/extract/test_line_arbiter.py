@@ -1,6 +1,7 @@
 """The line arbiter: its features, its tree walk, its model file, and the lines it puts back."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from corpus_pipeline.extract.line_arbiter import (
     FEATURE_NAMES,
     LINK_TEXT_FEATURES,
     MARK_FEATURES,
+    DocumentMarks,
     LineArbiter,
     LineArbiterError,
     PageMarks,
@@ -193,6 +195,8 @@ def test_page_marks_asked_for_some_lines_are_the_whole_pages_marks_of_those_line
         for key in asked:
             assert marks.list_link_shares.get(key) == whole.list_link_shares.get(key)
         assert marks.link_texts == whole.link_texts and not page_marks(document, asked, links=False).link_texts
+        reader = DocumentMarks(document)  # what arbitrated reads: the lines' marks, then the link texts
+        assert replace(reader.of_lines(asked), link_texts=reader.link_texts()) == marks
     assert whole.chrome_lines >= {"home", "news", "menu", "footer line"} and "photo agency" in whole.figure_lines
 
 
@@ -263,15 +267,20 @@ def test_the_pages_marks_are_read_only_when_a_missing_line_could_be_put_back():
     reading, second, missed, marks = _story_with_a_missed_paragraph()
     read = []
 
-    def marks_read(asked, links=True):
-        read.append((asked, links))
-        return marks
+    class MarksRead:
+        def of_lines(self, asked):
+            read.append(asked)
+            return replace(marks, link_texts=frozenset())
+
+        def link_texts(self):
+            read.append("link texts")
+            return marks.link_texts
 
     model = load_line_arbiter()
     # At 0.99 no line can be sure, whatever the markup says of it: the marks are not read.
-    assert arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.99, model) == reading and not read
-    text = arbitrated(reading, second, marks_read, None, "trafilatura_fast", 0.6, model)
-    # The lines it lacks, their link texts last: no line can be sure whatever those say.
-    assert read == [({line_key(missed), "privacy policy"}, False), ({line_key(missed), "privacy policy"}, True)]
+    assert arbitrated(reading, second, MarksRead(), None, "trafilatura_fast", 0.99, model) == reading and not read
+    text = arbitrated(reading, second, MarksRead(), None, "trafilatura_fast", 0.6, model)
+    # The lines it lacks, their link texts last (no line can be sure whatever those say), each read once.
+    assert read == [{line_key(missed), "privacy policy"}, "link texts"]
     assert text == arbitrated(reading, second, marks, None, "trafilatura_fast", 0.6, model)
     assert missed in text.split("\n")
