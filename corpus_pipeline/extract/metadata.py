@@ -41,6 +41,8 @@ _PUBLISHED_META = (
     "article:published_time", "datePublished", "date", "dc.date", "dcterms.date", "dc.date.issued",
     "publishDate", "pubdate", "sailthru.date", "parsely-pub-date",
 )
+# The meta tags htmldate reads for the last modification alone (its publication search passes them by).
+_MODIFIED_ITEMPROPS = frozenset(("datemodified", "dateupdate"))
 _DESCRIPTIONS = ("og:description", "description", "twitter:description")  # the excerpt's, most telling first
 
 
@@ -106,17 +108,34 @@ def page_dates(document: html.HtmlElement, url: str, ld: tuple[dict, ...]) -> tu
     if (dated := _htmldate("<html><body></body></html>", url, original=False, extensive=False)) is not None:
         return modified or dated, published or dated
     with chrome_detached(document) as without_chrome:
-        return modified or heuristic_date(without_chrome, url), published or heuristic_date(without_chrome, url, True)
+        marked = published or _htmldate(without_chrome, url, original=True, extensive=False)
+        # htmldate's two markup searches read the same candidates, but for the meta tags of _MODIFIED_ITEMPROPS, and
+        # differ in which they prefer: where the publication date's finds none, the last modification's finds none
+        # either (a property test holds this, as do the 3,000 pages of the benchmarks). A dateless page pays for one.
+        if modified is None and (marked is not None or _names_modification(without_chrome)):
+            modified = _htmldate(without_chrome, url, original=False, extensive=False)
+        return modified, marked or written_date(without_chrome)
+
+
+def _names_modification(document: html.HtmlElement) -> bool:
+    """Whether a meta tag of ``document`` declares a last modification only htmldate's search for it reads."""
+    return any((meta.get("itemprop") or "").lower() in _MODIFIED_ITEMPROPS for meta in document.iter("meta"))
 
 
 def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
     """htmldate's guess at the last modification date, or with ``original`` the publication date (None: none found),
     of ``document``, a page without its chrome ("© 2024" dates the website), which is not changed. Both search the
-    markup; the publication date then the text near the title only (:func:`text_near_title`: the whole text gives any
-    paragraph's bare year); a date quoted in an article is a worse last modification than the sitemap's lastmod."""
+    markup; the publication date then the text near the title (:func:`written_date`); a date quoted in an article is
+    a worse last modification than the sitemap's lastmod."""
     found = _htmldate(document, url, original=original, extensive=False)
     if found is not None or not original:
         return found
+    return written_date(document)
+
+
+def written_date(document: html.HtmlElement) -> datetime | None:
+    """The publication date htmldate's extensive search reads in the text near the title of ``document`` (a page
+    without its chrome) only (:func:`text_near_title`: the whole text gives any paragraph's bare year)."""
     near_title = text_near_title(document)
     if not may_hold_written_date(near_title):
         return None

@@ -3,7 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html
 
@@ -243,3 +243,47 @@ def test_a_comment_dates_the_comment_not_the_post():
       </div></article></main></body></html>""")
     _, published = page_dates(page, "https://blog.example/2019/06/24/r/", structured_data(page).objects)
     assert published is not None and published.date().isoformat() == "2019-06-24"
+
+
+# Date material for whole pages: meta tags of each kind htmldate reads (by name, property, itemprop, http-equiv), time
+# and abbr elements with and without their shortcut classes, elements whose class or id cues a date, and free text,
+# each carrying a date in one of the formats htmldate parses (or none, or a year out of its range).
+_DATES = st.sampled_from([
+    "2021-03-04", "2019-11-02T10:11:12+00:00", "04.03.2021", "March 4, 2021", "4 March 2021", "2021/03/04", "1990-01-02",
+    "2031-05-06", "3/4/21", "2021", "no date", "",
+])
+_META_KEYS = st.sampled_from([
+    ("name", "date"), ("name", "last-modified"), ("name", "lastmod"), ("name", "modified"), ("name", "dc.date"),
+    ("property", "og:updated_time"), ("property", "article:modified_time"), ("property", "article:published_time"),
+    ("itemprop", "datePublished"), ("itemprop", "dateModified"), ("itemprop", "dateUpdate"), ("itemprop", "dateCreated"),
+    ("itemprop", "copyrightYear"), ("http-equiv", "date"), ("http-equiv", "last-modified"), ("pubdate", "pubdate"),
+])
+_CLASSES = st.sampled_from(["", "date", "updated", "published", "entry-date", "byline", "post-meta", "footer-info-lastmod"])
+_PIECES = st.one_of(
+    st.tuples(_META_KEYS, _DATES).map(lambda k: f'<meta {k[0][0]}="{k[0][1]}" content="{k[1]}">'),
+    st.tuples(_CLASSES, _DATES, _DATES).map(lambda k: f'<time class="{k[0]}" datetime="{k[1]}">{k[2]}</time>'),
+    st.tuples(_CLASSES, _DATES, _DATES).map(lambda k: f'<abbr class="{k[0]}" title="{k[1]}">{k[2]}</abbr>'),
+    st.tuples(st.sampled_from(["p", "div", "span", "small", "footer"]), _CLASSES, _DATES).map(
+        lambda k: f'<{k[0]} class="{k[1]}">Posted {k[2]} by Ann</{k[0]}>'
+    ),
+    st.tuples(_DATES, _DATES).map(lambda k: f"<p>Text {k[0]} and later {k[1]}.</p>"),
+)
+
+
+@settings(max_examples=300, deadline=None)  # dateparser's first call loads its languages (a second or more)
+@given(st.lists(_PIECES, max_size=6))
+def test_a_page_whose_markup_holds_no_publication_date_holds_no_modification_date(pieces):
+    # page_dates searches the last modification only where the publication date's search found one: the two searches
+    # read the same candidates and differ in which they prefer. Its answer is theirs, each run in full.
+    document = html.document_fromstring(f"<html><head></head><body><h1>Tanks</h1>{''.join(pieces)}</body></html>")
+    url = "https://example.org/p"
+    declared = _declared(document)
+    both = tuple(heuristic_date(without_page_chrome(document), url, original) for original in (False, True))
+    expected = (declared[0] or both[0], declared[1] or both[1])
+    assert page_dates(document, url, structured_data(document).objects) == expected
+
+
+def _declared(document: html.HtmlElement) -> tuple[datetime | None, datetime | None]:
+    from corpus_pipeline.extract.metadata import _declared_dates
+
+    return tuple(_declared_dates(document, structured_data(document).objects))
