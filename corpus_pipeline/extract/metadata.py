@@ -12,7 +12,7 @@ from lxml import etree, html
 
 from corpus_pipeline.core.dates import is_web_date, parse_date, to_utc
 from corpus_pipeline.core.memory import malloc_trimmed
-from corpus_pipeline.extract.page_chrome import chrome_detached, in_page_chrome
+from corpus_pipeline.extract.page_chrome import chrome_detached, detached, in_page_chrome
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 
 # A page's own date is written next to its title ("January 31, 2024 · Written by ..."): searched for from 200
@@ -98,7 +98,7 @@ def _declared_dates(document: html.HtmlElement, ld: tuple[dict, ...]) -> list[da
 
 def page_dates(document: html.HtmlElement, url: str, ld: tuple[dict, ...]) -> tuple[datetime | None, datetime | None]:
     """The page's last modification date and its publication date: what the page declares (``ld``, its ld+json
-    objects, meta tags, the first dated ``<time>`` outside its chrome), else :func:`heuristic_date` on ``document``
+    objects, meta tags, the first dated ``<time>`` outside its chrome), else :func:`heuristic_date`'s on ``document``
     with its chrome detached for the while (``document`` is as it was on return)."""
     modified, published = _declared_dates(document, ld)
     if modified is not None and published is not None:
@@ -108,12 +108,12 @@ def page_dates(document: html.HtmlElement, url: str, ld: tuple[dict, ...]) -> tu
     if (dated := _htmldate("<html><body></body></html>", url, original=False, extensive=False)) is not None:
         return modified or dated, published or dated
     with chrome_detached(document) as without_chrome:
-        marked = published or _htmldate(without_chrome, url, original=True, extensive=False)
+        marked = published or markup_date(without_chrome, url, original=True)
         # htmldate's two markup searches read the same candidates, but for the meta tags of _MODIFIED_ITEMPROPS, and
         # differ in which they prefer: where the publication date's finds none, the last modification's finds none
         # either (a property test holds this, as do the 3,000 pages of the benchmarks). A dateless page pays for one.
         if modified is None and (marked is not None or _names_modification(without_chrome)):
-            modified = _htmldate(without_chrome, url, original=False, extensive=False)
+            modified = markup_date(without_chrome, url)
         return modified, marked or written_date(without_chrome)
 
 
@@ -125,12 +125,23 @@ def _names_modification(document: html.HtmlElement) -> bool:
 def heuristic_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
     """htmldate's guess at the last modification date, or with ``original`` the publication date (None: none found),
     of ``document``, a page without its chrome ("© 2024" dates the website), which is not changed. Both search the
-    markup; the publication date then the text near the title (:func:`written_date`); a date quoted in an article is
-    a worse last modification than the sitemap's lastmod."""
-    found = _htmldate(document, url, original=original, extensive=False)
+    markup (:func:`markup_date`); the publication date then the text near the title (:func:`written_date`); a date
+    quoted in an article is a worse last modification than the sitemap's lastmod."""
+    found = markup_date(document, url, original)
     if found is not None or not original:
         return found
     return written_date(document)
+
+
+def markup_date(document: html.HtmlElement, url: str, original: bool = False) -> datetime | None:
+    """htmldate's markup search for the last modification date, or with ``original`` the publication date, of
+    ``document`` without its code blocks (``<pre>``, detached for the while): a date in a code sample (a test's
+    fixture, a source file's ``$Date$``) is the sample's, and a highlighter's spans are most of a docs page's
+    elements, each of which the search reads. A date written in a preformatted block next to the title is still read
+    there (:func:`written_date`)."""
+    blocks = [pre for pre in document.iter("pre") if next(pre.iterancestors("pre"), None) is None]
+    with detached(document, blocks) as without_code:
+        return _htmldate(without_code, url, original=original, extensive=False)
 
 
 def written_date(document: html.HtmlElement) -> datetime | None:

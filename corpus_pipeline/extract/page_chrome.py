@@ -7,8 +7,8 @@ comment's date is the comment's: page dates are never read there.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from lxml import etree, html
 
@@ -31,16 +31,22 @@ _CHROME_WORD = re.compile("|".join(sorted(map(re.escape, CHROME_NAMES | CHROME_R
 _Dropped = tuple[html.HtmlElement, html.HtmlElement, int, "etree._Element | None", "str | None"]
 
 
+def chrome_detached(document: html.HtmlElement) -> AbstractContextManager[html.HtmlElement]:
+    """``document`` itself, not a copy, without the website's chrome and comment sections while the context lasts
+    (:func:`detached`). Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``),
+    ARIA role or class/id (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>``
+    (the article's own byline and date) or holds the page's ``<h1>``."""
+    return detached(document, _page_chrome(document))
+
+
 @contextmanager
-def chrome_detached(document: html.HtmlElement) -> Iterator[html.HtmlElement]:
-    """``document`` itself, not a copy, without the website's chrome and comment sections while the context lasts.
-    Chrome is an element that says so by its tag (``header``, ``footer``, ``nav``, ``aside``), ARIA role or class/id
-    (``site-header``, ``tagline``...), unless it sits in the page's ``<article>`` or ``<main>`` (the article's own
-    byline and date) or holds the page's ``<h1>``. It is taken out as ``drop_tree`` takes it and put back as it was
-    on exit, also when the reading fails; nothing may change the document meanwhile."""
+def detached(document: html.HtmlElement, nodes: Iterable[html.HtmlElement]) -> Iterator[html.HtmlElement]:
+    """``document`` itself, not a copy, without ``nodes`` (none inside another) while the context lasts: each is
+    taken out as ``drop_tree`` takes it and put back as it was on exit, also when the reading fails; nothing may
+    change the document meanwhile."""
     dropped: list[_Dropped] = []
     try:
-        for node in _page_chrome(document):
+        for node in nodes:
             dropped.append(_drop(node))
         yield document
     finally:

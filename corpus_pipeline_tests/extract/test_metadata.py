@@ -287,3 +287,26 @@ def _declared(document: html.HtmlElement) -> tuple[datetime | None, datetime | N
     from corpus_pipeline.extract.metadata import _declared_dates
 
     return tuple(_declared_dates(document, structured_data(document).objects))
+
+
+def test_a_date_in_a_code_sample_dates_the_sample_not_the_page():
+    sample = '<pre><code>logging.info("2010-12-12 11:41:42 started")\n# $Date: 2025-05-20 15:48:27 $</code></pre>'
+    filler = "".join(f"<p>Step {n}: configure the handler and the formatter of the logger.</p>" for n in range(15))
+    document = html.document_fromstring(page(PROSE + filler + sample + "<p>Then run it.</p>"))
+    source = html.tostring(document)
+    assert page_dates(document, "https://example.org/p", structured_data(document).objects) == (None, None)
+    assert html.tostring(document) == source, "the code blocks are put back as they were"
+    # The same date in the text is the page's.
+    dated = html.document_fromstring(page(PROSE + filler + "<p>Released 2010-12-12 11:41:42 to mirrors</p>"))
+    assert page_dates(dated, "https://example.org/p", structured_data(dated).objects)[0] == datetime(
+        2010, 12, 12, 11, 41, 42, tzinfo=UTC
+    )
+
+
+def test_a_date_written_in_a_preformatted_block_next_to_the_title_is_read():
+    # A plain-text document in a <pre> (a man page, an RFC) writes its date next to its title.
+    body = "<h1>GREP(1)</h1><pre>GNU grep 3.12        Published 16 January 2026        GREP(1)\n\nNAME grep</pre>"
+    document = html.document_fromstring(page(body))
+    assert page_dates(document, "https://example.org/p", structured_data(document).objects)[1] == datetime(
+        2026, 1, 16, tzinfo=UTC
+    )
