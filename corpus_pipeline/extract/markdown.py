@@ -341,7 +341,10 @@ class _Renderer:
         if not core:
             self.markdown[marker.at :] = [inner]
             return
-        lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
+        if len(core) == len(inner):  # most elements: no space at their text's ends
+            lead = trail = ""
+        else:
+            lead, trail = inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :]
         opener, closer = marker.opener, marker.closer
         if marker.code:
             fence = "`" * (_longest_run(core) + 1)
@@ -361,12 +364,13 @@ class _Renderer:
         if not isinstance(tag, str) or tag in self.unrendered:
             return  # a comment or processing instruction, a script: no text a reader sees
         # Math is marked (:func:`_tex_of`) by a TeX attribute or an arithmatex class: most elements have neither.
-        if (node.get(TEX_ATTRIBUTE) is not None or "arithmatex" in (node.get("class") or "")) and (
+        classes = node.get("class") or ""  # read once: a callout box is named by its classes too (_inner)
+        if (node.get(TEX_ATTRIBUTE) is not None or "arithmatex" in classes) and (
             (math := _tex_of(node)) is not None and not self.code_spans
         ):
             self._math(*math, tag in BLOCK_TAGS, ctx)
         elif tag in BLOCK_TAGS:
-            self._block(node, tag, ctx)
+            self._block(node, tag, classes, ctx)
         else:
             self._inline(node, tag, ctx)
 
@@ -379,7 +383,7 @@ class _Renderer:
             if tail := child.tail:
                 self.text(tail, ctx)
 
-    def _block(self, node: etree._Element, tag: str, ctx: _Context) -> None:
+    def _block(self, node: etree._Element, tag: str, classes: str, ctx: _Context) -> None:
         # new_block() written out, here and below: a third of the walk's elements are blocks (most of them divs),
         # and the line they end is most often empty.
         if self.plain or len(self.markdown) != len(self.open):
@@ -388,7 +392,7 @@ class _Renderer:
         if tag in _OWN_RENDERING:
             self._own_block(node, tag, ctx)
             return
-        inner = self._inner(node, tag, ctx) if tag in _CONTEXT_TAGS else ctx
+        inner = self._inner(node, tag, classes, ctx) if tag in _CONTEXT_TAGS else ctx
         self._children(node, inner)
         if self.plain or len(self.markdown) != len(self.open):
             self.flush(inner)  # the block's last line is the block's
@@ -411,11 +415,11 @@ class _Renderer:
             self._children(node, ctx)
         self.new_block(ctx)
 
-    def _inner(self, node: etree._Element, tag: str, ctx: _Context) -> _Context:
-        """The context of a block element's content."""
+    def _inner(self, node: etree._Element, tag: str, classes: str, ctx: _Context) -> _Context:
+        """The context of a block element's content (``classes``: its class attribute)."""
         if ctx.cell is not None:
             return ctx  # a cell's lines are the cell's, whatever holds them
-        if tag in _BOXES and not _names_callout(node.get("class") or ""):
+        if tag in _BOXES and not _names_callout(classes):
             return ctx  # most blocks asked: a div that is no callout box
         if tag in _BOXES or tag == "blockquote":
             return _Context(ctx.quote + 1, 0, None, ctx.heading, None, ctx.list_group)
@@ -738,7 +742,9 @@ def _names_callout(classes: str) -> bool:
 
 def _longest_run(text: str) -> int:
     """The longest run of backticks in ``text`` (a code span's or block's fence is one longer)."""
-    return max(map(len, _BACKTICKS.findall(text)), default=0)
+    if "`" not in text:  # most code: a scan instead of the expression's list of runs
+        return 0
+    return max(map(len, _BACKTICKS.findall(text)))
 
 
 def render_elements(
@@ -803,7 +809,7 @@ def mapped_lines(text: str, rendering: Sequence[Line]) -> list[Line]:
     index = _LineIndex(rendering)
     mapped: list[Line] = []
     for raw in text.split("\n"):
-        if line := normalized_line(raw):
+        if raw and (line := normalized_line(raw)):  # a reading's lines are most often blank-line separated
             found = index.take(line)
             mapped.extend([found] if found is not None else _written_structure(raw, line, index))
     return mapped
@@ -921,7 +927,7 @@ def markdown_of(lines: Sequence[Line]) -> str:
             end, rows = position + 1, [_laid_out(line, lists)]
         if previous is not None and not tight:  # a blank line between two blocks (quoted inside a quote both share)
             out.append(_quoted("", min(previous.quote, line.quote)))
-        out.extend(_quoted(row, line.quote) for row in rows)
+        out.extend([_quoted(row, line.quote) for row in rows] if line.quote else rows)  # most lines: in no quote
         previous, position = lines[end - 1], end
     return "\n".join(out).strip("\n")
 

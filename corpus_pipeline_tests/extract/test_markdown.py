@@ -402,3 +402,17 @@ def test_a_heading_ending_in_hashes_keeps_them_under_commonmark() -> None:
 def test_a_nested_ordered_list_starting_past_one_stays_a_list_under_commonmark() -> None:
     rendered = _commonmark_html('<ol><li>a<ol start="2"><li>b</li><li>c</li></ol></li><li>d</li></ol>')
     assert '<ol start="2">\n<li>b</li>\n<li>c</li>\n</ol>' in rendered and "2. b" not in rendered
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="`a ", min_size=1, max_size=12).filter(lambda text: text.strip(" ")))
+def test_code_of_backticks_reads_back_under_commonmark(code: str) -> None:
+    # A span's and a block's fence is longer than the longest run of backticks inside (none: the shortest fence).
+    span = _commonmark_html(f"<p>x <code>{code}</code> y</p>")
+    assert f"<code>{' '.join(code.split())}</code>" in span  # the line's spaces collapsed, the span's moved out
+    block = _commonmark_html(f"<pre><code>{code}\n{code}</code></pre>")
+    assert f"<pre><code>{code}\n{code}\n</code></pre>" in block
+
+
+def test_an_inline_element_s_spaces_go_outside_its_markup() -> None:
+    assert _markdown("<p>a<em> b </em>c<strong>d </strong>e<code> f</code>g<em>h</em>i</p>") == "a *b* c**d** e `f`g*h*i"
