@@ -34,6 +34,11 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _STRONG = frozenset({"strong", "b"})
 _EMPHASIS = frozenset({"em", "i", "cite", "dfn"})
 _INLINE_CODE = frozenset({"code", "kbd", "samp", "tt", "var"})
+# Their markup: opener, closer, whether its text is code.
+_MARKUP = {
+    **dict.fromkeys(_STRONG, ("**", "**", False)), **dict.fromkeys(_EMPHASIS, ("*", "*", False)),
+    **dict.fromkeys(_INLINE_CODE, ("`", "`", True)),
+}
 # A table whose cells hold any of these lays a page out; it is read as text, not as a data table.
 _LAYOUT_CONTENT = frozenset(BLOCK_TAGS - {"br", "p", "td", "th", "tr", "tbody", "thead", "tfoot"})
 _TABLE_SECTIONS = frozenset({"thead", "tbody", "tfoot"})
@@ -378,9 +383,12 @@ class _Renderer:
         # The walk visits every element of the page: an absent text or tail (most) costs no call.
         if text := node.text:
             self.text(text, ctx)
+        if not len(node):  # a leaf (most inline elements): no iterator
+            return
         for child in node:
             self.element(child, ctx)
-            if tail := child.tail:
+            # Most tails are spaces between elements, that text() drops when the line is empty: no call for them.
+            if (tail := child.tail) and (self.plain or len(self.markdown) != len(self.open) or not tail.isspace()):
                 self.text(tail, ctx)
 
     def _block(self, node: etree._Element, tag: str, classes: str, ctx: _Context) -> None:
@@ -451,12 +459,8 @@ class _Renderer:
             self._image(node, in_code, ctx.cell is not None)
             return
         if not in_code:
-            if tag in _STRONG:
-                marker = self.open_marker("**", "**")
-            elif tag in _EMPHASIS:
-                marker = self.open_marker("*", "*")
-            elif tag in _INLINE_CODE:
-                marker = self.open_marker("`", "`", code=True)
+            if (markup := _MARKUP.get(tag)) is not None:  # one lookup for the inline elements with no markup (most)
+                marker = self.open_marker(*markup)
             elif tag == "a" and self.options.links and (target := self._url(node.get("href"))):
                 marker = self.open_marker("[", f"]({target})")
         self._children(node, ctx)

@@ -416,3 +416,11 @@ def test_code_of_backticks_reads_back_under_commonmark(code: str) -> None:
 
 def test_an_inline_element_s_spaces_go_outside_its_markup() -> None:
     assert _markdown("<p>a<em> b </em>c<strong>d </strong>e<code> f</code>g<em>h</em>i</p>") == "a *b* c**d** e `f`g*h*i"
+
+
+def test_spaces_between_images_at_a_line_s_start_stay() -> None:
+    # A line holding no text yet, but an image's Markdown: the spaces after it are the line's.
+    source = '<p><img alt="a" src="a.png"> <img alt="b" src="b.png">\n<img alt="c" src="c.png"></p>'
+    assert _markdown(source, images=True, base_url="https://e.org/") == (
+        "![a](https://e.org/a.png) ![b](https://e.org/b.png)\n![c](https://e.org/c.png)"
+    )
