@@ -48,6 +48,7 @@ from corpus_pipeline.extract.metadata import (
 )
 from corpus_pipeline.extract.page_input import DEFAULT_BUDGET, ExtractionBudget, HtmlPage
 from corpus_pipeline.extract.page_kind import link_list, link_names, page_declarations
+from corpus_pipeline.extract.permalinks import remove_permalinks
 from corpus_pipeline.extract.second_opinion import resiliparse_main_text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
 from corpus_pipeline.extract.structured_data import StructuredData, structured_data
@@ -362,10 +363,11 @@ def _clear(
     document: html.HtmlElement, removable: tuple[str, ...], boilerplate: PageTemplate | None,
     settings: ExtractionSettings,
 ) -> list[str]:
-    """Remove what no reader should see, in place: ``removable`` tags, consent banners, the website's template
-    (when given: the visible-text and ``markup`` readings keep every line they are given); returns the banners' CSS
-    selectors."""
+    """Remove what no reader should see, in place: ``removable`` tags, permalinks, consent banners, the
+    website's template (when given: the visible-text and ``markup`` readings keep every line they are given); returns
+    the banners' CSS selectors."""
     etree.strip_elements(document, *removable, with_tail=False)
+    remove_permalinks(document)
     consent_banners = remove_consent_banners(document) if settings.consent_banners_removed else []
     if boilerplate is not None:
         boilerplate.strip(document)
