@@ -833,10 +833,12 @@ class _LineIndex:
     def take(self, line: str, by_words: bool = True) -> Line | None:
         positions = self.by_plain.get(line)
         if positions is None and by_words:
-            if self.by_key is None:  # built when a line first needs it
+            if self.by_key is None:  # built when a line first needs it (on most pages: a reader's "- item")
                 self.by_key = {}
-                for position, rendered in enumerate(self.lines):
-                    self.by_key.setdefault(line_key(rendered.plain), []).append(position)
+                for plain, places in self.by_plain.items():  # one key a text (a page repeats many of its lines)
+                    key = line_key(plain)
+                    if (known := self.by_key.setdefault(key, places)) is not places:
+                        self.by_key[key] = sorted(known + places)  # texts of the same words: their places in order
             key = line_key(line)
             positions = self.by_key.get(key) if key else None
         if not positions:

@@ -16,6 +16,7 @@ from corpus_pipeline.extract.markdown import (
     render_elements,
 )
 from corpus_pipeline.extract.markup import element_text
+from corpus_pipeline.extract.text import line_key
 from corpus_pipeline_tests.extract.markdown_reading import strip_markdown
 
 # The generated HTML's strategy is built of lambdas, whose repr hypothesis warns is long.
@@ -424,3 +425,35 @@ def test_spaces_between_images_at_a_line_s_start_stay() -> None:
     assert _markdown(source, images=True, base_url="https://e.org/") == (
         "![a](https://e.org/a.png) ![b](https://e.org/b.png)\n![c](https://e.org/c.png)"
     )
+
+
+def test_a_reader_s_line_takes_the_next_rendered_line_of_its_words() -> None:
+    body = parse_html("<html><body><p>Note:</p><p>a</p><p>note</p><p>b</p><p>Note:</p><p>NOTE</p></body></html>")
+    lines = render_elements([body.find("body")], MarkdownOptions())
+    mapped = mapped_lines("a\nnote!\nb\nnote!\nnote!\nnote!", lines)
+    places = [next(i for i, rendered in enumerate(lines) if rendered is line) for line in mapped]
+    assert places == [1, 2, 3, 4, 5, 0]  # the first after the last taken, else the first
+
+
+_WORDED = st.lists(st.sampled_from(["Note:", "note", "NOTE!", "a b", "A, b", "ab", "b", "- b", "x", "(x)", "é"]),
+                   max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WORDED, _WORDED)
+def test_reader_lines_map_to_the_rendered_line_of_the_same_text_else_words(rendered: list[str], read: list[str]) -> None:
+    html = "".join(f"<p>{_html_text(text)}</p>" for text in rendered)
+    lines = render_elements([parse_html(f"<html><body>{html}</body></html>").find("body")], MarkdownOptions())
+    mapped = mapped_lines("\n".join(read), lines)
+    last, expected = -1, []  # the rule: the same text, else the same words; the first after the last taken, else the first
+    for text in read:
+        places = [i for i, line in enumerate(lines) if line.plain == text] or [
+            i for i, line in enumerate(lines) if line_key(line.plain) == line_key(text) and line_key(text)
+        ]
+        place = next((i for i in places if i > last), places[0] if places else None)
+        if place is not None:
+            last = max(last, place)
+        expected.append(lines[place] if place is not None else None)
+    assert len(mapped) == len(read)
+    for line, found, text in zip(mapped, expected, read, strict=True):
+        assert line is found if found is not None else line.plain == text.removeprefix("- ")
