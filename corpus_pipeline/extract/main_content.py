@@ -240,9 +240,7 @@ def _grid_joins(grid: CardGrid, settings: ExtractionSettings, words: int, articl
     """Whether the page's card grid holds records a reading of ``words`` words left out: far more words, reading as
     records (``article``: see :func:`_finished`)."""
     most = settings.min_grid_growth * words
-    # An article's reading is a share of the page's text that the page's bound (outside scripts) stops on fewer than
-    # half of the article benchmark's pages, for about half the cost of finding the cards: they are found first.
-    if article is None and grid.max_words() <= most:
+    if grid.max_words() <= most:
         return False  # no grid of the page can hold enough words (most pages): no need to find it
     grid.find()
     if grid.max_words() <= most:
