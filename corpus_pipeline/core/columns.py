@@ -63,7 +63,10 @@ RECORD_COLUMN_DOCS = MappingProxyType(
         ),
         "title": "Cleaned title (site-name suffixes removed).",
         "date": "Last modification (UTC): page metadata, else sitemap lastmod, else HTTP Last-Modified.",
-        "published": "First publication (UTC) when the document says so; never from the site's header or footer.",
+        "published": (
+            "First publication (UTC) when the document says so; never from the site's header or footer, a comment or a "
+            "code sample."
+        ),
         "excerpt": "Meta or OpenGraph description, PDF subject.",
         "content": "The main text, whitespace-normalized, paragraphs separated by blank lines.",
         "h1": "h1 headings in document order.",
