@@ -60,6 +60,11 @@ LINK_TEXT_FEATURES = tuple(FEATURE_NAMES.index(name) for name in (
 ))
 
 
+# The most conditions of one tree on the features a bound does not leave free that a table of its best leaves (one
+# entry per answer to them) is built for: the trainer's trees (depth 3) ask 7 at most.
+_MOST_TABLE_BITS = 12
+
+
 class LineArbiterError(RuntimeError):
     """The line arbiter's model file cannot be used (missing, corrupt, or trained on another feature layout)."""
 
@@ -113,13 +118,24 @@ class LineArbiter:
         """For each row of ``features``, the highest probability it can have whatever the values of the ``free``
         features (the markup's, ``MARK_FEATURES``, or its link texts', ``LINK_TEXT_FEATURES``; their columns are not
         read): the sum of each tree's best leaf among those the other features let it reach."""
+        tables = self._bound_tables if free == MARK_FEATURES else self._bound_tables_by_link_texts
+        if tables is None:
+            best = self._best_leaves(features, free)
+        else:
+            # Each tree's answers to its conditions on the other features, as bits: the code of its best leaf.
+            feature, cut, weights, offsets, best_leaf = tables
+            best = best_leaf[((features[:, feature] <= cut) @ weights) + offsets]
+        scores = self.base + best.sum(axis=1)  # both (rows, trees) and C-ordered: summed in the same order
+        return 1.0 / (1.0 + np.exp(-np.clip(scores, -30.0, 30.0)))
+
+    def _best_leaves(self, features: np.ndarray, free: tuple[int, ...]) -> np.ndarray:
+        """Each tree's best leaf for each row among those reached whatever the ``free`` features: by the conditions
+        on the way to every leaf (any model; :attr:`_bound_tables` reads the same from a table)."""
         leaves = self._leaves if free == MARK_FEATURES else self._leaves_by_link_texts
         feature, cut, left, leaf_starts, value, tree_starts = leaves
         holds = (features[:, feature] <= cut) == left  # the walk goes left when a value is <= the cut
         reached = np.logical_and.reduceat(holds, leaf_starts, axis=1)
-        best = np.maximum.reduceat(np.where(reached, value, -np.inf), tree_starts, axis=1)
-        scores = self.base + best.sum(axis=1)
-        return 1.0 / (1.0 + np.exp(-np.clip(scores, -30.0, 30.0)))
+        return np.maximum.reduceat(np.where(reached, value, -np.inf), tree_starts, axis=1)
 
     @cached_property
     def _leaves(self) -> tuple[np.ndarray, ...]:
@@ -128,6 +144,35 @@ class LineArbiter:
     @cached_property
     def _leaves_by_link_texts(self) -> tuple[np.ndarray, ...]:
         return self._leaves_free(LINK_TEXT_FEATURES)
+
+    @cached_property
+    def _bound_tables(self) -> tuple[np.ndarray, ...] | None:
+        return self._tables_free(MARK_FEATURES)
+
+    @cached_property
+    def _bound_tables_by_link_texts(self) -> tuple[np.ndarray, ...] | None:
+        return self._tables_free(LINK_TEXT_FEATURES)
+
+    def _tables_free(self, free: tuple[int, ...]) -> tuple[np.ndarray, ...] | None:
+        """Each tree's best leaf for every answer to its conditions on features other than the ``free`` ones: the
+        conditions (feature and cut per tree and bit; padding always holds and changes nothing), the bits' weights,
+        where each tree's table starts and the tables, end to end; None when a tree has more than
+        ``_MOST_TABLE_BITS`` such conditions (deeper trees than the trainer grows: read leaf by leaf)."""
+        asked = [
+            [n for n, node in enumerate(tree) if len(node) == 4 and int(node[0]) not in free] for tree in self.trees
+        ]
+        bits = max(map(len, asked), default=0)
+        if bits > _MOST_TABLE_BITS:
+            return None
+        feature = np.zeros((len(self.trees), bits), dtype=np.intp)
+        cut = np.full((len(self.trees), bits), np.inf)
+        best_leaf = np.zeros((len(self.trees), 2**bits))
+        for t, (tree, nodes) in enumerate(zip(self.trees, asked, strict=True)):
+            for bit, n in enumerate(nodes):
+                feature[t, bit], cut[t, bit] = tree[n][0], tree[n][1]  # the feature cast to an integer
+            bit_of = {n: bit for bit, n in enumerate(nodes)}
+            best_leaf[t] = [_best_leaf(tree, 0, bit_of, code) for code in range(2**bits)]
+        return feature, cut, 1 << np.arange(bits), np.arange(len(self.trees)) * 2**bits, best_leaf.ravel()
 
     def _leaves_free(self, free: tuple[int, ...]) -> tuple[np.ndarray, ...]:
         """Every tree's leaves, tree by tree: the conditions on the way to each on features other than the ``free``
@@ -175,6 +220,17 @@ class LineArbiter:
 
         depth = max((below(tree, 0) for tree in self.trees if tree), default=0)
         return feature, cut, left, right, value, depth
+
+
+def _best_leaf(tree: tuple[tuple[float, ...], ...], n: int, bit_of: Mapping[int, int], code: int) -> float:
+    """The best leaf under node ``n`` of ``tree`` reached when the conditions of the nodes in ``bit_of`` answer as
+    the bits of ``code`` say (set: the value is <= the cut, the walk goes left); either way at the other nodes."""
+    node = tree[n]
+    if len(node) != 4:
+        return node[0]
+    if (bit := bit_of.get(n)) is None:
+        return max(_best_leaf(tree, int(node[2]), bit_of, code), _best_leaf(tree, int(node[3]), bit_of, code))
+    return _best_leaf(tree, int(node[2] if code >> bit & 1 else node[3]), bit_of, code)
 
 
 def page_marks(document: html.HtmlElement, asked: Set[str] | None = None, links: bool = True) -> PageMarks:

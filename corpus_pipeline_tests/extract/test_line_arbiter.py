@@ -5,6 +5,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html
 
 from corpus_pipeline.extract.line_arbiter import (
@@ -261,6 +263,59 @@ def test_a_bound_over_the_markups_features_holds_whatever_they_are_and_is_reache
     assert MODEL.probabilities(row)[0] == pytest.approx(1 / (1 + np.exp(-(-1.0 + 3.0 + 0.7))))  # not a link: 0.7
     row[0, LINK] = 1.0
     assert MODEL.probabilities(row)[0] < MODEL.upper_bounds(row)[0]
+
+
+def _tree(draw, depth: int, nodes: list) -> int:
+    """Append a random subtree (depth first, as the trainer writes them) to ``nodes``; its root's index."""
+    at = len(nodes)
+    nodes.append(None)
+    if depth == 0 or draw(st.booleans()):
+        nodes[at] = (draw(st.sampled_from([-1.0, -0.25, 0.0, 0.5, 2.0])),)
+        return at
+    feature = draw(st.sampled_from([WORDS, BETWEEN, LINK, *MARK_FEATURES, *range(len(FEATURE_NAMES))]))
+    cut = draw(st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.5]))
+    left = _tree(draw, depth - 1, nodes)
+    nodes[at] = (float(feature), cut, float(left), float(_tree(draw, depth - 1, nodes)))
+    return at
+
+
+@st.composite
+def _models(draw, depth: int = 3) -> LineArbiter:
+    trees = []
+    for _ in range(draw(st.integers(1, 12))):
+        nodes: list = []
+        _tree(draw, draw(st.integers(0, depth)), nodes)
+        trees.append(tuple(nodes))
+    return LineArbiter(draw(st.sampled_from([-1.0, 0.0, 0.3])), tuple(trees))
+
+
+# Feature values on and around the cuts the models above draw.
+_ROWS = st.lists(
+    st.lists(st.sampled_from([-2.0, -1.0, 0.0, 0.25, 0.5, 1.0, 2.5, 3.0]), min_size=len(FEATURE_NAMES),
+             max_size=len(FEATURE_NAMES)), min_size=1, max_size=20,
+)
+
+
+@given(_models(), _ROWS, st.sampled_from([MARK_FEATURES, LINK_TEXT_FEATURES]))
+@settings(max_examples=300, deadline=None)
+def test_the_bounds_table_of_best_leaves_gives_the_bounds_leaf_by_leaf(model, rows, free):
+    features = np.array(rows)
+    best = model._best_leaves(features, free)  # the conditions on the way to every leaf, read for every row
+    by_leaves = 1.0 / (1.0 + np.exp(-np.clip(model.base + best.sum(axis=1), -30.0, 30.0)))
+    assert np.array_equal(model.upper_bounds(features, free), by_leaves)  # the same floats, summed in one order
+
+
+def test_trees_too_deep_for_a_table_are_bounded_leaf_by_leaf():
+    nodes: list = []  # a chain of 13 conditions on log_words, each leaving right, then a leaf of 2.0
+    for n in range(13):
+        nodes += [(float(WORDS), float(n), float(len(nodes) + 1), float(len(nodes) + 2)), (-1.0,)]
+    nodes.append((2.0,))
+    model = LineArbiter(0.0, (tuple(nodes),))
+    assert model._bound_tables is None  # 2 ** 13 answers: no table
+    rows = np.zeros((3, len(FEATURE_NAMES)))
+    rows[:, WORDS] = [0.5, 6.5, 20.0]
+    assert model.upper_bounds(rows) == pytest.approx(1 / (1 + np.exp([1.0, 1.0, -2.0])))
+    assert load_line_arbiter()._bound_tables is not None  # the shipped model's trees have a table
 
 
 def test_the_pages_marks_are_read_only_when_a_missing_line_could_be_put_back():
