@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from collections.abc import Callable
 from itertools import compress, pairwise
 
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS, ExtractionSettings
@@ -32,13 +32,10 @@ def join_blocks(blocks: list[str]) -> str:
     return "\n\n".join(dict.fromkeys(filter(None, map(normalize_whitespace, blocks))))
 
 
-def line_key(line: str) -> str:
-    """A line's lower-cased words, space-separated: what two extractors' copies of one line share."""
-    return _remembered_key(line) if len(line) <= _REMEMBERED_LINE_CHARS else _key(line)
-
-
 def _key(line: str) -> str:
     lowered = line.lower()
+    if lowered.isascii():  # most lines: their words are their runs of ASCII's word bytes
+        return b" ".join(lowered.encode().translate(_NON_WORD_AS_SPACE).split()).decode()
     if (data := _ascii_worded(lowered)) is None:
         return " ".join(WORD.findall(lowered))
     return b" ".join(data.translate(_NON_WORD_AS_SPACE).split()).decode()
@@ -69,9 +66,31 @@ _NON_WORD_AS_SPACE = bytes(c if chr(c).isascii() and (chr(c).isalnum() or chr(c)
 _WORD_AS_A = bytes(32 if c == 32 else ord("a") for c in _NON_WORD_AS_SPACE)
 
 
-# A page's lines are keyed several times each (filters, readings, headings): a bounded memo of the last pages' lines.
+class _RememberedKeys(dict[str, str]):
+    """The keys of the last lines keyed: a page's lines are keyed several times each (filters, readings, headings,
+    the line arbiter), and a remembered one is read as a dict's item, without a call to Python. When
+    ``_REMEMBERED_LINES`` are remembered, they become the last generation, read for a line not remembered since."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._last: dict[str, str] = {}
+
+    def __missing__(self, line: str) -> str:
+        key = self._last.get(line)
+        if key is None:
+            key = _key(line)
+        if len(line) <= _REMEMBERED_LINE_CHARS:  # a long line (a page's whole text, a menu) is keyed each time
+            if len(self) >= _REMEMBERED_LINES:
+                self._last = dict(self)
+                self.clear()
+            self[line] = key
+        return key
+
+
+_REMEMBERED_LINES = 4096
 _REMEMBERED_LINE_CHARS = 1000
-_remembered_key = lru_cache(maxsize=2048)(_key)
+line_key: Callable[[str], str] = _RememberedKeys().__getitem__
+"""A line's lower-cased words, space-separated: what two extractors' copies of one line share."""
 
 
 def word_counts(text: str) -> Counter:

@@ -7,6 +7,7 @@ from itertools import pairwise
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from corpus_pipeline.extract import text
 from corpus_pipeline.extract.settings import DEFAULT_SETTINGS
 from corpus_pipeline.extract.text import KeyedLines, line_key, word_count
 
@@ -105,6 +106,17 @@ def test_a_line_key_is_its_lower_cased_words_whether_remembered_or_not(lines):
     # Asked twice: the second answer of a remembered key is the first one's.
     for line in lines + lines:
         assert line_key(line) == " ".join(re.findall(r"\w+", line.lower()))
+
+
+def test_remembered_line_keys_stay_right_from_one_generation_to_the_next_and_their_number_bounded(monkeypatch):
+    monkeypatch.setattr(text, "_REMEMBERED_LINES", 3)
+    remembered = text._RememberedKeys()
+    lines = [f"Line {i % 7} OF the Text" for i in range(40)] + ["x" * 1001] * 2
+    for line in lines:
+        assert remembered[line] == " ".join(re.findall(r"\w+", line.lower()))
+        assert len(remembered) <= 3 and len(remembered._last) <= 3
+    assert "x" * 1001 not in remembered  # a long line is not remembered
+    assert "Line 4 OF the Text" in remembered and "Line 3 OF the Text" in remembered._last  # the last generation kept
 
 
 @given(
