@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Protocol
 
@@ -286,17 +287,13 @@ def _element_text(element: html.HtmlElement) -> str:
 
 def _line_keys(document: html.HtmlElement, tags: tuple[str, ...], asked: Set[str] | None) -> frozenset[str]:
     """The line keys of every line of the text of the elements of these tags (those among ``asked``, when given)."""
-    # A line's words are in its element's text, lower-cased: an element without the longest word of any asked line
-    # (most menus and footers) is not read line by line.
-    probes = None if asked is None else {max(key.split(), key=len) for key in asked if key}
     found: set[str] = set()
     for element in document.iter(*tags):
-        text = _element_text(element)
-        if probes is not None:
-            lowered = text.lower()
-            if not any(probe in lowered for probe in probes):
-                continue
-        found.update(key for line in text.split("\n") if (key := line_key(line)) and (asked is None or key in asked))
+        # Each line keyed, most of them remembered (the second opinion's copies): cheaper than looking first for the
+        # words of the lines asked for in the element's text, which reads it once for each.
+        keys = map(line_key, _element_text(element).split("\n"))
+        found.update(keys if asked is None else filter(asked.__contains__, keys))
+    found.discard("")
     return frozenset(found)
 
 
@@ -329,8 +326,8 @@ def _unmarked_candidates(
 ) -> Candidates:
     """:func:`candidates`, the features of the page's markup (``MARK_FEATURES``) left at 0."""
     lines = [line for line in second.split("\n") if line.strip()]
-    known = {line_key(line) for line in reading.split("\n")}
-    keys = [line_key(line) for line in lines]
+    known = set(map(line_key, reading.split("\n")))
+    keys = list(map(line_key, lines))
     in_reading = [key in known for key in keys]
     kept = [i for i, inside in enumerate(in_reading) if inside]
     # The words of the run of missing lines each line belongs to.
@@ -385,8 +382,8 @@ def _line_features(
     at = bisect_left(kept, i)  # the nearest kept lines are the two around it
     distance = min((abs(i - kept[j]) for j in (at - 1, at) if 0 <= j < len(kept)), default=len(lines))
     return [
-        math.log1p(count), sum(word[0].isupper() for word in words) / count,
-        sum(word.isdigit() for word in words) / count, line.rstrip()[-1:] in ".!?:;", line.count(",") / count,
+        math.log1p(count), sum(map(str.isupper, map(itemgetter(0), words))) / count,
+        sum(map(str.isdigit, words)) / count, line.rstrip()[-1:] in ".!?:;", line.count(",") / count,
         first < i < last, i > 0 and in_reading[i - 1], i + 1 < len(lines) and in_reading[i + 1], math.log1p(distance),
         i / len(lines), i < first, i > last, math.log1p(run_words), reads_as_code(line),
     ]
